@@ -1,0 +1,66 @@
+// swift-tools-version: 6.2
+// Why each dependency is here: see "Dependencies" in README.md.
+
+import PackageDescription
+
+let package = Package(
+    name: "flow",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "flow", targets: ["flow"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+    ],
+    targets: [
+        .target(name: "FlowTasks"),
+        .target(name: "FlowDSL", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        .target(name: "FlowHTTP", dependencies: ["FlowTasks", "CCurlShim"]),
+        .target(
+            name: "FlowEngine",
+            dependencies: [
+                "FlowDSL", "FlowTasks", "FlowHTTP",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "FlowSandbox",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "flow",
+            dependencies: [
+                "FlowDSL", "FlowEngine", "FlowHTTP", "FlowSandbox", "FlowTasks",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "FlowTasksTests", dependencies: ["FlowTasks"]),
+        .testTarget(name: "FlowDSLTests", dependencies: ["FlowDSL"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FlowHTTPTests", dependencies: ["FlowHTTP", "FlowTasks", "FlowSandbox"]),
+        .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "FlowDSL", "FlowTasks"]),
+        .testTarget(name: "FlowSandboxTests", dependencies: ["FlowSandbox"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["flow"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// Every target of ours: Swift 6 language mode (set above) and zero warnings.
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.treatAllWarnings(as: .error))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,46 @@
+import Dispatch
+
+/// A DispatchWorkItem shared between the code that schedules it and the code that cancels it.
+/// `DispatchWorkItem.cancel()` is documented as thread-safe, which is what makes this box safe.
+private final class TimerItem: @unchecked Sendable {
+    let item: DispatchWorkItem
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        item = DispatchWorkItem(block: body)
+    }
+
+    func cancel() { item.cancel() }
+}
+
+extension Future where Value == Void {
+    /// A future that succeeds after `duration`, on `queue`. Cancelling it stops the timer, so a
+    /// cancelled delay holds no thread and never fires.
+    public static func delay(_ duration: Duration, on queue: DispatchQueue) -> Future<Void> {
+        let promise = Promise<Void>(on: queue)
+        let timer = TimerItem { promise.succeed(()) }
+        promise.onCancel { timer.cancel() }
+        queue.asyncAfter(deadline: .now() + duration.dispatchInterval, execute: timer.item)
+        return promise.future
+    }
+}
+
+extension Future {
+    /// A future of this one that fails with `FutureError.timedOut` after `duration` and then
+    /// cancels this one, so the work really stops. Cancelling the result cancels this one too.
+    public func timeout(after duration: Duration) -> Future<Value> {
+        let promise = Promise<Value>(on: queue)
+        let timer = TimerItem {
+            if promise.fail(FutureError.timedOut(after: duration)) { self.cancel() }
+        }
+        promise.onCancel {
+            timer.cancel()
+            self.cancel()
+        }
+        whenComplete { result in
+            timer.cancel()
+            promise.complete(result)
+        }
+        queue.asyncAfter(deadline: .now() + duration.dispatchInterval, execute: timer.item)
+        return promise.future
+    }
+}

@@ -1,0 +1,86 @@
+import Dispatch
+
+/// The errors FlowTasks itself produces, distinguishable from the errors of the work.
+public enum FutureError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `cancel()` was called before the work finished.
+    case cancelled
+    /// `timeout(after:)` fired before the work finished; the work was cancelled.
+    case timedOut(after: Duration)
+    /// The promise was released without ever being completed (a bug in the producer).
+    case abandoned(file: String, line: Int)
+
+    /// A one-line explanation for messages.
+    public var description: String {
+        switch self {
+        case .cancelled:
+            return "cancelled"
+        case .timedOut(let duration):
+            return "timed out after \(DurationFormat.text(duration))"
+        case .abandoned(let file, let line):
+            return "the promise made at \(file):\(line) was released without being completed"
+        }
+    }
+}
+
+/// One input's error inside a combined failure, with the input's position.
+public struct IndexedError: Error, Sendable, CustomStringConvertible {
+    /// The position of the failed future in the combinator's input.
+    public let index: Int
+    /// What that future failed with.
+    public let error: any Error
+
+    /// A one-line explanation for messages.
+    /// A one-line explanation for messages.
+    public var description: String { "#\(index): \(error)" }
+}
+
+/// `any` or `atLeast(k)` could no longer reach the successes it needed.
+///
+/// For `any` this means every input failed; `errors` then holds every input's error, in input order.
+public struct QuorumError: Error, Sendable, CustomStringConvertible {
+    /// How many successes were required.
+    public let required: Int
+    /// How many inputs succeeded before the quorum became impossible.
+    public let succeeded: Int
+    /// The failures that made the quorum impossible, in input order.
+    public let errors: [IndexedError]
+
+    /// A one-line explanation for messages.
+    public var description: String {
+        let list = errors.map(\.description).joined(separator: "; ")
+        return "needed \(required) success(es), got \(succeeded)" + (list.isEmpty ? "" : ": \(list)")
+    }
+}
+
+/// Formats durations for messages: `250ms`, `1.5s`, `2m3s`.
+enum DurationFormat {
+    static func text(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let millis = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        if millis < 1000 { return "\(millis)ms" }
+        if millis < 60_000 {
+            let whole = millis / 1000
+            let rest = millis % 1000
+            return rest == 0 ? "\(whole)s" : "\(whole).\(String(format3(rest)))s"
+        }
+        return "\(millis / 60_000)m\((millis % 60_000) / 1000)s"
+    }
+
+    private static func format3(_ value: Int64) -> String {
+        var text = String(value)
+        while text.count < 3 { text = "0" + text }
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+}
+
+extension Duration {
+    /// The same span as a Dispatch interval, rounded to nanoseconds and clamped at zero.
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        let nanos = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if nanos.overflow { return .never }
+        let total = nanos.partialValue + attoseconds / 1_000_000_000
+        return .nanoseconds(Int(clamping: max(0, total)))
+    }
+}

@@ -1,0 +1,68 @@
+import Dispatch
+import Foundation
+
+/// The producer side of a future: the code doing the work completes it exactly once.
+///
+/// Later completions are ignored, from any thread, so several racing producers may all try and
+/// exactly one wins. A promise released without being completed fails its future with
+/// `FutureError.abandoned` so nobody waits forever; debug builds also report where it was made.
+public final class Promise<Value: Sendable>: Sendable {
+    /// The consumer side, to hand to whoever wants the result.
+    public let future: Future<Value>
+    private let file: String
+    private let line: Int
+
+    /// Makes a pending promise whose future runs its default callbacks on `queue`.
+    public init(on queue: DispatchQueue, file: String = #fileID, line: Int = #line) {
+        future = Future(core: FutureCore(), queue: queue)
+        self.file = file
+        self.line = line
+    }
+
+    deinit {
+        let abandoned = FutureError.abandoned(file: file, line: line)
+        if future.core.complete(.failure(abandoned)) {
+            #if DEBUG
+                FileHandle.standardError.write(Data("flow: bug: \(abandoned)\n".utf8))
+            #endif
+        }
+    }
+
+    /// Completes the future with `value`. Returns whether this call completed it.
+    @discardableResult
+    public func succeed(_ value: Value) -> Bool {
+        future.core.complete(.success(value))
+    }
+
+    /// Fails the future with `error`. Returns whether this call completed it.
+    @discardableResult
+    public func fail(_ error: any Error) -> Bool {
+        future.core.complete(.failure(error))
+    }
+
+    /// Completes the future with `result`. Returns whether this call completed it.
+    @discardableResult
+    public func complete(_ result: Result<Value, any Error>) -> Bool {
+        future.core.complete(result)
+    }
+
+    /// Completes the future with whatever `other` completes with; cancelling ours cancels `other`.
+    public func complete(with other: Future<Value>) {
+        onCancel { other.cancel() }
+        other.whenComplete(on: future.queue) { result in
+            self.complete(result)
+        }
+    }
+
+    /// Registers what cancelling the future means: abort a transfer, kill a process, stop a timer.
+    ///
+    /// The handler runs once, on the thread that calls `cancel()`, so it must be quick and
+    /// thread-safe (typically it posts the real work to the queue that owns the resource). It runs
+    /// at once when the future was already cancelled, and never when it completed otherwise.
+    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        future.core.addCancelHandler(handler)
+    }
+
+    /// Whether the future has completed (succeeded, failed or cancelled).
+    public var isCompleted: Bool { future.core.result != nil }
+}

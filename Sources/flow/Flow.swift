@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// The `flow` command line: runs, checks and explains workflow files.
+@main
+struct Flow: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flow",
+        abstract: "Run declarative HTTP, upload and command workflows written in YAML.",
+        discussion: """
+            A workflow is a YAML file of steps (HTTP requests, chunked uploads, local commands, waits), \
+            the dependencies between them, and parallel groups that finish when any or all children succeed. \
+            See Grammar.md for the language.
+            """,
+        version: FlowVersion.current,
+        subcommands: []
+    )
+}

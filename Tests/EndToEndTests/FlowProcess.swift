@@ -1,0 +1,48 @@
+import Foundation
+
+/// Runs the built `flow` binary as a user would and captures what it prints.
+struct FlowProcess {
+    struct Outcome {
+        var exitCode: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The `flow` binary SwiftPM built next to the test bundle, or `$FLOW_BINARY`.
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["FLOW_BINARY"] {
+            return URL(fileURLWithPath: path)
+        }
+        let testExecutable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = testExecutable.deletingLastPathComponent()
+        // On Linux the tests run from `.build/debug/<name>.xctest`; on macOS from inside a bundle.
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("flow")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: "flow")
+    }
+
+    /// Runs `flow` with `arguments` and waits for it to exit.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        // Read both pipes before waiting so a chatty child cannot fill a pipe and stall.
+        let outData = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errData = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(
+            exitCode: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self)
+        )
+    }
+}

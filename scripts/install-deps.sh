@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what building and testing flow needs, only when it is missing (fast when present).
+# Used by `make test`, `make demo` and `make bench`; safe to run again.
+set -euo pipefail
+
+need_apt=()
+pkg-config --exists libcurl 2>/dev/null || need_apt+=(libcurl4-openssl-dev pkg-config)
+command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
+for extra in "$@"; do
+    case "$extra" in
+        nginx) command -v nginx >/dev/null 2>&1 || need_apt+=(nginx-light) ;;
+        time) [ -x /usr/bin/time ] || need_apt+=(time) ;;
+        *) dpkg -s "$extra" >/dev/null 2>&1 || need_apt+=("$extra") ;;
+    esac
+done
+
+if [ ${#need_apt[@]} -gt 0 ]; then
+    echo "installing: ${need_apt[*]}"
+    sudo_cmd=()
+    [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo_cmd[@]}" apt-get update -qq
+    "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
