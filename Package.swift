@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        // Already required by swift-subprocess (FilePath on Linux); named so FlowEngine can import it.
+        .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
     ],
     targets: [
         .target(
@@ -40,6 +42,7 @@ let package = Package(
             dependencies: [
                 "FlowDSL", "FlowTasks", "FlowHTTP",
                 .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
