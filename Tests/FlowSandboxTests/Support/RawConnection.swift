@@ -17,7 +17,7 @@ final class RawConnection: Sendable {
 
     /// Connects to 127.0.0.1:port.
     static func open(port: Int) async throws -> RawConnection {
-        try await offThread {
+        try await runOffThread {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard descriptor >= 0 else { throw TestFailure("socket() failed: errno \(errno)") }
             var address = sockaddr_in()
@@ -40,7 +40,7 @@ final class RawConnection: Sendable {
     /// Sends raw bytes.
     func write(_ data: Data) async throws {
         let descriptor = self.descriptor
-        try await Self.offThread {
+        try await runOffThread {
             var sent = 0
             while sent < data.count {
                 let count = data.withUnsafeBytes { bytes in
@@ -60,7 +60,7 @@ final class RawConnection: Sendable {
     /// Reads one response with a Content-Length body; nil when the server closed the connection first.
     func readResponse() async throws -> Reply? {
         let descriptor = self.descriptor
-        return try await Self.offThread {
+        return try await runOffThread {
             var buffer = Data()
             var chunk = [UInt8](repeating: 0, count: 65536)
             func fill() throws -> Bool {
@@ -102,7 +102,7 @@ final class RawConnection: Sendable {
     func serverClosed() async -> Bool {
         let descriptor = self.descriptor
         return
-            (try? await Self.offThread {
+            (try? await runOffThread {
                 var byte: UInt8 = 0
                 return recv(descriptor, &byte, 1, 0) <= 0
             }) ?? true
@@ -112,13 +112,14 @@ final class RawConnection: Sendable {
     func close() {
         _ = Glibc.close(descriptor)
     }
+}
 
-    private static func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(with: Result { try work() })
-            }
-            thread.start()
+/// Runs blocking work on a thread of its own, never on the cooperative pool the sandbox runs on.
+func runOffThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(with: Result { try work() })
         }
+        thread.start()
     }
 }
