@@ -19,6 +19,9 @@ public final class Sandbox: Sendable {
     private let ownsStorage: Bool
     private let stopped = Mutex(false)
 
+    /// How long `stop()` lets requests in flight finish before cancelling them.
+    static let stopGracePeriod = Duration.seconds(2)
+
     private init(
         port: Int,
         host: String,
@@ -59,7 +62,11 @@ public final class Sandbox: Sendable {
             },
             logger: logger
         )
-        let serviceGroup = ServiceGroup(services: [application], logger: logger)
+        var groupConfiguration = ServiceGroupConfiguration(services: [application], logger: logger)
+        // Stopping must not wait out a long `/delay`: requests still running after this are cancelled.
+        groupConfiguration.maximumGracefulShutdownDuration = Self.stopGracePeriod
+        groupConfiguration.maximumCancellationDuration = Self.stopGracePeriod
+        let serviceGroup = ServiceGroup(configuration: groupConfiguration)
         let failure = Mutex<(any Error)?>(nil)
         let running = Task {
             do {

@@ -96,3 +96,25 @@ import Testing
         }
     }
 }
+
+@Suite struct StopTests {
+    @Test func stopDoesNotWaitOutALongDelay() async throws {
+        let sandbox = try await Sandbox.start()
+        let connection = try await RawConnection.open(port: sandbox.port)
+        defer { connection.close() }
+        try await connection.write("GET /delay/60000 HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try await waitForEvents(sandbox) { $0.count == 1 }
+        let started = ContinuousClock.now
+        await sandbox.stop()
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(await connection.serverClosed())
+    }
+
+    @Test func stopClosesTheListeningSocket() async throws {
+        let sandbox = try await Sandbox.start()
+        await sandbox.stop()
+        await #expect(throws: (any Error).self) {
+            _ = try await RawConnection.open(port: sandbox.port)
+        }
+    }
+}
