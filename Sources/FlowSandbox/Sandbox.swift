@@ -55,7 +55,12 @@ public final class Sandbox: Sendable {
         let application = Application(
             router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionTracker(registry: registry)])),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: nil,
+                // Tests open a thousand connections at once; the default 256 would make some wait a second.
+                backlog: 4096
+            ),
             onServerRunning: { channel in
                 boundContinuation.yield(channel.localAddress?.port ?? 0)
                 boundContinuation.finish()

@@ -63,6 +63,21 @@ import Testing
         }
     }
 
+    @Test func noContentKeepsTheConnectionUsable() async throws {
+        try await withSandbox { sandbox in
+            let connection = try await RawConnection.open(port: sandbox.port)
+            defer { connection.close() }
+            try await connection.write("GET /status/204 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let empty = try await connection.readResponse()
+            #expect(empty?.status == 204)
+            #expect(empty?.body.isEmpty == true)
+            try await connection.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            let next = try await connection.readResponse()
+            #expect(next?.status == 200)
+            #expect(next?.text == #"{"status":"ok"}"#)
+        }
+    }
+
     @Test func clientHangingUpDuringDelayIsRecordedPromptly() async throws {
         try await withSandbox { sandbox in
             let connection = try await RawConnection.open(port: sandbox.port)

@@ -10,12 +10,21 @@ final class ConnectionRegistry: Sendable {
 
     private let state = Mutex(State())
 
-    /// The connection for a channel; one the pipeline has not announced yet gets a fresh number.
+    /// The connection for a channel.
+    ///
+    /// The tracker registers a channel before its first request is read, so an unknown channel is
+    /// one that already closed: it gets a fresh number, marked hung up, and is not kept.
     func connection(for channel: any Channel) -> Connection {
-        connection(for: ObjectIdentifier(channel))
+        let (connection, known) = state.withLock { state in
+            if let known = state.open[ObjectIdentifier(channel)] { return (known, true) }
+            state.count += 1
+            return (Connection(id: state.count), false)
+        }
+        if !known { connection.markHungUp() }
+        return connection
     }
 
-    fileprivate func connection(for key: ObjectIdentifier) -> Connection {
+    fileprivate func open(_ key: ObjectIdentifier) -> Connection {
         state.withLock { state in
             if let known = state.open[key] { return known }
             state.count += 1
@@ -49,7 +58,7 @@ final class ConnectionTracker: ChannelInboundHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         let key = ObjectIdentifier(context.channel)
         self.key = key
-        connection = registry.connection(for: key)
+        connection = registry.open(key)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
