@@ -78,6 +78,25 @@ import Testing
         }
     }
 
+    @Test func expectContinueIsAnsweredBeforeTheBody() async throws {
+        try await withSandbox { sandbox in
+            let connection = try await RawConnection.open(port: sandbox.port)
+            defer { connection.close() }
+            try await connection.write(
+                "PUT /sink HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n"
+            )
+            let interim = try await connection.readResponse()
+            #expect(interim?.status == 100)
+            try await connection.write("abc")
+            let final = try await connection.readResponse()
+            #expect(final?.status == 200)
+            #expect(
+                try final?.object()["sha256"] as? String
+                    == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+            )
+        }
+    }
+
     @Test func clientHangingUpDuringDelayIsRecordedPromptly() async throws {
         try await withSandbox { sandbox in
             let connection = try await RawConnection.open(port: sandbox.port)

@@ -1,4 +1,6 @@
+internal import HTTPTypes
 internal import NIOCore
+internal import NIOHTTPTypes
 import Synchronization
 
 /// The open connections, found by their channel, so request handlers can see a client hang up.
@@ -39,13 +41,14 @@ final class ConnectionRegistry: Sendable {
     }
 }
 
-/// Sits in each connection's pipeline and tells its `Connection` when the client hangs up.
+/// Sits in each connection's pipeline: tells its `Connection` when the client hangs up, and answers
+/// `Expect: 100-continue` (Hummingbird does not), so clients such as `curl -T` do not stall a second.
 ///
 /// Hummingbird enables half-closure, so a client that closes its socket shows first as an
 /// `inputClosed` event, not as an inactive channel; both count as hanging up.
 final class ConnectionTracker: ChannelInboundHandler, RemovableChannelHandler {
-    // Never unwrapped: reads pass through untouched.
-    typealias InboundIn = Never
+    typealias InboundIn = HTTPRequestPart
+    typealias OutboundOut = HTTPResponsePart
 
     private let registry: ConnectionRegistry
     private var connection: Connection?
@@ -66,6 +69,12 @@ final class ConnectionTracker: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(let request) = unwrapInboundIn(data),
+            request.headerFields[.expect]?.lowercased() == "100-continue"
+        {
+            // Written before the request reaches the handler, so it always precedes the final response.
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+        }
         context.fireChannelRead(data)
     }
 
