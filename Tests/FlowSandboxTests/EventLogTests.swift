@@ -26,6 +26,9 @@ import Testing
             _ = try await HTTP.send("GET", sandbox.baseURL + "/health")
             let listed = try await HTTP.send("GET", sandbox.baseURL + "/_events")
             let decoded = try JSONDecoder().decode([SandboxEvent].self, from: listed.body)
+            // The request listing itself is still in flight: its end and status are present as null.
+            #expect(listed.text.contains(#""endedAt":null"#))
+            #expect(listed.text.contains(#""path":"/_events""#))
             #expect(decoded.first?.path == "/health")
             #expect(decoded.last?.path == "/_events")
             #expect(decoded.last?.endedAt == nil)
