@@ -56,6 +56,14 @@ import Testing
         }
     }
 
+    @Test func anOversizedLoginBodyIsRefusedWith413() async throws {
+        try await withSandbox { sandbox in
+            let reply = try await HTTP.send("POST", sandbox.baseURL + "/login", body: Data(count: 2 << 20))
+            #expect(reply.status == 413)
+            #expect(sandbox.events().last?.status == 413)
+        }
+    }
+
     @Test func flakyFailsNTimesPerKeyThenSucceeds() async throws {
         try await withSandbox { sandbox in
             let url = sandbox.baseURL + "/flaky/a?fail=2&status=503&retry-after=1"
