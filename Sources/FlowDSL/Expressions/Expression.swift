@@ -19,8 +19,13 @@ public struct Expression: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Total on any input: it never traps, and work grows linearly with the length of `source`.
     public static func parse(_ source: String) throws(ExpressionSyntaxError) -> Expression {
+        try parse(source, messageOffsetBase: 0)
+    }
+
+    /// Parses `source`, quoting positions in messages as if `source` started at `messageOffsetBase`.
+    static func parse(_ source: String, messageOffsetBase: Int) throws(ExpressionSyntaxError) -> Expression {
         let tokens = try Lexer.tokens(of: Array(source))
-        var parser = Parser(tokens: tokens)
+        var parser = Parser(tokens: tokens, messageOffsetBase: messageOffsetBase)
         let root = try parser.parseExpression()
         return Expression(
             source: source, root: root, references: parser.references, functionCalls: parser.functionCalls)

@@ -188,7 +188,7 @@ struct JSONReader {
             guard let scalar = Unicode.Scalar(unit) else { throw error("unpaired surrogate in JSON string") }
             return scalar
         default:
-            throw error("invalid escape in JSON string")
+            throw JSONSyntaxError(message: "invalid escape in JSON string", offset: position - 1)
         }
     }
 

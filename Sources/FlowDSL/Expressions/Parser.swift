@@ -10,9 +10,13 @@ struct Parser {
     private var depth = 0
     private(set) var references: [Reference] = []
     private(set) var functionCalls: [FunctionCall] = []
+    /// Added to the offsets quoted inside messages ("to close '(' at 7"), so that an expression
+    /// embedded in a template names positions in the template, as its error offset does.
+    private let messageOffsetBase: Int
 
-    init(tokens: [Token]) {
+    init(tokens: [Token], messageOffsetBase: Int = 0) {
         self.tokens = tokens
+        self.messageOffsetBase = messageOffsetBase
     }
 
     /// Parses the whole token list as one expression.
@@ -117,7 +121,7 @@ struct Parser {
                 guard case .identifier(let key) = name.kind else {
                     throw ExpressionSyntaxError(
                         offset: name.offset, length: name.length,
-                        message: "expected a property name after '.' at \(dot.offset), found \(name.quoted)")
+                        message: "expected a property name after '.' at \(dot.offset + messageOffsetBase), found \(name.quoted)")
                 }
                 _ = advance()
                 accessors.append(.key(key, Span(offset: dot.offset, length: name.offset + name.length - dot.offset)))
@@ -228,7 +232,7 @@ struct Parser {
             let closer = kind == .rightParen ? "')'" : "']'"
             throw ExpressionSyntaxError(
                 offset: current.offset, length: current.length,
-                message: "expected \(closer) to close \(open.quoted) at \(open.offset), found \(current.quoted)")
+                message: "expected \(closer) to close \(open.quoted) at \(open.offset + messageOffsetBase), found \(current.quoted)")
         }
         return advance()
     }

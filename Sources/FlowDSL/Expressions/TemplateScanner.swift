@@ -25,7 +25,7 @@ enum TemplateScanner {
             }
             let expression: Expression
             do {
-                expression = try Expression.parse(String(inner))
+                expression = try Expression.parse(String(inner), messageOffsetBase: innerStart)
             } catch {
                 throw error.shifted(by: innerStart)
             }

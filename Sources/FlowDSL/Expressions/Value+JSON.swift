@@ -77,6 +77,12 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The UTF-8 byte offset in the text where the problem was found.
     public let offset: Int
 
+    /// Creates an error at a UTF-8 byte offset.
+    public init(message: String, offset: Int) {
+        self.message = message
+        self.offset = offset
+    }
+
     /// The message with its offset, as `fromJSON` reports it.
     public var description: String { "\(message) at offset \(offset)" }
 }
