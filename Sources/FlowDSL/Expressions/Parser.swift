@@ -121,7 +121,9 @@ struct Parser {
                 guard case .identifier(let key) = name.kind else {
                     throw ExpressionSyntaxError(
                         offset: name.offset, length: name.length,
-                        message: "expected a property name after '.' at \(dot.offset + messageOffsetBase), found \(name.quoted)")
+                        message:
+                            "expected a property name after '.' at \(dot.offset + messageOffsetBase), found \(name.quoted)"
+                    )
                 }
                 _ = advance()
                 accessors.append(.key(key, Span(offset: dot.offset, length: name.offset + name.length - dot.offset)))
@@ -232,7 +234,9 @@ struct Parser {
             let closer = kind == .rightParen ? "')'" : "']'"
             throw ExpressionSyntaxError(
                 offset: current.offset, length: current.length,
-                message: "expected \(closer) to close \(open.quoted) at \(open.offset + messageOffsetBase), found \(current.quoted)")
+                message:
+                    "expected \(closer) to close \(open.quoted) at \(open.offset + messageOffsetBase), found \(current.quoted)"
+            )
         }
         return advance()
     }
