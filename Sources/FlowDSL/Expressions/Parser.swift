@@ -118,7 +118,14 @@ struct Parser {
             case .dot:
                 let dot = advance()
                 let name = current
-                guard case .identifier(let key) = name.kind else {
+                // `true`, `false` and `null` are plain names after a dot: `result.json.null` is a key.
+                let key: String
+                switch name.kind {
+                case .identifier(let identifier): key = identifier
+                case .trueKeyword: key = "true"
+                case .falseKeyword: key = "false"
+                case .nullKeyword: key = "null"
+                default:
                     throw ExpressionSyntaxError(
                         offset: name.offset, length: name.length,
                         message:
