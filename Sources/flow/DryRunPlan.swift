@@ -38,7 +38,8 @@ struct DryRunPlan {
             lines += http.headers.map { "      header \($0.name): \(render($0.value))" }
             switch http.body {
             case .json(let value): lines.append("      json \(renderJSON(value))")
-            case .form(let fields): lines.append("      form \(fields.map { "\($0.name)=\(render($0.value))" }.joined(separator: "&"))")
+            case .form(let fields):
+                lines.append("      form \(fields.map { "\($0.name)=\(render($0.value))" }.joined(separator: "&"))")
             case .text(let text): lines.append("      body \(render(text))")
             case .file(let path): lines.append("      body from file \(render(path))")
             case nil: break
@@ -78,7 +79,9 @@ struct DryRunPlan {
     }
 
     private func known(_ reference: Reference) -> String? {
-        let key: String? = reference.path.count == 1 ? reference.path.first.flatMap { if case .key(let key) = $0 { key } else { nil } } : nil
+        let key: String? =
+            reference.path.count == 1
+            ? reference.path.first.flatMap { if case .key(let key) = $0 { key } else { nil } } : nil
         switch reference.root {
         case "secrets":
             return "***"
@@ -106,7 +109,8 @@ struct DryRunPlan {
             url = prefix.hasSuffix("/") && url.hasPrefix("/") ? prefix + url.dropFirst() : prefix + url
         }
         if !query.isEmpty {
-            url += (url.contains("?") ? "&" : "?") + query.map { "\($0.name)=\(render($0.value))" }.joined(separator: "&")
+            url +=
+                (url.contains("?") ? "&" : "?") + query.map { "\($0.name)=\(render($0.value))" }.joined(separator: "&")
         }
         return url
     }

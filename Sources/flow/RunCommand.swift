@@ -40,7 +40,8 @@ struct RunCommand: ParsableCommand {
         }
         if !report.isEmpty {
             guard report.count == 2, ["json", "junit"].contains(report[0]) else {
-                throw ValidationError("--report takes a format (json or junit) and a file, e.g. --report junit out.xml.")
+                throw ValidationError(
+                    "--report takes a format (json or junit) and a file, e.g. --report junit out.xml.")
             }
         }
     }

@@ -69,7 +69,9 @@ import Testing
     }
 
     @Test func veryDeepBlockNestingIsRefused() {
-        let text = "version: 1\nx:\n" + (1...100).map { String(repeating: "  ", count: $0) + "k\($0):" }.joined(separator: "\n")
+        let text =
+            "version: 1\nx:\n"
+            + (1...100).map { String(repeating: "  ", count: $0) + "k\($0):" }.joined(separator: "\n")
         let error = onlyError(WorkflowLoader.check(source: text + " 1\n", file: "deep.yaml"))
         #expect(error?.message == "the YAML is nested more than 64 levels deep")
     }
@@ -98,7 +100,8 @@ import Testing
         var lines = ["version: 1", "a: &a [x, x, x, x, x, x, x, x, x, x]"]
         for (index, name) in ["b", "c", "d", "e", "f"].enumerated() {
             let previous = index == 0 ? "a" : ["b", "c", "d", "e"][index - 1]
-            lines.append("\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]")
+            lines.append(
+                "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]")
         }
         lines.append("? *f\n: 1")
         let error = onlyError(WorkflowLoader.check(source: lines.joined(separator: "\n"), file: "keys.yaml"))

@@ -169,8 +169,13 @@ struct ExpressionCheck {
                 if case .group(let group) = target.kind, group.mode == .any { break }
                 return ("only 'parallel: any' groups have a 'winner'; step '\(id)' is not one", nil)
             default:
-                let hint = Suggestion.closest(to: field, in: ["outputs", "status", "winner"]).map { "did you mean '\($0)'?" }
-                return ("steps.\(id) has no field '\(field)'", hint ?? "read steps.\(id).outputs.<name> or steps.\(id).status")
+                let hint = Suggestion.closest(to: field, in: ["outputs", "status", "winner"]).map {
+                    "did you mean '\($0)'?"
+                }
+                return (
+                    "steps.\(id) has no field '\(field)'",
+                    hint ?? "read steps.\(id).outputs.<name> or steps.\(id).status"
+                )
             }
         }
         if !dependencies.depends(reader.id, on: id) {

@@ -37,7 +37,8 @@ enum FileContents {
         if Int(status.st_size) > limit {
             return .failure(
                 Problem(
-                    message: "'\(path)' is \(status.st_size) bytes; flow reads workflows of at most \(SizeSyntax.format(limit))",
+                    message:
+                        "'\(path)' is \(status.st_size) bytes; flow reads workflows of at most \(SizeSyntax.format(limit))",
                     hint: "see \"Limits\" in Grammar.md"
                 ))
         }
@@ -47,7 +48,8 @@ enum FileContents {
             let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                return .failure(Problem(message: "cannot read '\(path)': \(String(cString: strerror(errno)))", hint: nil))
+                return .failure(
+                    Problem(message: "cannot read '\(path)': \(String(cString: strerror(errno)))", hint: nil))
             }
             if count == 0 { break }
             bytes += buffer[0..<count]
