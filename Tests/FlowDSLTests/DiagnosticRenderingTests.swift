@@ -33,6 +33,21 @@ import Testing
         #expect(text.contains("     | \t ^~~\n"))
     }
 
+    @Test func aVeryLongLineShowsAWindowAroundTheProblem() {
+        let line = String(repeating: "a", count: 1000) + "XYZ" + String(repeating: "b", count: 1000)
+        let diagnostic = Diagnostic.error("here", at: SourceLocation(file: "l.yaml", line: 1, column: 1001), length: 3)
+        let lines = diagnostic.rendered(sourceLines: [Substring(line)], file: "l.yaml").split(separator: "\n")
+        #expect(lines.count == 3)
+        let source = lines[1].dropFirst("    1 | ".count)
+        let caret = lines[2].dropFirst("      | ".count)
+        #expect(source.hasPrefix("…a") && source.hasSuffix("b…"))
+        #expect(source.count == Diagnostic.snippetWidth + 2)
+        let caretOffset = caret.firstIndex(of: "^").map { caret.distance(from: caret.startIndex, to: $0) }
+        let markOffset = source.firstIndex(of: "X").map { source.distance(from: source.startIndex, to: $0) }
+        #expect(caretOffset == markOffset)
+        #expect(caret.hasSuffix("^~~"))
+    }
+
     @Test func diagnosticsComeInFileOrder() {
         let result = WorkflowLoader.check(
             source: """
