@@ -91,6 +91,17 @@ import Testing
         #expect(records.first?["hint"] as? String == "did you mean 'upload'?")
         #expect(records.last?["message"] as? String == "cannot read '\(missing)': no such file")
         #expect(records.last?["line"] is NSNull)
+        let firstRecord = "[\n  {\"file\": \"\(file)\", \"line\": 6, \"column\": 13, \"severity\": \"error\""
+        #expect(outcome.stdout.hasPrefix(firstRecord), "keys in the documented order")
+    }
+
+    @Test func jsonFormatOfAValidFileIsAnEmptyArray() throws {
+        let scratch = try Scratch()
+        let file = try scratch.write("ok.yaml", Self.valid)
+        let outcome = try FlowProcess.run(["validate", "--format", "json", file])
+        #expect(outcome.exitCode == 0)
+        #expect(outcome.stdout == "[]\n")
+        #expect(outcome.stderr.isEmpty)
     }
 
     @Test func validateWithoutFilesIsAUsageError() throws {
