@@ -65,3 +65,45 @@ import Testing
         #expect(result.workflow == nil)
     }
 }
+
+@Suite struct OutputWarningTests {
+    @Test func outputsReadAsAWholeCountAsRead() {
+        let result = WorkflowLoader.check(
+            source: """
+                version: 1
+                steps:
+                  count:
+                    run: echo 3
+                    outputs:
+                      value: ${{ result.stdout }}
+                      other: ${{ result.stderr }}
+                  show:
+                    needs: count
+                    run: echo '${{ toJSON(steps.count.outputs) }}'
+                """,
+            file: "whole.yaml"
+        )
+        #expect(result.diagnostics.isEmpty, "\(result.renderedDiagnostics())")
+    }
+
+    @Test func oneUnreadOutputIsOneWarning() {
+        let result = WorkflowLoader.check(
+            source: """
+                version: 1
+                steps:
+                  count:
+                    run: echo 3
+                    outputs:
+                      value: ${{ result.stdout }}
+                      other: ${{ result.stderr }}
+                  show:
+                    needs: count
+                    run: echo '${{ steps.count.outputs.value }}'
+                """,
+            file: "one.yaml"
+        )
+        #expect(result.diagnostics.map(\.message) == ["output 'other' of step 'count' is never read"])
+        #expect(result.diagnostics.first?.severity == .warning)
+        #expect(result.workflow != nil)
+    }
+}
