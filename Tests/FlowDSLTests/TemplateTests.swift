@@ -127,3 +127,35 @@ import Testing
         #expect(try Template.parse("a ${{ 1 }}") != Template.parse("a ${{ 2 }}"))
     }
 }
+
+@Suite struct TemplateRenderTests {
+    let known = ExpressionTestContext(
+        roots: ["inputs": ["base": "http://h", "version": 2], "secrets": ["TOKEN": "s3cr3t"]],
+        status: ["success": true])
+
+    func placeholder(_ reference: Reference) -> String? {
+        switch reference.root {
+        case "secrets": "***"
+        case "inputs": reference.description == "inputs.base" ? "http://h" : nil
+        default: nil
+        }
+    }
+
+    @Test func evaluatesCompoundExpressionsOverWhatIsKnown() throws {
+        let template = try Template.parse(
+            "${{ inputs.base }}/${{ format('v{0}', inputs.version) }}/${{ steps.a.outputs.id || 'x' }}")
+        #expect(template.render(known: known, placeholder: placeholder) == "http://h/v2/<steps.a.outputs.id || 'x'>")
+        // Without a context, only constants are evaluated.
+        #expect(
+            template.render(placeholder: placeholder)
+                == "http://h/<format('v{0}', inputs.version)>/<steps.a.outputs.id || 'x'>")
+    }
+
+    @Test func neverEvaluatesSecretsOrStatusFunctions() throws {
+        let template = try Template.parse(
+            "${{ format('Bearer {0}', secrets.TOKEN) }} ${{ success() }} ${{ secrets.TOKEN }}")
+        let rendered = template.render(known: known, placeholder: placeholder)
+        #expect(rendered == "<format('Bearer {0}', secrets.TOKEN)> <success()> ***")
+        #expect(!rendered.contains("s3cr3t"))
+    }
+}
