@@ -146,6 +146,8 @@ import Testing
           touch:
             needs: upload
             run: [touch, MARKER]
+          versioned:
+            http: { url: "/${{ format('v{0}-{1}', inputs.retries, env.STAGE) }}/${{ format('{0}', secrets.PASSWORD) }}" }
         """
 
     @Test func dryRunPrintsThePlanAndTouchesNothing() throws {
@@ -167,8 +169,9 @@ import Testing
         #expect(outcome.exitCode == 0, "\(outcome.stderr)")
         let base = "http://127.0.0.1:\(listener.port)"
         let plan = outcome.stdout
-        #expect(plan.contains("4 steps in 4 waves, at most 16 at once"))
+        #expect(plan.contains("5 steps in 4 waves, at most 16 at once"))
         #expect(plan.contains("wave 1:\n  login: POST \(base)/login\n"))
+        #expect(plan.contains("versioned: GET \(base)/v3-test/<format('{0}', secrets.PASSWORD)>\n"))
         #expect(plan.contains(#"json {"user":"demo","password":"***"}"#))
         #expect(!plan.contains("hunter2"))
         #expect(plan.contains("users: GET \(base)/api/users?stage=test&n=3  (needs login)"))
