@@ -15,7 +15,7 @@ struct DependencyQuery {
 
     func depends(_ reader: String, on target: String) -> Bool {
         if reader == target { return false }
-        if isInside(target, group: reader) { return true }
+        if steps[reader]?.needs.contains(target) == true || isInside(target, group: reader) { return true }
         // Every step known finished when `reader` starts: needs of the reader and of its groups,
         // then their needs and their groups' needs, transitively.
         var seen = Set<String>()

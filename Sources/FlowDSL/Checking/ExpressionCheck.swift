@@ -5,6 +5,8 @@ struct ExpressionCheck {
     private(set) var diagnostics: [Diagnostic] = []
     /// `steps.X.outputs.Y` pairs read anywhere, for the "output nobody reads" warning.
     private(set) var readOutputs = Set<String>()
+    /// Steps whose outputs are read as a whole (`toJSON(steps.x.outputs)`, a computed name).
+    private(set) var wholeOutputsRead = Set<String>()
     private let dependencies: DependencyQuery
 
     init(workflow: Workflow) {
@@ -17,6 +19,7 @@ struct ExpressionCheck {
             check(site)
         }
         for step in workflow.allSteps {
+            if wholeOutputsRead.contains(step.id) { continue }
             for output in step.outputs where !readOutputs.contains("\(step.id).\(output.name)") {
                 diagnostics.append(
                     .warning(
@@ -148,6 +151,7 @@ struct ExpressionCheck {
         case .step(let step), .stepResult(let step):
             reader = step
         }
+        if readsOutputsAsAWhole(reference.path) { wholeOutputsRead.insert(id) }
         if reference.path.count >= 2, case .key(let field) = reference.path[1] {
             switch field {
             case "outputs":
@@ -185,6 +189,18 @@ struct ExpressionCheck {
             )
         }
         return nil
+    }
+
+    /// `steps.x`, `steps.x[expr]`, `steps.x.outputs` or `steps.x.outputs[expr]`: no single output named.
+    private func readsOutputsAsAWhole(_ path: [PathComponent]) -> Bool {
+        guard path.count >= 2 else { return true }
+        switch path[1] {
+        case .key("outputs"):
+            guard path.count >= 3, case .key = path[2] else { return true }
+            return false
+        case .key: return false
+        default: return true
+        }
     }
 
     private func isGroup(_ step: Step) -> Bool {

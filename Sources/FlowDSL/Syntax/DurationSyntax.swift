@@ -8,7 +8,9 @@ public enum DurationSyntax {
     /// Parses `text`; nil when it is not a duration.
     public static func parse(_ text: String) -> Duration? {
         let trimmed = text.trimmingSpaces
-        if let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 {
+        if let seconds = Double(trimmed) {
+            // About 30,000 years: anything longer is a typo, and would overflow the conversion.
+            guard seconds.isFinite, seconds >= 0, seconds < 1e12 else { return nil }
             return .milliseconds(Int64((seconds * 1000).rounded()))
         }
         var rest = Substring(trimmed)
