@@ -222,9 +222,9 @@ struct Parser {
         try enter(open)
         defer { depth -= 1 }
         var arguments: [SyntaxNode] = []
-        var isEmpty = false
-        if case .rightParen = current.kind { isEmpty = true }
-        if !isEmpty {
+        var hasArguments = true
+        if case .rightParen = current.kind { hasArguments = false }
+        if hasArguments {
             while true {
                 arguments.append(try parseOr())
                 guard case .comma = current.kind else { break }
