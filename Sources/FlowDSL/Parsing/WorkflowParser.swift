@@ -68,8 +68,13 @@ struct WorkflowParser {
 
     private mutating func parseVersion(_ node: Node, into parts: inout Parts) {
         let supported = LanguageVersion.supported.map(String.init).joined(separator: ", ")
-        guard case .scalar(let scalar) = node, let version = Int(scalar.string) else {
+        guard case .scalar(let scalar) = node, Double(scalar.string) != nil else {
             reader.typeError("'version'", expected: "a number", at: node, hint: "write 'version: 1'")
+            return
+        }
+        guard let version = Int(scalar.string) else {
+            reader.error(
+                "unsupported version \(scalar.string)", at: node, hint: "this flow understands version \(supported)")
             return
         }
         guard LanguageVersion.supported.contains(version) else {
