@@ -27,6 +27,7 @@ import Testing
         ("$${{ 1 }}", .string("$1")),
         ("${{ 1 }}${{ 2 }}", .string("12")),
         ("café ${{ 'ok' }} 👋🏽", .string("café ok 👋🏽")),
+        ("a\r\n${{ 'b\r\nc' }}\r\n", .string("a\r\nb\r\nc\r\n")),
         ("", .string("")),
     ])
     func interpolatesIntoText(text: String, expected: Value) throws {
@@ -83,6 +84,8 @@ import Testing
         ("x ${{ f(1 }}", 10, 1, "expected ')' to close '(' at 7, found the end of the expression"),
         ("é👋🏽 ${{ a b }}", 9, 1, "unexpected 'b' after the end of the expression"),
         ("${{ ${{ 1 }} }}", 4, 1, "unknown character '$'"),
+        ("é\r\n${{ 1 # }}", 8, 1, "unknown character '#'"),
+        ("é\r\n${{ f(1 }}", 10, 1, "expected ')' to close '(' at 7, found the end of the expression"),
     ])
     func reportsSyntaxErrorsAtTheirColumnInTheTemplate(text: String, offset: Int, length: Int, message: String) {
         #expect(throws: ExpressionSyntaxError(offset: offset, length: length, message: message)) {
