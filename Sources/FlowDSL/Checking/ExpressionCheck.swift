@@ -182,6 +182,12 @@ struct ExpressionCheck {
                 )
             }
         }
+        // An `any` group's own outputs may name its winner, known once the group has finished.
+        if case .stepResult = site.scope, id == reader.id, reference.path.count >= 2,
+            reference.path[1] == .key("winner")
+        {
+            return nil
+        }
         if !dependencies.depends(reader.id, on: id) {
             return (
                 "step '\(reader.id)' reads steps.\(id) but does not depend on '\(id)'",
