@@ -12,6 +12,6 @@ struct Flow: AsyncParsableCommand {
             See Grammar.md for the language.
             """,
         version: FlowVersion.current,
-        subcommands: [SandboxCommand.self]
+        subcommands: [ValidateCommand.self, RunCommand.self, SandboxCommand.self]
     )
 }

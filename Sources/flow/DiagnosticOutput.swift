@@ -1,0 +1,58 @@
+import FlowDSL
+import Foundation
+
+/// Writes diagnostics where users and tools expect them: compiler-style text on stderr, or a
+/// JSON array on stdout for `--format json`.
+enum DiagnosticOutput {
+    static func writeText(_ results: [CheckResult]) {
+        for result in results {
+            StandardError.write(result.renderedDiagnostics())
+        }
+    }
+
+    /// A JSON array with one object per diagnostic, keys in the documented order
+    /// `file, line, column, severity, message, hint` (null where there is no value).
+    static func json(_ results: [CheckResult]) -> String {
+        let records = results.flatMap { result in
+            result.diagnostics.map { diagnostic in
+                let fields = [
+                    ("file", string(diagnostic.location?.file ?? result.file)),
+                    ("line", diagnostic.location.map { String($0.line) } ?? "null"),
+                    ("column", diagnostic.location.map { String($0.column) } ?? "null"),
+                    ("severity", string(diagnostic.severity.rawValue)),
+                    ("message", string(diagnostic.message)),
+                    ("hint", diagnostic.hint.map(string) ?? "null"),
+                ]
+                return "  {" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+            }
+        }
+        return records.isEmpty ? "[]" : "[\n" + records.joined(separator: ",\n") + "\n]"
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    static func string(_ text: String) -> String {
+        var output = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output + "\""
+    }
+}
+
+/// Unbuffered writes to the standard error stream.
+enum StandardError {
+    static func write(_ text: String) {
+        guard !text.isEmpty else { return }
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
