@@ -71,6 +71,14 @@ import Testing
         #expect(reference.length == 25)
     }
 
+    @Test func offsetsCountCharactersAfterNonASCIIText() throws {
+        let template = try Template.parse("👋🏽 é\r\n${{ steps.a.outputs.b }}")
+        let embedded = try #require(template.expressions.first)
+        #expect(embedded.openingOffset == 4)
+        #expect(embedded.offset == 7)
+        #expect(embedded.expression.references.map(\.offset) == [1])
+    }
+
     @Test(arguments: [
         ("a ${{ }} b", 2, 6, "empty expression: '${{ }}' contains nothing"),
         ("${{}}", 0, 5, "empty expression: '${{ }}' contains nothing"),
