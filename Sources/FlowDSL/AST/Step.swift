@@ -111,10 +111,17 @@ extension Step {
     /// The `if:` condition as one expression, written bare (`if: always()`) or as `${{ }}`;
     /// nil when there is no condition (meaning `success()`) or it does not compile.
     public var conditionExpression: Expression? {
-        guard let condition else { return nil }
-        guard let template = condition.template else { return nil }
+        condition?.conditionExpression
+    }
+}
+
+extension ScalarText {
+    /// The text read as a condition (`if:`, an `assert:` entry): one expression, bare or in
+    /// `${{ }}`; nil when it is text around expressions or does not compile.
+    public var conditionExpression: Expression? {
+        guard let template else { return nil }
         if template.isSingleExpression { return template.expressions.first?.expression }
-        if template.isLiteral { return try? Expression.parse(condition.text) }
+        if template.isLiteral { return try? Expression.parse(text) }
         return nil
     }
 }
