@@ -183,6 +183,29 @@ import Testing
         #expect(listener.acceptedConnections() == 0)
     }
 
+    /// The plan shown in Grammar.md's "Command line" section is what `flow` prints.
+    @Test func grammarPlanExampleIsCurrent() throws {
+        let grammar = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Grammar.md")
+        let lines = try String(contentsOf: grammar, encoding: .utf8).components(separatedBy: "\n")
+        let intro = try #require(lines.firstIndex { $0.contains("`flow run plan.yaml --dry-run") })
+        func block(_ fence: String, after start: Int) throws -> (text: String, end: Int) {
+            let open = try #require(lines[start...].firstIndex { $0 == "  " + fence })
+            let close = try #require(lines[(open + 1)...].firstIndex { $0 == "  ```" })
+            let body = lines[(open + 1)..<close].map { String($0.dropFirst(min(2, $0.count))) }
+            return (body.joined(separator: "\n") + "\n", close)
+        }
+        let workflow = try block("```yaml", after: intro)
+        let plan = try block("```text", after: workflow.end)
+        let scratch = try Scratch()
+        let file = try scratch.write("plan.yaml", workflow.text)
+        let report = scratch.path("report.pdf")
+        #expect(FileManager.default.createFile(atPath: report, contents: Data(count: 1_048_576)))
+        let outcome = try FlowProcess.run(["run", file, "--dry-run", "--input", "artifact=\(report)"])
+        #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.replacingOccurrences(of: scratch.folder.path + "/", with: "") == plan.text)
+    }
+
     @Test func dryRunRejectsBadInputsNamingThem() throws {
         let scratch = try Scratch()
         let file = try scratch.write("plan.yaml", Self.planned.replacingOccurrences(of: "PORT", with: "9"))

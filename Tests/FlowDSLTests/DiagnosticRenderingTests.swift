@@ -48,6 +48,20 @@ import Testing
         #expect(caret.hasSuffix("^~~"))
     }
 
+    @Test func windowsLineEndingsRenderCleanly() {
+        let source = "version: 1\r\nsteps:\r\n  a:\r\n    sleep: never\r\n"
+        let result = WorkflowLoader.check(source: source, file: "w.yaml")
+        #expect(
+            result.renderedDiagnostics() == """
+                w.yaml:4:12: error: 'sleep' 'never' is not a duration
+                    4 |     sleep: never
+                      |            ^~~~~
+                hint: write a duration like 250ms, 10s, 1m30s or 1h, or a number of seconds
+
+                """
+        )
+    }
+
     @Test func diagnosticsComeInFileOrder() {
         let result = WorkflowLoader.check(
             source: """

@@ -98,6 +98,35 @@ import Testing
         #expect(bad == ["'result' is only available in a step's own 'expect' and 'outputs'"])
     }
 
+    @Test func assertionsAreConditionsBareOrWrapped() {
+        let found = errors(
+            """
+              a:
+                http:
+                  url: http://127.0.0.1:9/x
+                  expect:
+                    assert:
+                      - result.status == 200
+                      - ${{ result.json.ok }}
+                      - reslt.status == 200
+                      - ok ${{ result.status }}
+            """)
+        #expect(
+            found == [
+                "unknown name 'reslt'",
+                "an 'assert' condition must be one expression, not text with expressions in it",
+            ])
+        let result = WorkflowLoader.check(
+            source: "version: 1\nsteps:\n  a:\n    http: { url: /x, expect: { assert: [result.status == 200] } }\n",
+            file: "a.yaml"
+        )
+        guard case .http(let http)? = result.workflow?.step("a")?.kind else {
+            Issue.record("a is not an http step")
+            return
+        }
+        #expect(http.expect.assertions.first?.conditionExpression?.source == "result.status == 200")
+    }
+
     @Test func expressionErrorsPointInsideTheExpression() {
         let result = WorkflowLoader.check(
             source: "version: 1\nsteps:\n  a: { run: \"echo ${{ 'x' == }}\" }\n",

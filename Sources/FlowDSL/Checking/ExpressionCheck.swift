@@ -44,26 +44,26 @@ struct ExpressionCheck {
             return
         }
         guard let template = text.template else { return }
-        if site.isCondition, template.isLiteral {
+        if let key = site.conditionKey, template.isLiteral {
             do {
                 let expression = try Expression.parse(text.text)
                 check(expression, offset: 0, site: site)
             } catch {
                 diagnostics.append(
                     .error(
-                        "invalid expression in 'if': \(error.message)",
+                        "invalid expression in '\(key)': \(error.message)",
                         at: text.location(ofOffset: error.offset),
                         length: error.length
                     ))
             }
             return
         }
-        if site.isCondition, !template.isSingleExpression {
+        if let key = site.conditionKey, !template.isSingleExpression {
             diagnostics.append(
                 .error(
-                    "an 'if' condition must be one expression, not text with expressions in it",
+                    "an '\(key)' condition must be one expression, not text with expressions in it",
                     at: text.location,
-                    hint: "write 'if: ${{ a && b }}' or 'if: a && b'"
+                    hint: "write '${{ a && b }}' or 'a && b'"
                 ))
         }
         for embedded in template.expressions {

@@ -56,7 +56,12 @@ extension Diagnostic {
 
 /// A file's text split into lines the way line numbers count them (`\n` or `\r\n` ends a line).
 enum SourceLines {
+    /// Splits on `\n` bytes (a UTF-8 newline is never part of another character), dropping a
+    /// `\r` before it: byte-wise, many times faster than splitting Characters.
     static func split(_ text: String) -> [Substring] {
-        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { bytes in
+            let line = Substring(bytes)
+            return line.utf8.last == 0x0D ? Substring(line.utf8.dropLast()) : line
+        }
     }
 }
