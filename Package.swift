@@ -48,6 +48,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // bench/http's client side (issue 3); built in release by that script only.
+        .executableTarget(name: "BenchHTTP", dependencies: ["FlowHTTP", "FlowTasks"]),
         .testTarget(name: "FlowTasksTests", dependencies: ["FlowTasks"]),
         .testTarget(name: "FlowDSLTests", dependencies: ["FlowDSL"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FlowHTTPTests", dependencies: ["FlowHTTP", "FlowTasks", "FlowSandbox"]),

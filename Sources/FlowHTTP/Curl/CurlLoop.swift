@@ -135,7 +135,9 @@ final class CurlLoop: Sendable {
                 let added = curl_multi_add_handle(multi, transfer.easy)
                 guard added == CURLM_OK else {
                     let text = String(cString: curl_multi_strerror(added))
-                    promise.fail(HTTPError(kind: .other, message: "curl could not start \(transfer.url): \(text)", url: transfer.url))
+                    promise.fail(
+                        HTTPError(
+                            kind: .other, message: "curl could not start \(transfer.url): \(text)", url: transfer.url))
                     return
                 }
                 transfers[id] = transfer
