@@ -68,13 +68,30 @@ final class ParallelRun: Sendable {
     }
 }
 
+/// Sends `count` GETs one after the other, each from the previous one's completion callback,
+/// as chained workflow steps do.
 func sequential(client: HTTPClient, url: String, count: Int) throws {
-    for index in 1...count {
-        let response = try client.execute(HTTPRequest(url: "\(url)?i=\(index)")).wait()
-        guard response.status == 200 else {
-            throw BenchFailure(description: "status \(response.status) for request \(index)")
+    let done = DispatchSemaphore(value: 0)
+    let failure = Mutex<String?>(nil)
+    @Sendable func send(_ index: Int) {
+        client.execute(HTTPRequest(url: "\(url)?i=\(index)")).whenComplete { result in
+            switch result {
+            case .success(let response) where response.status == 200:
+                if index < count {
+                    send(index + 1)
+                    return
+                }
+            case .success(let response):
+                failure.withLock { $0 = "status \(response.status) for request \(index)" }
+            case .failure(let error):
+                failure.withLock { $0 = "request \(index): \(error)" }
+            }
+            done.signal()
         }
     }
+    send(1)
+    done.wait()
+    if let failure = failure.withLock({ $0 }) { throw BenchFailure(description: failure) }
 }
 
 let arguments = CommandLine.arguments

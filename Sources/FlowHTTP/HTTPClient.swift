@@ -8,7 +8,7 @@ import FlowTasks
 /// network. Cancelling a returned future aborts its transfer and closes its connection.
 public final class HTTPClient: Sendable {
     private let loop: CurlLoop
-    private let queue = DispatchQueue(label: "flow.http.client", attributes: .concurrent)
+    private let queue = DispatchQueue(label: "flow.http.client")
 
     /// A client with its own connection pool.
     public init(configuration: HTTPClientConfiguration = .init()) {

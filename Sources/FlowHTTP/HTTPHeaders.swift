@@ -52,6 +52,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
         fields.removeAll { Self.same($0.name, name) }
     }
 
+    /// Extends the last field's value (for folded header lines).
+    mutating func appendToLastValue(_ text: String) {
+        guard !fields.isEmpty else { return }
+        fields[fields.count - 1].value += text
+    }
+
     /// How many fields there are, repeated names counted each time.
     public var count: Int { fields.count }
 

@@ -83,7 +83,7 @@ extension Transfer {
             lines.append("Content-Type:")
         }
         if !request.headers.contains("User-Agent") {
-            lines.append("User-Agent: flow (libcurl/\(CurlVersion.text))")
+            lines.append(Self.userAgent)
         }
         for line in lines {
             guard let appended = curl_slist_append(headerList, line) else { continue }
@@ -98,6 +98,8 @@ extension Transfer {
         check(flow_easy_setopt_xferinfo_function(easy, transferProgress))
         check(flow_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, context))
     }
+
+    private static let userAgent = "User-Agent: flow (libcurl/\(CurlVersion.text))"
 
     /// curl treats 0 as "no limit", so the shortest limit is one millisecond.
     private static func milliseconds(_ duration: Duration) -> Int {

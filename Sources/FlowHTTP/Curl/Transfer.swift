@@ -84,28 +84,45 @@ final class Transfer {
 
     /// Takes one header line, status lines included (each one starts a new response: a
     /// redirect or an interim `1xx`, whose headers are not the final ones).
+    ///
+    /// Works on the raw bytes: this runs for every header of every response.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        var line = String(decoding: bytes, as: UTF8.self)
-        while line.last == "\n" || line.last == "\r" || line.last == "\r\n" { line.removeLast() }
-        if line.hasPrefix("HTTP/") {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == Self.lineFeed || bytes[end - 1] == Self.carriageReturn { end -= 1 }
+        guard end > 0 else { return }
+        if end >= 5, Self.statusLinePrefix.indices.allSatisfy({ bytes[$0] == Self.statusLinePrefix[$0] }) {
             responseHeaders = HTTPHeaders()
             responseBody.removeAll(keepingCapacity: true)
             return
         }
-        guard !line.isEmpty else { return }
-        if line.first == " " || line.first == "\t" {
+        if Self.isBlank(bytes[0]) {
             // An obsolete folded continuation of the previous field's value.
-            let pairs = Array(responseHeaders)
-            guard let last = pairs.last else { return }
-            var rebuilt = HTTPHeaders(pairs.dropLast().map { ($0.name, $0.value) })
-            rebuilt.add(last.name, last.value + " " + Self.trimmed(Substring(line)))
-            responseHeaders = rebuilt
+            responseHeaders.appendToLastValue(" " + Self.text(bytes, Self.trimmed(bytes, 0, end)))
             return
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = String(line[..<colon])
-        let value = Self.trimmed(line[line.index(after: colon)...])
-        responseHeaders.add(name, value)
+        guard let colon = bytes[0..<end].firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name = Self.text(bytes, 0..<colon)
+        responseHeaders.add(name, Self.text(bytes, Self.trimmed(bytes, colon + 1, end)))
+    }
+
+    private static let lineFeed = UInt8(ascii: "\n")
+    private static let carriageReturn = UInt8(ascii: "\r")
+    private static let statusLinePrefix = Array("HTTP/".utf8)
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+
+    private static func trimmed(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> Range<Int> {
+        var start = start
+        var end = end
+        while start < end, isBlank(bytes[start]) { start += 1 }
+        while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+        return start..<end
+    }
+
+    private static func text(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     /// Reports progress on the progress queue when something moved.
@@ -165,9 +182,5 @@ final class Transfer {
         case CURL_HTTP_VERSION_3: return "3"
         default: return "1.1"
         }
-    }
-
-    private static func trimmed(_ text: Substring) -> String {
-        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }
