@@ -5,7 +5,9 @@ import FlowTasks
 /// kept alive and reused, results as futures.
 ///
 /// Requests run on one internal thread (see `CurlLoop`); no Dispatch worker ever waits for the
-/// network. Cancelling a returned future aborts its transfer and closes its connection.
+/// network. Futures run their default callbacks on the client's own serial queue, so heavy work
+/// belongs on a queue the caller names. Cancelling a returned future aborts its transfer and
+/// closes its connection; releasing the client shuts it down.
 public final class HTTPClient: Sendable {
     private let loop: CurlLoop
     private let queue = DispatchQueue(label: "flow.http.client")
@@ -23,7 +25,7 @@ public final class HTTPClient: Sendable {
 
     /// Sends `request`; the future gives the response whatever its status, or fails with an
     /// `HTTPError` (or `FutureError.cancelled` once cancelled). `progress` runs on a private
-    /// serial queue as bytes move.
+    /// serial queue, in order, as bytes move.
     public func execute(
         _ request: HTTPRequest,
         progress: (@Sendable (HTTPProgress) -> Void)? = nil
