@@ -54,7 +54,11 @@ import Testing
             let growth = try residentMemory() - before
             #expect(answer["bytes"] as? Int == size)
             #expect(answer["sha256"] as? String == expected)
-            #expect(growth < 20_000_000, "resident memory grew by \(growth) bytes sending 50 MB")
+            // Under ThreadSanitizer resident memory says little: its shadow memory grows with every
+            // fresh allocation, the in-process server's buffers included. The plain run checks it.
+            if !underThreadSanitizer {
+                #expect(growth < 20_000_000, "resident memory grew by \(growth) bytes sending 50 MB")
+            }
             // Reports travel through their own queue and may land just after the response.
             #expect(try await eventually { progress.last()?.bytesSent == Int64(size) })
             #expect(progress.last()?.totalToSend == Int64(size))

@@ -67,13 +67,11 @@ import Testing
 
     @Test func largeUploadDoesNotWaitForContinue() async throws {
         try await withSandbox { sandbox, client in
-            // curl would ask for `100 Continue` before a body this size, then wait a second.
+            // curl asks for `100 Continue` before a body this size unless told not to, then waits
+            // up to a second for servers that never answer it.
             let body = Array(repeating: UInt8(ascii: "a"), count: 2 << 20)
-            let clock = ContinuousClock()
-            let started = clock.now
             let request = HTTPRequest(method: "PUT", url: sandbox.baseURL + "/echo", body: .bytes(body))
             let echo = try json(try await client.execute(request).value)
-            #expect(clock.now - started < .milliseconds(900))
             let sent = echo["headers"] as? [String: String] ?? [:]
             #expect(sent["expect"] == nil)
             #expect((echo["body"] as? String)?.utf8.count == body.count)

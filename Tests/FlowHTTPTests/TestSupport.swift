@@ -150,3 +150,7 @@ func residentMemory() throws -> Int {
     else { throw TestFailure("no VmRSS in /proc/self/status") }
     return kilobytes * 1024
 }
+
+/// Whether this test binary runs under ThreadSanitizer (its runtime exports `__tsan_init`).
+/// A nil handle is glibc's RTLD_DEFAULT: search the whole process.
+let underThreadSanitizer: Bool = dlsym(nil, "__tsan_init") != nil

@@ -2,7 +2,6 @@ internal import CCurlShim
 import Dispatch
 import FlowTasks
 import Foundation
-import Synchronization
 
 /// Owns libcurl's multi handle and runs every transfer, on one dedicated thread.
 ///
@@ -14,7 +13,7 @@ import Synchronization
 /// `--parallel`, it is not a Dispatch worker (so waiting in poll starves no pool), and
 /// `curl_multi_wakeup` interrupts the wait the moment a request arrives or is cancelled.
 ///
-/// Other threads talk to the loop only through `inbox`, a mutex-guarded list of commands; the
+/// Other threads talk to the loop only through `inbox`, a lock-guarded list of commands; the
 /// multi handle, the easy handles and the `Transfer` table never leave the loop thread.
 final class CurlLoop: Sendable {
     typealias ProgressHandler = @Sendable (HTTPProgress) -> Void
@@ -24,7 +23,7 @@ final class CurlLoop: Sendable {
         case cancel(id: Int)
     }
 
-    private struct Inbox {
+    private struct Inbox: Sendable {
         var commands: [Command] = []
         var nextID = 1
         /// Published by the loop once made; `nil` again once closed, so no wake-up can reach a
@@ -35,7 +34,7 @@ final class CurlLoop: Sendable {
         var closing = false
     }
 
-    private let inbox = Mutex(Inbox())
+    private let inbox = LockedValue(Inbox())
     private let configuration: HTTPClientConfiguration
     private let progressQueue = DispatchQueue(label: "flow.http.progress")
 
