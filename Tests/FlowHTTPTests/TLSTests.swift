@@ -55,7 +55,18 @@ final class TLSServer: Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // s_server prints `ACCEPT [::]:PORT` once it listens.
-        let port: Int = try await withCheckedThrowingContinuation { continuation in
+        let port: Int
+        do {
+            port = try await listeningPort(of: output)
+        } catch {
+            kill(process.processIdentifier, SIGKILL)
+            throw error
+        }
+        return TLSServer(port: port, process: process, folder: folder)
+    }
+
+    private static func listeningPort(of output: Pipe) async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
             let seen = Mutex((text: "", resumed: false))
             output.fileHandleForReading.readabilityHandler = { handle in
                 let data = handle.availableData
@@ -84,7 +95,6 @@ final class TLSServer: Sendable {
                 }
             }
         }
-        return TLSServer(port: port, process: process, folder: folder)
     }
 
     /// Kills the server. Not waiting: Foundation reaps it, and `waitUntilExit` off the main
