@@ -28,10 +28,10 @@ final class NginxServer: Sendable {
     static let binary = "/usr/sbin/nginx"
     let port: Int
     let plainPort: Int
-    private let process: Process
+    private let process: ChildProcess
     private let folder: TemporaryFolder
 
-    private init(port: Int, plainPort: Int, process: Process, folder: TemporaryFolder) {
+    private init(port: Int, plainPort: Int, process: ChildProcess, folder: TemporaryFolder) {
         self.port = port
         self.plainPort = plainPort
         self.process = process
@@ -76,16 +76,12 @@ final class NginxServer: Sendable {
             }
             """
         _ = try folder.write(Array(configuration.utf8), to: "nginx.conf")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["-p", root, "-c", root + "/nginx.conf", "-e", root + "/logs/error.log"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess.start(
+            binary, ["-p", root, "-c", root + "/nginx.conf", "-e", root + "/logs/error.log"])
         let server = NginxServer(port: port, plainPort: plainPort, process: process, folder: folder)
         let probe = HTTPClient()
         defer { probe.shutdown() }
-        for _ in 0..<100 where process.isRunning {
+        for _ in 0..<100 {
             let request = HTTPRequest(url: "http://127.0.0.1:\(plainPort)/item", timeout: .seconds(1))
             if (try? await probe.execute(request).value) != nil { return server }
             try await Task.sleep(for: .milliseconds(50))
@@ -96,6 +92,6 @@ final class NginxServer: Sendable {
 
     /// Kills the single nginx process (`master_process off`, so no orphaned workers).
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
+        process.kill()
     }
 }

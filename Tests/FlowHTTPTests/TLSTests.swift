@@ -1,7 +1,6 @@
 import FlowHTTP
 import FlowTasks
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct TLSTests {
@@ -27,10 +26,10 @@ import Testing
 /// `openssl s_server -www` on a free port with a self-signed certificate made for the test.
 final class TLSServer: Sendable {
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
     private let folder: TemporaryFolder
 
-    private init(port: Int, process: Process, folder: TemporaryFolder) {
+    private init(port: Int, process: ChildProcess, folder: TemporaryFolder) {
         self.port = port
         self.process = process
         self.folder = folder
@@ -45,61 +44,27 @@ final class TLSServer: Sendable {
                 "-keyout", folder.path + "/key.pem", "-out", folder.path + "/cert.pem",
             ])
         guard made.status == 0 else { throw TestFailure("openssl req failed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = [
-            "s_server", "-www", "-accept", "0", "-cert", folder.path + "/cert.pem", "-key", folder.path + "/key.pem",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess.start(
+            "/usr/bin/openssl",
+            ["s_server", "-www", "-accept", "0", "-cert", folder.path + "/cert.pem", "-key", folder.path + "/key.pem"]
+        )
         // s_server prints `ACCEPT [::]:PORT` once it listens.
-        let port: Int
-        do {
-            port = try await listeningPort(of: output)
-        } catch {
-            kill(process.processIdentifier, SIGKILL)
-            throw error
-        }
-        return TLSServer(port: port, process: process, folder: folder)
-    }
-
-    private static func listeningPort(of output: Pipe) async throws -> Int {
-        try await withCheckedThrowingContinuation { continuation in
-            let seen = Mutex((text: "", resumed: false))
-            output.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.availableData
-                let port: Int?? = seen.withLock { seen in
-                    guard !seen.resumed else { return .none }
-                    if data.isEmpty {
-                        seen.resumed = true
-                        return .some(nil)
-                    }
-                    seen.text += String(decoding: data, as: UTF8.self)
-                    guard let line = seen.text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT") }),
-                        let port = line.split(separator: ":").last.flatMap({ Int($0) })
-                    else { return .none }
-                    seen.resumed = true
-                    return .some(port)
-                }
-                switch port {
-                case .none:
-                    return
-                case .some(nil):
-                    handle.readabilityHandler = nil
-                    continuation.resume(throwing: TestFailure("openssl s_server exited without listening"))
-                case .some(let port?):
-                    handle.readabilityHandler = nil
-                    continuation.resume(returning: port)
-                }
+        var text = ""
+        for _ in 0..<500 {
+            text += String(decoding: process.readAvailable(), as: UTF8.self)
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT") }),
+                let port = line.split(separator: ":").last.flatMap({ Int($0) })
+            {
+                return TLSServer(port: port, process: process, folder: folder)
             }
+            try await Task.sleep(for: .milliseconds(20))
         }
+        process.kill()
+        throw TestFailure("openssl s_server did not say where it listens: \(text)")
     }
 
-    /// Kills the server. Not waiting: Foundation reaps it, and `waitUntilExit` off the main
-    /// thread can spin forever on Linux.
+    /// Kills the server (it ignores SIGTERM while serving).
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
+        process.kill()
     }
 }

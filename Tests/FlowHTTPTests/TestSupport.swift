@@ -81,22 +81,17 @@ struct CommandOutcome {
 
 /// Runs `executable` with `arguments` to the end without blocking a thread while it runs.
 func runCommand(_ executable: String, _ arguments: [String]) async throws -> CommandOutcome {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-        do {
-            try process.run()
-        } catch {
-            continuation.resume(throwing: error)
+    let child = try ChildProcess.start(executable, arguments)
+    var output: [UInt8] = []
+    while true {
+        output += child.readAvailable()
+        var status: Int32 = 0
+        if waitpid(child.pid, &status, WNOHANG) == child.pid {
+            output += child.readAvailable()
+            return CommandOutcome(status: (status >> 8) & 0xFF, output: String(decoding: output, as: UTF8.self))
         }
+        try await Task.sleep(for: .milliseconds(5))
     }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    return CommandOutcome(status: status, output: String(decoding: data, as: UTF8.self))
 }
 
 /// The SHA-256 of a file, in hex, as `sha256sum` computes it (an independent implementation).
