@@ -1,5 +1,6 @@
 import FlowHTTP
 import FlowTasks
+import Foundation
 import Testing
 
 @Suite struct RedirectAndTimeoutTests {
@@ -47,5 +48,22 @@ import Testing
             #expect(error.message.contains("/delay/3000"))
             #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(2), "took \(elapsed)")
         }
+    }
+
+    @Test func connectTimeoutFailsWithTimeout() async throws {
+        let (port, descriptors) = try saturatedListener()
+        defer { descriptors.forEach { close($0) } }
+        // Let the queued handshakes complete so the next SYN finds the queue full.
+        try await Task.sleep(for: .milliseconds(100))
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let request = HTTPRequest(url: "http://127.0.0.1:\(port)/", connectTimeout: .milliseconds(300))
+        let error = try #require(await httpError(client.execute(request)))
+        let elapsed = clock.now - started
+        #expect(error.kind == .timeout)
+        #expect(error.isTransient)
+        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(3), "took \(elapsed)")
     }
 }
