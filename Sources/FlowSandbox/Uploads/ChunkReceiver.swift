@@ -4,7 +4,7 @@ internal import NIOCore
 /// Streams one chunk's body into an upload: the part both protocols share.
 enum ChunkReceiver {
     enum Outcome: Equatable {
-        /// Every byte stored; the upload's new offset.
+        /// Every byte of the chunk stored.
         case stored
         /// The chunk would go past the upload's length; nothing kept.
         case tooLong

@@ -129,7 +129,7 @@ enum ChunkRefusal: Error, Equatable {
     case offsetMismatch(offset: Int)
 }
 
-/// A failed file operation, with errno.
+/// A failed file operation and why it failed.
 struct UploadFileError: Error, CustomStringConvertible {
     var description: String
 
