@@ -5,24 +5,6 @@ import Foundation
 import Testing
 
 @Suite struct ConnectionTests {
-    @Test func aThousandConcurrentRequestsAllAnswerCorrectly() async throws {
-        try await withSandbox { sandbox, client in
-            let futures = (0..<1000).map { index in
-                client.execute(HTTPRequest(url: sandbox.baseURL + "/bytes/\(index)"))
-            }
-            var wrong: [Int] = []
-            for (index, future) in futures.enumerated() {
-                let response = try await future.value
-                if response.status != 200 || response.body != Array(repeating: UInt8(ascii: "x"), count: index) {
-                    wrong.append(index)
-                }
-            }
-            #expect(wrong.isEmpty, "wrong answers for \(wrong.prefix(10))")
-            let events = sandbox.events()
-            #expect(events.count == 1000)
-            #expect(events.allSatisfy { $0.status == 200 && !$0.clientDisconnected })
-        }
-    }
 
     @Test func sequentialRequestsReuseOneConnection() async throws {
         try await withSandbox { sandbox, client in

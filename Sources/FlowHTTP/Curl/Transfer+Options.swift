@@ -24,8 +24,11 @@ extension Transfer {
         check(flow_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, request.verifyTLS ? 2 : 0))
         check(flow_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS))
         // Refuses an announced oversized body before any of it arrives; the write callback
-        // catches bodies without a Content-Length.
-        check(flow_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxResponseBodySize)))
+        // catches bodies without a Content-Length. Not for HEAD, whose Content-Length describes
+        // a body that never comes.
+        if request.method != "HEAD" {
+            check(flow_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxResponseBodySize)))
+        }
         if let timeout = request.timeout {
             check(flow_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout)))
         }
