@@ -37,6 +37,18 @@ import Testing
         }
     }
 
+    @Test func downloadProgressIsReported() async throws {
+        try await withSandbox { sandbox, client in
+            let progress = ProgressLog()
+            let request = HTTPRequest(url: sandbox.baseURL + "/bytes/3000000")
+            let response = try await client.execute(request) { progress.record($0) }.value
+            #expect(response.body.count == 3_000_000)
+            #expect(try await eventually { progress.last()?.bytesReceived == 3_000_000 })
+            #expect(progress.last()?.totalToReceive == 3_000_000)
+            #expect(progress.last()?.bytesSent == 0)
+        }
+    }
+
     @Test func missingFileIsAnInvalidRequest() async throws {
         try await withSandbox { sandbox, client in
             let request = HTTPRequest(
