@@ -18,6 +18,9 @@ import Testing
             #expect(response.httpVersion == "2")
             #expect(response.text == "hello over h2\n")
         }
+        let connections = try server.connectionsLogged(port: server.port)
+        #expect(connections.count == 10, "one log line per request")
+        #expect(Set(connections).count == 1, "the ten requests share one multiplexed connection")
         let plain = try await client.execute(HTTPRequest(url: "http://127.0.0.1:\(server.plainPort)/item")).value
         #expect(plain.httpVersion == "1.1", "HTTP/2 only where TLS offers it")
     }
@@ -60,7 +63,8 @@ final class NginxServer: Sendable {
             error_log \(root)/logs/error.log;
             events { worker_connections 256; }
             http {
-                access_log off;
+                log_format connections '$server_port $connection';
+                access_log \(root)/logs/access.log connections;
                 client_body_temp_path \(root);
                 proxy_temp_path \(root);
                 fastcgi_temp_path \(root);
@@ -88,6 +92,15 @@ final class NginxServer: Sendable {
         }
         server.stop()
         throw TestFailure("nginx did not start; see \(root)/logs/error.log")
+    }
+
+    /// The connection serial number of each request nginx logged on `port`, in order.
+    func connectionsLogged(port: Int) throws -> [String] {
+        let log = try String(contentsOfFile: folder.path + "/logs/access.log", encoding: .utf8)
+        return log.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            return fields.count == 2 && fields[0] == "\(port)" ? String(fields[1]) : nil
+        }
     }
 
     /// Kills the single nginx process (`master_process off`, so no orphaned workers).

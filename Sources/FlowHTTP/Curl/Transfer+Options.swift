@@ -23,6 +23,11 @@ extension Transfer {
         check(flow_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, request.verifyTLS ? 1 : 0))
         check(flow_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, request.verifyTLS ? 2 : 0))
         check(flow_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS))
+        if url.utf8.count >= 8, url.prefix(8).lowercased() == "https://" {
+            // Requests started together wait for the first TLS handshake to learn whether the
+            // server multiplexes (HTTP/2) instead of each opening its own connection.
+            check(flow_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
+        }
         // Refuses an announced oversized body before any of it arrives; the write callback
         // catches bodies without a Content-Length. Not for HEAD, whose Content-Length describes
         // a body that never comes.
