@@ -48,4 +48,16 @@ import Testing
         #expect(try await eventually { sandbox.events().first?.clientDisconnected == true })
         await sandbox.stop()
     }
+
+    @Test func releasingTheClientAbortsItsRequests() async throws {
+        let sandbox = try await Sandbox.start()
+        var client: HTTPClient? = HTTPClient()
+        let future = try #require(client).execute(HTTPRequest(url: sandbox.baseURL + "/delay/10000"))
+        #expect(try await eventually { !sandbox.events().isEmpty })
+        client = nil
+        let error = try #require(await httpError(future))
+        #expect(error.kind == .cancelled)
+        #expect(try await eventually { sandbox.events().first?.clientDisconnected == true })
+        await sandbox.stop()
+    }
 }
