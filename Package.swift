@@ -62,6 +62,8 @@ let package = Package(
         ),
         // Benchmarks (release-built by the bench/ scripts; not part of the product).
         .executableTarget(name: "BenchTasks", dependencies: ["FlowTasks"], path: "bench/tasks"),
+        // bench/http's client side (issue 3); built in release by that script only.
+        .executableTarget(name: "BenchHTTP", dependencies: ["FlowHTTP", "FlowTasks"]),
         .testTarget(name: "FlowTasksTests", dependencies: ["FlowTasks"]),
         .testTarget(name: "FlowDSLTests", dependencies: ["FlowDSL"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FlowHTTPTests", dependencies: ["FlowHTTP", "FlowTasks", "FlowSandbox"]),

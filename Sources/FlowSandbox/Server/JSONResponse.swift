@@ -1,0 +1,30 @@
+import Foundation
+internal import Hummingbird
+
+/// JSON bodies with stable key order, so tests and humans can compare them.
+enum JSONResponse {
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    /// A JSON response; encoding our own value types cannot fail, but if it did the client gets a 500.
+    static func make(
+        _ value: some Encodable,
+        status: HTTPResponse.Status = .ok,
+        headers: HTTPFields = [:]
+    ) -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json"
+        guard let data = try? encoder.encode(value) else {
+            return Response(status: .internalServerError, headers: headers, body: .init())
+        }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// `{"error": message}` with the given status: every refusal says why.
+    static func error(_ message: String, status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
+        make(["error": message], status: status, headers: headers)
+    }
+}
