@@ -67,7 +67,8 @@ let package = Package(
         .testTarget(name: "FlowTasksTests", dependencies: ["FlowTasks"]),
         .testTarget(name: "FlowDSLTests", dependencies: ["FlowDSL"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FlowHTTPTests", dependencies: ["FlowHTTP", "FlowTasks", "FlowSandbox"]),
-        .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "FlowDSL", "FlowTasks"]),
+        .testTarget(
+            name: "FlowEngineTests", dependencies: ["FlowEngine", "FlowDSL", "FlowTasks", "FlowHTTP", "FlowSandbox"]),
         .testTarget(name: "FlowSandboxTests", dependencies: ["FlowSandbox"]),
         .testTarget(name: "EndToEndTests", dependencies: ["flow"]),
     ],

@@ -19,6 +19,9 @@ public final class Sandbox: Sendable {
     private let ownsStorage: Bool
     private let stopped = Mutex(false)
 
+    /// How long `stop()` lets requests in flight finish before cancelling them.
+    static let stopGracePeriod = Duration.seconds(2)
+
     private init(
         port: Int,
         host: String,
@@ -52,14 +55,23 @@ public final class Sandbox: Sendable {
         let application = Application(
             router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionTracker(registry: registry)])),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: nil,
+                // Tests open a thousand connections at once; the default 256 would make some wait a second.
+                backlog: 4096
+            ),
             onServerRunning: { channel in
                 boundContinuation.yield(channel.localAddress?.port ?? 0)
                 boundContinuation.finish()
             },
             logger: logger
         )
-        let serviceGroup = ServiceGroup(services: [application], logger: logger)
+        var groupConfiguration = ServiceGroupConfiguration(services: [application], logger: logger)
+        // Stopping must not wait out a long `/delay`: requests still running after this are cancelled.
+        groupConfiguration.maximumGracefulShutdownDuration = Self.stopGracePeriod
+        groupConfiguration.maximumCancellationDuration = Self.stopGracePeriod
+        let serviceGroup = ServiceGroup(configuration: groupConfiguration)
         let failure = Mutex<(any Error)?>(nil)
         let running = Task {
             do {

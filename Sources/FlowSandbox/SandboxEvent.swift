@@ -41,4 +41,18 @@ public struct SandboxEvent: Sendable, Codable, Equatable {
         self.clientDisconnected = clientDisconnected
         self.bytesReceived = bytesReceived
     }
+
+    /// Encodes every field, `null` included, so `/_events` readers always see the same keys.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(method, forKey: .method)
+        try container.encode(path, forKey: .path)
+        try container.encode(connection, forKey: .connection)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(endedAt, forKey: .endedAt)
+        try container.encode(status, forKey: .status)
+        try container.encode(clientDisconnected, forKey: .clientDisconnected)
+        try container.encode(bytesReceived, forKey: .bytesReceived)
+    }
 }

@@ -7,7 +7,8 @@ import Synchronization
 public final class RunRecords<Output: Sendable>: Sendable {
     private let records: Mutex<[String: StepRecord<Output>]>
 
-    init(_ initial: [String: StepRecord<Output>]) {
+    /// Records for a run about to be scheduled (the scheduler adds every step).
+    public init(_ initial: [String: StepRecord<Output>] = [:]) {
         records = Mutex(initial)
     }
 

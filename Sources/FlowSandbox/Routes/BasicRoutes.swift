@@ -70,8 +70,8 @@ enum BasicRoutes {
     }
 
     private static func status(_ context: SandboxContext) -> Response {
-        guard let code = context.parameters.get("code", as: Int.self), (100...599).contains(code) else {
-            return JSONResponse.error("the status must be a number from 100 to 599", status: .badRequest)
+        guard let code = context.parameters.get("code", as: Int.self), (200...599).contains(code) else {
+            return JSONResponse.error("the status must be a number from 200 to 599", status: .badRequest)
         }
         return JSONResponse.make(["status": code], status: .init(code: code))
     }

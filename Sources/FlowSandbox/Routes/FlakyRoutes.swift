@@ -71,8 +71,8 @@ enum FlakyRoutes {
         let query = request.uri.queryParameters
         let milliseconds = query.get("ms", as: Int.self) ?? 0
         let status = query.get("status", as: Int.self) ?? 200
-        guard (0...600_000).contains(milliseconds), (100...599).contains(status) else {
-            return JSONResponse.error("ms must be 0 to 600000 and status 100 to 599", status: .badRequest)
+        guard (0...600_000).contains(milliseconds), (200...599).contains(status) else {
+            return JSONResponse.error("ms must be 0 to 600000 and status 200 to 599", status: .badRequest)
         }
         if let connection = context.connection, await connection.waitForHangUp(upTo: .milliseconds(milliseconds)) {
             if let entry = context.entry { state.events.disconnected(entry) }

@@ -1,4 +1,6 @@
+internal import HTTPTypes
 internal import NIOCore
+internal import NIOHTTPTypes
 import Synchronization
 
 /// The open connections, found by their channel, so request handlers can see a client hang up.
@@ -10,12 +12,21 @@ final class ConnectionRegistry: Sendable {
 
     private let state = Mutex(State())
 
-    /// The connection for a channel; one the pipeline has not announced yet gets a fresh number.
+    /// The connection for a channel.
+    ///
+    /// The tracker registers a channel before its first request is read, so an unknown channel is
+    /// one that already closed: it gets a fresh number, marked hung up, and is not kept.
     func connection(for channel: any Channel) -> Connection {
-        connection(for: ObjectIdentifier(channel))
+        let (connection, known) = state.withLock { state in
+            if let known = state.open[ObjectIdentifier(channel)] { return (known, true) }
+            state.count += 1
+            return (Connection(id: state.count), false)
+        }
+        if !known { connection.markHungUp() }
+        return connection
     }
 
-    fileprivate func connection(for key: ObjectIdentifier) -> Connection {
+    fileprivate func open(_ key: ObjectIdentifier) -> Connection {
         state.withLock { state in
             if let known = state.open[key] { return known }
             state.count += 1
@@ -30,13 +41,14 @@ final class ConnectionRegistry: Sendable {
     }
 }
 
-/// Sits in each connection's pipeline and tells its `Connection` when the client hangs up.
+/// Sits in each connection's pipeline: tells its `Connection` when the client hangs up, and answers
+/// `Expect: 100-continue` (Hummingbird does not), so clients such as `curl -T` do not stall a second.
 ///
 /// Hummingbird enables half-closure, so a client that closes its socket shows first as an
 /// `inputClosed` event, not as an inactive channel; both count as hanging up.
 final class ConnectionTracker: ChannelInboundHandler, RemovableChannelHandler {
-    // Never unwrapped: reads pass through untouched.
-    typealias InboundIn = Never
+    typealias InboundIn = HTTPRequestPart
+    typealias OutboundOut = HTTPResponsePart
 
     private let registry: ConnectionRegistry
     private var connection: Connection?
@@ -49,7 +61,7 @@ final class ConnectionTracker: ChannelInboundHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         let key = ObjectIdentifier(context.channel)
         self.key = key
-        connection = registry.connection(for: key)
+        connection = registry.open(key)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -57,6 +69,12 @@ final class ConnectionTracker: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(let request) = unwrapInboundIn(data),
+            request.headerFields[.expect]?.lowercased() == "100-continue"
+        {
+            // Written before the request reaches the handler, so it always precedes the final response.
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+        }
         context.fireChannelRead(data)
     }
 

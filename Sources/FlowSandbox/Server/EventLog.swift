@@ -5,48 +5,57 @@ final class EventLog: Sendable {
     /// Names one event; the generation makes updates after a reset harmless no-ops.
     struct Entry: Sendable {
         let generation: Int
-        let index: Int
+        let id: Int
     }
 
     private struct State {
         var events: [SandboxEvent] = []
+        /// Events dropped from the front to bound memory; ids keep counting.
+        var forgotten = 0
         var generation = 0
         var epoch = ContinuousClock.now
     }
+
+    /// The most events kept; a long-running sandbox forgets the oldest half past this.
+    static let capacity = 100_000
 
     private let state = Mutex(State())
 
     /// Records a request that just arrived.
     func begin(method: String, path: String, connection: Int) -> Entry {
         state.withLock { state in
+            if state.events.count >= Self.capacity {
+                let dropped = state.events.count / 2
+                state.events.removeFirst(dropped)
+                state.forgotten += dropped
+            }
             let event = SandboxEvent(
-                id: state.events.count + 1,
+                id: state.forgotten + state.events.count + 1,
                 method: method,
                 path: path,
                 connection: connection,
                 startedAt: Self.seconds(since: state.epoch)
             )
             state.events.append(event)
-            return Entry(generation: state.generation, index: state.events.count - 1)
+            return Entry(generation: state.generation, id: event.id)
         }
     }
 
     /// Adds to the body bytes received for a request.
     func received(_ count: Int, for entry: Entry) {
-        update(entry) { $0.bytesReceived += count }
+        update(entry) { event, _ in event.bytesReceived += count }
     }
 
     /// Marks a request as hung up on by its client.
     func disconnected(_ entry: Entry) {
-        update(entry) { $0.clientDisconnected = true }
+        update(entry) { event, _ in event.clientDisconnected = true }
     }
 
     /// Records the end of a request; `status` is nil when no response could be sent.
     func end(_ entry: Entry, status: Int?) {
-        state.withLock { state in
-            guard entry.generation == state.generation, entry.index < state.events.count else { return }
-            state.events[entry.index].endedAt = Self.seconds(since: state.epoch)
-            state.events[entry.index].status = status
+        update(entry) { event, epoch in
+            event.endedAt = Self.seconds(since: epoch)
+            event.status = status
         }
     }
 
@@ -59,15 +68,17 @@ final class EventLog: Sendable {
     func reset() {
         state.withLock { state in
             state.events = []
+            state.forgotten = 0
             state.generation += 1
             state.epoch = .now
         }
     }
 
-    private func update(_ entry: Entry, _ change: (inout SandboxEvent) -> Void) {
+    private func update(_ entry: Entry, _ change: (inout SandboxEvent, ContinuousClock.Instant) -> Void) {
         state.withLock { state in
-            guard entry.generation == state.generation, entry.index < state.events.count else { return }
-            change(&state.events[entry.index])
+            let index = entry.id - 1 - state.forgotten
+            guard entry.generation == state.generation, state.events.indices.contains(index) else { return }
+            change(&state.events[index], state.epoch)
         }
     }
 

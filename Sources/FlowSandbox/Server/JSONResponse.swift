@@ -5,7 +5,7 @@ internal import Hummingbird
 enum JSONResponse {
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
 
@@ -16,6 +16,10 @@ enum JSONResponse {
         headers: HTTPFields = [:]
     ) -> Response {
         var headers = headers
+        // 204 and 304 must not carry a body; a client reusing the connection would misread it.
+        if status == .noContent || status == .notModified {
+            return Response(status: status, headers: headers, body: .init())
+        }
         headers[.contentType] = "application/json"
         guard let data = try? encoder.encode(value) else {
             return Response(status: .internalServerError, headers: headers, body: .init())
