@@ -119,15 +119,7 @@ public final class WorkflowRun: Sendable {
         case .group(let group):
             let policy = GroupPolicy(
                 mode: group.mode == .any ? .any : .all, atLeast: group.atLeast ?? 1, failFast: group.failFast)
-            let outputs: (@Sendable (RunRecords<StepResult>, String?) throws -> StepResult)? =
-                step.outputs.isEmpty
-                ? nil
-                : { records, winner in
-                    let result: Value = winner.map { .object(["winner": .string($0)]) } ?? .object([:])
-                    return StepResult(
-                        result: result, outputs: try outputValues(step, values: values, records: records, result: result),
-                        attempts: 1)
-                }
+            let outputs = step.outputs.isEmpty ? nil : groupOutputs(step, values: values)
             work = .group(policy, children: group.children.map(\.id), outputs: outputs)
         case .http(let request):
             work = .leaf { start in
@@ -150,22 +142,33 @@ public final class WorkflowRun: Sendable {
         case .sleep(let duration):
             work = .leaf { start in
                 start.report(.attempt(1))
-                return Future<Void>.delay(duration, on: queue).map { _ in
-                    StepResult(
-                        result: .object([:]),
-                        outputs: try outputValues(step, values: values, records: start.records, result: .object([:])),
-                        attempts: 1)
+                return Future<Void>.delay(duration, on: queue).map { _ -> StepResult in
+                    let outputs = try outputValues(step, values: values, records: start.records, result: .object([:]))
+                    return StepResult(result: .object([:]), outputs: outputs, attempts: 1)
                 }
             }
         case .upload:
             // Refused in `init` before anything runs; kept total so the plan is always complete.
             work = .leaf { _ in
-                Future.failed(StepError("upload steps cannot run in this version of flow yet", at: step.location), on: queue)
+                Future.failed(
+                    StepError("upload steps cannot run in this version of flow yet", at: step.location), on: queue)
             }
         }
         return PlannedStep(
-            id: step.id, needs: step.needs, group: step.parent, condition: condition(of: step, values: values, records: records),
+            id: step.id, needs: step.needs, group: step.parent,
+            condition: condition(of: step, values: values, records: records),
             continueOnError: step.continueOnError, timeout: step.timeout ?? workflow.defaults.timeout, work: work)
+    }
+
+    /// A group's outputs read its children through `steps.*` and its `result.winner`.
+    private static func groupOutputs(
+        _ step: Step, values: RunValues
+    ) -> @Sendable (RunRecords<StepResult>, String?) throws -> StepResult {
+        { records, winner in
+            let result: Value = winner.map { Value.object(["winner": .string($0)]) } ?? .object([:])
+            let outputs = try outputValues(step, values: values, records: records, result: result)
+            return StepResult(result: result, outputs: outputs, attempts: 1)
+        }
     }
 
     private static func condition(of step: Step, values: RunValues, records: RunRecords<StepResult>) -> StepCondition {

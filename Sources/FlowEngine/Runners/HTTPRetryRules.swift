@@ -10,14 +10,26 @@ struct UnexpectedStatus: Error, CustomStringConvertible {
     let masker: SecretMasker
 
     var description: String {
-        let reason = HTTPURLResponse.localizedString(forStatusCode: response.status)
+        let reason = Self.reasons[response.status].map { " \($0)" } ?? ""
         let body = masker(String(response.text.prefix(300)))
-        var text = "expected status \(expected), got \(response.status) \(reason)"
+        var text = "expected status \(expected), got \(response.status)\(reason)"
         if !body.isEmpty {
             text += "; the response began: \(body.replacingOccurrences(of: "\n", with: " "))"
         }
         return text
     }
+}
+
+extension UnexpectedStatus {
+    /// Reason phrases for the statuses people meet most, for messages.
+    static let reasons: [Int: String] = [
+        400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+        408: "Request Timeout", 409: "Conflict", 410: "Gone", 412: "Precondition Failed",
+        413: "Content Too Large", 415: "Unsupported Media Type", 416: "Range Not Satisfiable",
+        422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error", 501: "Not Implemented",
+        502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout", 301: "Moved Permanently",
+        302: "Found", 304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect",
+    ]
 }
 
 /// Which failed HTTP attempts are tried again, and how long to wait: the contract's defaults

@@ -74,7 +74,8 @@ struct HTTPStepRunner: Sendable {
         if !url.lowercased().hasPrefix("http://") && !url.lowercased().hasPrefix("https://") {
             guard let baseURL, !baseURL.isEmpty else {
                 throw StepError(
-                    "the URL '\(masker(url))' is relative and there is no defaults.http.base-url", at: http.url.location)
+                    "the URL '\(masker(url))' is relative and there is no defaults.http.base-url", at: http.url.location
+                )
             }
             url = Self.join(baseURL, url)
         }
