@@ -24,8 +24,22 @@ struct FlowProcess {
         return URL(fileURLWithPath: "flow")
     }
 
-    /// Runs `flow` with `arguments` and waits for it to exit.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+    /// Runs `flow` with `arguments` and waits for it to exit without blocking the Swift concurrency
+    /// pool: tests that host a server in-process (the sandbox) need the pool free to answer `flow`,
+    /// and on a 2-core machine the pool has only two threads.
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { continuation in
+            let waiter = Thread {
+                continuation.resume(with: Result { try runBlocking(arguments, environment: environment) })
+            }
+            waiter.start()
+        }
+    }
+
+    /// Runs `flow` with `arguments` and blocks the calling thread until it exits.
+    static func runBlocking(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments

@@ -88,7 +88,7 @@ import Testing
         var gone = false
         for _ in 0..<300 where !gone {
             try await Task.sleep(for: .milliseconds(10))
-            gone = kill(grandchild, 0) != 0
+            gone = !isRunning(grandchild)
         }
         #expect(gone, "the background child of the script must be killed with its group")
     }
@@ -101,4 +101,14 @@ import Testing
             try await ProcessRunner.run(ProcessSpec(command: .argv([])), on: queue).value
         }
     }
+}
+
+/// Whether `pid` is a live process; a zombie (killed, waiting for a parent that may be a
+/// container's non-reaping init) counts as gone.
+func isRunning(_ pid: pid_t) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return false }
+    let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
+    return state != "Z" && state != "X"
 }

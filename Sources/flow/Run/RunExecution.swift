@@ -48,6 +48,8 @@ struct RunExecution {
             // The scheduler's future never fails; keep whatever was recorded.
             records = run.records.all
         }
+        // No command may outlive the run: finish off any process group a cancellation left behind.
+        await ProcessGroups.terminateAll(grace: .seconds(1))
         interrupts.stop()
         let interrupted = interrupts.fired
         let report = run.report(
