@@ -155,3 +155,18 @@ func isRunning(_ pid: pid_t) -> Bool {
     let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
     return state != "Z" && state != "X"
 }
+
+@Suite struct LargeRunTests {
+    @Test func aFiveThousandStepDAGRunsToTheEnd() async throws {
+        var yaml = "version: 1\nconcurrency: 32\nsteps:\n"
+        for index in 0..<5_000 {
+            let needs = index < 50 ? "" : ", needs: [s\(index - 50), s\(index / 2)]"
+            yaml += "  s\(index): { sleep: 0s\(needs) }\n"
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("flow-5000-\(UUID()).yaml").path
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        let outcome = try await FlowProcess.run(["run", path, "--log-format", "json"])
+        #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("flow: succeeded — 5000 succeeded, 0 failed, 0 skipped, 0 cancelled"))
+    }
+}

@@ -208,4 +208,75 @@ import Testing
         }
         #expect(harness.sandbox.events().isEmpty)
     }
+
+    @Test func aFailingChildCancelsItsAllGroupSiblingsAtTheServer() async throws {
+        let harness = try await WorkflowHarness.start()
+        defer { Task { await harness.stop() } }
+        let (records, _) = try await harness.run(
+            """
+            version: 1
+            steps:
+              notify:
+                parallel: all
+                steps:
+                  quick-fail: { http: { url: "BASE/mirror/a?ms=50&status=500" } }
+                  slow-one: { http: { url: "BASE/delay/5000" } }
+                  slow-two: { http: { url: "BASE/mirror/b?ms=5000" } }
+            """)
+        #expect(records["notify"]?.state == .failed)
+        #expect(records["slow-one"]?.state == .cancelled)
+        #expect(records["slow-two"]?.state == .cancelled)
+        var disconnected: [String] = []
+        for _ in 0..<200 {
+            disconnected = harness.sandbox.events().filter(\.clientDisconnected).map(\.path)
+            if disconnected.count == 2 { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(Set(disconnected) == ["/delay/5000", "/mirror/b?ms=5000"])
+    }
+
+    @Test func typesSurviveFromOutputsToExpressionsAndAssertions() async throws {
+        let harness = try await WorkflowHarness.start()
+        defer { Task { await harness.stop() } }
+        let (records, _) = try await harness.run(
+            """
+            version: 1
+            steps:
+              produce:
+                http: { method: POST, url: "BASE/echo", json: { n: 41, ok: true, tags: [a, b] } }
+                expect:
+                  status: 200
+                  assert:
+                    - ${{ result.json.method == 'POST' }}
+                outputs:
+                  body: ${{ fromJSON(result.json.body) }}
+              consume:
+                needs: produce
+                http:
+                  method: POST
+                  url: BASE/echo
+                  json: { next: "${{ steps.produce.outputs.body.n }}", flag: "${{ steps.produce.outputs.body.ok }}" }
+                expect:
+                  assert:
+                    - ${{ fromJSON(result.json.body).next == 41 }}
+                    - ${{ fromJSON(result.json.body).flag == true }}
+                    - ${{ length(steps.produce.outputs.body.tags) == 2 }}
+                outputs:
+                  seen: ${{ fromJSON(result.json.body) }}
+              fail-assert:
+                needs: consume
+                http: { url: BASE/health }
+                expect:
+                  assert:
+                    - ${{ result.json.status == 'down' }}
+                outputs:
+                  unused: ${{ steps.consume.outputs.seen }}
+            """)
+        #expect(records["produce"]?.state == .succeeded)
+        #expect(records["consume"]?.state == .succeeded, "\(String(describing: records["consume"]?.error))")
+        #expect(records["fail-assert"]?.state == .failed)
+        let error = try #require(records["fail-assert"]?.error as? StepError)
+        #expect(error.message == "assertion failed: ${{ result.json.status == 'down' }}")
+        #expect(error.location.line == 29)
+    }
 }
