@@ -44,7 +44,7 @@ public final class Sandbox: Sendable {
     public static func start(_ configuration: SandboxConfiguration = .init()) async throws -> Sandbox {
         let (storage, ownsStorage) = try prepareStorage(configuration.storageDirectory)
         let state = SandboxState(storageDirectory: storage)
-        let router = Router(context: SandboxContext.self)
+        let router = Router(context: SandboxContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: EventLogMiddleware(events: state.events, connections: state.connections))
         SandboxRoutes.register(on: router, state: state)
 

@@ -56,6 +56,24 @@ import Testing
         }
     }
 
+    @Test func anOversizedLoginBodyIsRefusedWith413() async throws {
+        try await withSandbox { sandbox in
+            let reply = try await HTTP.send("POST", sandbox.baseURL + "/login", body: Data(count: 2 << 20))
+            #expect(reply.status == 413)
+            #expect(sandbox.events().last?.status == 413)
+        }
+    }
+
+    @Test(arguments: ["/import", "/notify"])
+    func importAndNotifyAcceptAnyBody(path: String) async throws {
+        try await withSandbox { sandbox in
+            let reply = try await HTTP.send("POST", sandbox.baseURL + path, body: Data(#"{"file":"x"}"#.utf8))
+            #expect(reply.status == 202)
+            #expect(try reply.object()["accepted"] as? Int == 12)
+            #expect(sandbox.events().last?.bytesReceived == 12)
+        }
+    }
+
     @Test func flakyFailsNTimesPerKeyThenSucceeds() async throws {
         try await withSandbox { sandbox in
             let url = sandbox.baseURL + "/flaky/a?fail=2&status=503&retry-after=1"

@@ -56,6 +56,23 @@ import Testing
         }
     }
 
+    @Test func headOfAGetEndpointHasTheLengthButNoBody() async throws {
+        try await withSandbox { sandbox in
+            let connection = try await RawConnection.open(port: sandbox.port)
+            defer { connection.close() }
+            try await connection.write("HEAD /bytes/1000 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = try await connection.readResponse(bodyExpected: false)
+            #expect(head?.status == 200)
+            #expect(head?.headers["content-length"] == "1000")
+            // The connection stays in step: no stray body bytes precede the next response.
+            try await connection.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await connection.readResponse()?.text == #"{"status":"ok"}"#)
+            let events = try await waitForEvents(sandbox) { $0.count == 2 && $0.allSatisfy { $0.endedAt != nil } }
+            #expect(events.map(\.method) == ["HEAD", "GET"])
+            #expect(events.map(\.status) == [200, 200])
+        }
+    }
+
     @Test func redirectsCountDownToZero() async throws {
         try await withSandbox { sandbox in
             let reply = try await HTTP.send("GET", sandbox.baseURL + "/redirect/3")

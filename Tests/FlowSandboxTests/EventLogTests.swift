@@ -78,6 +78,8 @@ import Testing
             let next = try await connection.readResponse()
             #expect(next?.status == 200)
             #expect(next?.text == #"{"status":"ok"}"#)
+            let events = try await waitForEvents(sandbox) { $0.count == 2 && $0.allSatisfy { $0.endedAt != nil } }
+            #expect(events.map(\.status) == [204, 200])
         }
     }
 

@@ -138,6 +138,37 @@ import Testing
         }
     }
 
+    @Test func metadataMustBeUniqueKeysWithBase64Values() async throws {
+        try await withSandbox { sandbox in
+            for metadata in ["filename a b c", "filename ZGF0YQ==,filename ZGF0YQ==", "filename not*base64", ""] {
+                let reply = try await HTTP.send(
+                    "POST",
+                    sandbox.baseURL + "/uploads/tus",
+                    headers: tus.merging(["Upload-Length": "5", "Upload-Metadata": metadata]) { $1 }
+                )
+                #expect(reply.status == 400, "Upload-Metadata: \(metadata)")
+            }
+        }
+    }
+
+    @Test func methodOverrideTurnsAPostIntoAPatch() async throws {
+        try await withSandbox { sandbox in
+            let location = try await create(sandbox, length: 4)
+            let reply = try await HTTP.send(
+                "POST",
+                location,
+                headers: tus.merging([
+                    "X-HTTP-Method-Override": "PATCH",
+                    "Upload-Offset": "0",
+                    "Content-Type": "application/offset+octet-stream",
+                ]) { $1 },
+                body: Data("abcd".utf8)
+            )
+            #expect(reply.status == 204)
+            #expect(reply.headers["upload-offset"] == "4")
+        }
+    }
+
     @Test func terminationRemovesTheUpload() async throws {
         try await withSandbox { sandbox in
             let location = try await create(sandbox, length: 100)

@@ -17,22 +17,30 @@ struct DependencyQuery {
         if reader == target { return false }
         if steps[reader]?.needs.contains(target) == true || isInside(target, group: reader) { return true }
         // Every step known finished when `reader` starts: needs of the reader and of its groups,
-        // then their needs and their groups' needs, transitively.
+        // then their needs and their groups' needs, transitively. Breadth first, so the usual
+        // read of a need's need is found after a handful of steps, not after a whole ancestry.
         var seen = Set<String>()
-        var frontier: [String] = []
+        var queue: [String] = []
         var current: String? = reader
-        while let id = current, let step = steps[id] {
-            frontier += step.needs
+        var hops = 0
+        while let id = current, let step = steps[id], hops <= steps.count {
+            queue += step.needs
             current = step.parent
+            hops += 1
         }
-        while let id = frontier.popLast() {
+        var next = 0
+        while next < queue.count {
+            let id = queue[next]
+            next += 1
             guard seen.insert(id).inserted, let step = steps[id] else { continue }
             if id == target || isInside(target, group: id) { return true }
-            frontier += step.needs
+            queue += step.needs
             var parent = step.parent
-            while let group = parent, let groupStep = steps[group] {
-                frontier += groupStep.needs
+            var hops = 0
+            while let group = parent, let groupStep = steps[group], hops <= steps.count {
+                queue += groupStep.needs
                 parent = groupStep.parent
+                hops += 1
             }
         }
         return false

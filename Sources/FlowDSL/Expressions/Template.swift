@@ -18,7 +18,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Total on any input: it never traps, and work grows linearly with the length of `text`.
     public static func parse(_ text: String) throws(ExpressionSyntaxError) -> Template {
-        let (parts, expressions) = try TemplateScanner.scan(Array(text))
+        let (parts, expressions) = try TemplateScanner.scan(SourceText(text))
         return Template(text: text, expressions: expressions, parts: parts)
     }
 

@@ -39,6 +39,11 @@ struct EventLogMiddleware: RouterMiddleware {
             return response
         }
         let status = response.status.code
+        // A HEAD response's body is never written, so a wrapper around it would never run.
+        if request.method == .head {
+            events.end(entry, status: status)
+            return response
+        }
         let body = response.body
         let events = self.events
         response.body = ResponseBody(contentLength: body.contentLength) { writer in

@@ -3,9 +3,6 @@ internal import Hummingbird
 
 /// Reads request bodies while counting the bytes into the event log.
 enum RequestBodyReader {
-    /// The error when a body is larger than an endpoint keeps in memory.
-    struct TooLarge: Error {}
-
     /// The whole body, up to `limit` bytes; for small JSON and echo bodies only.
     static func collect(_ request: Request, context: SandboxContext, events: EventLog, limit: Int) async throws
         -> [UInt8]
@@ -13,7 +10,9 @@ enum RequestBodyReader {
         var bytes: [UInt8] = []
         for try await buffer in request.body {
             if let entry = context.entry { events.received(buffer.readableBytes, for: entry) }
-            guard bytes.count + buffer.readableBytes <= limit else { throw TooLarge() }
+            guard bytes.count + buffer.readableBytes <= limit else {
+                throw HTTPError(.contentTooLarge, message: "this endpoint keeps at most \(limit) bytes of body")
+            }
             bytes.append(contentsOf: buffer.readableBytesView)
         }
         return bytes

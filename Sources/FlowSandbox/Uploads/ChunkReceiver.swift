@@ -4,7 +4,7 @@ internal import NIOCore
 /// Streams one chunk's body into an upload: the part both protocols share.
 enum ChunkReceiver {
     enum Outcome: Equatable {
-        /// Every byte stored; the upload's new offset.
+        /// Every byte of the chunk stored.
         case stored
         /// The chunk would go past the upload's length; nothing kept.
         case tooLong
@@ -37,20 +37,21 @@ enum ChunkReceiver {
         do {
             for try await buffer in body {
                 if let entry = context.entry { events.received(buffer.readableBytes, for: entry) }
-                if let dropAfter, writer.written + buffer.readableBytes >= dropAfter {
+                if let dropAfter, writer.received + buffer.readableBytes >= dropAfter {
                     // Keep exactly the first half, then hang up mid-body as a failing network would.
                     let head =
-                        buffer.getSlice(at: buffer.readerIndex, length: dropAfter - writer.written) ?? ByteBuffer()
-                    try writer.append(head)
+                        buffer.getSlice(at: buffer.readerIndex, length: dropAfter - writer.received) ?? ByteBuffer()
+                    try await writer.append(head)
+                    try await writer.flush()
                     upload.endChunk(writer, keep: true)
                     context.channel.close(promise: nil)
                     return .dropped
                 }
-                guard writer.written + buffer.readableBytes <= room else {
+                guard writer.received + buffer.readableBytes <= room else {
                     upload.endChunk(writer, keep: false)
                     return .tooLong
                 }
-                try writer.append(buffer)
+                try await writer.append(buffer)
                 checksum?.update(buffer)
             }
         } catch let error as UploadFileError {
@@ -58,14 +59,28 @@ enum ChunkReceiver {
             return .failed(error.description)
         } catch {
             // The body stream failed: the client hung up. Unverifiable bytes must not be kept.
-            upload.endChunk(writer, keep: checksum == nil)
+            let keep = checksum == nil
+            if keep, let failure = await flush(&writer, of: upload) { return failure }
+            upload.endChunk(writer, keep: keep)
             return .interrupted
         }
         if let checksum, !checksum.matches {
             upload.endChunk(writer, keep: false)
             return .checksumMismatch
         }
+        if let failure = await flush(&writer, of: upload) { return failure }
         upload.endChunk(writer, keep: true)
         return .stored
+    }
+
+    /// Flushes the last batch; on failure ends the chunk without keeping it and says why.
+    private static func flush(_ writer: inout ChunkWriter, of upload: Upload) async -> Outcome? {
+        do {
+            try await writer.flush()
+            return nil
+        } catch {
+            upload.endChunk(writer, keep: false)
+            return .failed("\(error)")
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A request's `Content-Range` header: a chunk (`bytes a-b/total`) or a status query (`bytes */total`).
 enum ContentRange: Equatable {
     case chunk(first: Int, last: Int, total: Int)
@@ -19,21 +21,5 @@ enum ContentRange: Equatable {
             first >= 0, first <= last, last < total
         else { return nil }
         self = .chunk(first: first, last: last, total: total)
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
-    }
-}
-
-extension Set where Element == Character {
-    fileprivate static var whitespaces: Set<Character> { [" ", "\t"] }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
-        String(self).trimmingCharacters(in: set)
     }
 }

@@ -28,6 +28,16 @@ enum TusRoutes {
         router.delete("uploads/tus/:id") { request, context in
             terminate(request, context: context, state: state)
         }
+        // tus core: X-HTTP-Method-Override, for clients behind proxies that pass only GET and POST.
+        router.post("uploads/tus/:id") { request, context in
+            switch request.headers[.methodOverride]?.uppercased() {
+            case "PATCH": try await patch(request, context: context, state: state)
+            case "DELETE": terminate(request, context: context, state: state)
+            case "HEAD": head(request, context: context, state: state)
+            default:
+                reply(.methodNotAllowed, error: "POST to an upload needs X-HTTP-Method-Override: PATCH, DELETE or HEAD")
+            }
+        }
     }
 
     private static func options() -> Response {
@@ -194,10 +204,12 @@ enum TusRoutes {
 
 /// `Upload-Metadata`: comma-separated pairs of a key and an optional base64 value.
 enum TusMetadata {
+    /// Keys non-empty, without spaces or commas, and unique; values base64.
     static func isValid(_ header: String) -> Bool {
-        header.split(separator: ",").allSatisfy { pair in
+        var keys: Set<Substring> = []
+        return header.split(separator: ",", omittingEmptySubsequences: false).allSatisfy { pair in
             let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: " ")
-            guard let key = parts.first, !key.isEmpty, parts.count <= 2 else { return false }
+            guard let key = parts.first, parts.count <= 2, keys.insert(key).inserted else { return false }
             return parts.count == 1 || Data(base64Encoded: String(parts[1])) != nil
         }
     }
@@ -214,4 +226,5 @@ extension HTTPField.Name {
     static let uploadDeferLength = Self("Upload-Defer-Length")!
     static let uploadMetadata = Self("Upload-Metadata")!
     static let uploadChecksum = Self("Upload-Checksum")!
+    static let methodOverride = Self("X-HTTP-Method-Override")!
 }

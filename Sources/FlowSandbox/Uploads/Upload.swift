@@ -129,9 +129,15 @@ enum ChunkRefusal: Error, Equatable {
     case offsetMismatch(offset: Int)
 }
 
-/// A failed file operation, with errno.
+/// A failed file operation and why it failed.
 struct UploadFileError: Error, CustomStringConvertible {
-    var operation: String
-    var code: Int32
-    var description: String { "cannot \(operation): \(String(cString: strerror(code)))" }
+    var description: String
+
+    init(operation: String, code: Int32) {
+        self.init(operation: operation, reason: String(cString: strerror(code)))
+    }
+
+    init(operation: String, reason: String) {
+        description = "cannot \(operation): \(reason)"
+    }
 }

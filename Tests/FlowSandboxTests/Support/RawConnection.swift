@@ -57,8 +57,9 @@ final class RawConnection: Sendable {
         try await write(Data(text.utf8))
     }
 
-    /// Reads one response with a Content-Length body; nil when the server closed the connection first.
-    func readResponse() async throws -> Reply? {
+    /// Reads one response with a Content-Length body (none for HEAD: `bodyExpected: false`); nil when
+    /// the server closed the connection first.
+    func readResponse(bodyExpected: Bool = true) async throws -> Reply? {
         let descriptor = self.descriptor
         return try await runOffThread {
             var buffer = Data()
@@ -87,7 +88,7 @@ final class RawConnection: Sendable {
                 let name = line[..<colon].lowercased()
                 headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             }
-            let length = Int(headers["content-length"] ?? "0") ?? 0
+            let length = bodyExpected ? Int(headers["content-length"] ?? "0") ?? 0 : 0
             var body = Data(buffer[end.upperBound...])
             while body.count < length {
                 let before = buffer.count
