@@ -58,15 +58,25 @@ final class FakeSteps: Sendable {
         }
         promise.onCancel {
             self.state.withLock { $0.cancelled.append(id) }
-            self.running.withLock { $0.now -= 1 }
+            self.leave(id)
         }
     }
 
     private func end(_ id: String, _ promise: Promise<String>, _ result: Result<String, any Error>) {
-        if promise.complete(result) {
-            running.withLock { $0.now -= 1 }
-        }
+        // Count the step as no longer running before the scheduler can hear it finished.
+        guard leave(id) else { return }
+        promise.complete(result)
     }
+
+    /// Marks `id` as no longer running, once; false if it already was.
+    @discardableResult
+    private func leave(_ id: String) -> Bool {
+        guard finished.withLock({ $0.insert(id).inserted }) else { return false }
+        running.withLock { $0.now -= 1 }
+        return true
+    }
+
+    private let finished = Mutex<Set<String>>([])
 }
 
 struct TestFailure: Error, Equatable, CustomStringConvertible {

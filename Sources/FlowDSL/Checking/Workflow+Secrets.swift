@@ -8,7 +8,7 @@ extension Workflow {
             var expressions: [(Expression, Int)] = []
             if let template = text.template, !template.isLiteral {
                 expressions = template.expressions.map { ($0.expression, $0.offset) }
-            } else if site.isCondition, let bare = try? Expression.parse(text.text) {
+            } else if site.conditionKey != nil, let bare = try? Expression.parse(text.text) {
                 expressions = [(bare, 0)]
             }
             for (expression, offset) in expressions {
