@@ -111,6 +111,10 @@ struct EventLog: Sendable {
 /// Standard output, written whole lines at a time.
 enum Output {
     static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        raw(text + "\n")
+    }
+
+    static func raw(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
     }
 }

@@ -23,8 +23,11 @@ struct RunExecution {
             return 2
         }
         let masker = secrets.masker
-        let colors = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let terminal = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+        let colors = terminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         let log = EventLog(format: logFormat, colors: colors, workflow: workflow, masker: masker)
+        // On a terminal (and not asked for JSON) a live view; otherwise one line per event.
+        let live = terminal && logFormat == .plain ? LiveView(log: log, workflow: workflow) : nil
         let client = HTTPClient()
         defer { client.shutdown() }
         let run: WorkflowRun
@@ -32,7 +35,10 @@ struct RunExecution {
             run = try WorkflowRun(
                 workflow: workflow,
                 options: RunOptions(inputs: inputs, secrets: secrets, concurrency: concurrency),
-                client: client, onEvent: { log.handle($0) })
+                client: client,
+                onEvent: { event in
+                    if let live { live.handle(event) } else { log.handle(event) }
+                })
         } catch {
             StandardError.write(masker(error.description) + "\n")
             return 2
@@ -40,6 +46,7 @@ struct RunExecution {
         let startedAt = Date()
         let clock = ContinuousClock.now
         let interrupts = InterruptWatch { run.cancel() }
+        live?.start()
         let records: [String: StepRecord<StepResult>]
         do {
             // Awaiting suspends without holding a thread; the run itself lives on Dispatch queues.
@@ -51,6 +58,7 @@ struct RunExecution {
         // No command may outlive the run: finish off any process group a cancellation left behind.
         await ProcessGroups.terminateAll(grace: .seconds(1))
         interrupts.stop()
+        live?.stop()
         let interrupted = interrupts.fired
         let report = run.report(
             records: records, interrupted: interrupted, startedAt: startedAt, duration: ContinuousClock.now - clock)
