@@ -279,4 +279,20 @@ import Testing
         #expect(error.message == "assertion failed: ${{ result.json.status == 'down' }}")
         #expect(error.location.line == 29)
     }
+
+    @Test func aFailingCommandIsRetriedUnderItsPolicy() async throws {
+        let harness = try await WorkflowHarness.start()
+        defer { Task { await harness.stop() } }
+        let counter = FileManager.default.temporaryDirectory.appendingPathComponent("flow-count-\(UUID())").path
+        let (records, _) = try await harness.run(
+            """
+            version: 1
+            steps:
+              flaky:
+                retry: { attempts: 3, delay: 10ms }
+                run: echo x >> \(counter); test $(wc -l < \(counter)) -ge 2
+            """)
+        #expect(records["flaky"]?.state == .succeeded)
+        #expect(records["flaky"]?.output?.attempts == 2)
+    }
 }

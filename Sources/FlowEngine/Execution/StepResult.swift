@@ -23,11 +23,14 @@ public struct StepError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// Where in the workflow file the failing thing is written.
     public let location: SourceLocation
+    /// Whether another attempt may succeed (a command's non-zero exit); evaluation errors are not.
+    public let retryable: Bool
 
     /// Creates a step error.
-    public init(_ message: String, at location: SourceLocation) {
+    public init(_ message: String, at location: SourceLocation, retryable: Bool = false) {
         self.message = message
         self.location = location
+        self.retryable = retryable
     }
 
     /// The message (the location is shown separately in summaries and reports).

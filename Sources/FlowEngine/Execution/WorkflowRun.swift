@@ -67,7 +67,8 @@ public final class WorkflowRun: Sendable {
             client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
             queue: stepQueue)
         let run = RunStepRunner(
-            values: runValues, workflowEnvironment: environment, masker: masker, queue: stepQueue)
+            values: runValues, workflowEnvironment: environment, masker: masker, queue: stepQueue,
+            defaultRetry: workflow.defaults.retry)
         let records = RunRecords<StepResult>()
         let plan = workflow.allSteps.map { step in
             Self.plan(

@@ -13,7 +13,10 @@ struct RunStepRunner: Sendable {
     let workflowEnvironment: [String: String]
     let masker: SecretMasker
     let queue: DispatchQueue
+    /// `defaults.retry`, for steps without their own.
+    let defaultRetry: Retry?
 
+    /// Runs the command; under `retry`, a failed command (a non-zero exit) is run again.
     func run(_ step: Step, _ command: RunStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
         let spec: ProcessSpec
         do {
@@ -21,7 +24,21 @@ struct RunStepRunner: Sendable {
         } catch {
             return Future.failed(error, on: queue)
         }
-        start.report(.attempt(1))
+        var policy = RetryPolicy(attempts: 1)
+        if let retry = step.retry ?? defaultRetry {
+            policy = RetryPolicy(
+                attempts: max(1, retry.attempts), delay: retry.delay,
+                backoff: RetryPolicy.Backoff(rawValue: retry.backoff.rawValue) ?? .constant,
+                maxDelay: retry.maxDelay ?? .seconds(60), jitter: retry.jitter == .full ? .full : .none,
+                shouldRetry: { ($0 as? StepError)?.retryable ?? false })
+        }
+        return FlowTasks.retry(policy: policy, on: queue) { attempt in
+            start.report(.attempt(attempt))
+            return once(spec, command: command, start: start).map { ($0, attempt) }
+        }
+    }
+
+    private func once(_ spec: ProcessSpec, command: RunStep, start: StepStart<StepResult>) -> Future<Value> {
         let masker = masker
         return ProcessRunner.run(spec, on: queue) { line, stream in
             start.report(.line(masker(line), stream: stream))
@@ -36,9 +53,10 @@ struct RunStepRunner: Sendable {
                 let how = outcome.signal.map { "was killed by signal \($0)" } ?? "exited with code \(outcome.exitCode)"
                 let tail = outcome.stderr.split(separator: "\n").suffix(3).joined(separator: " | ")
                 throw StepError(
-                    "the command \(how)" + (tail.isEmpty ? "" : ": \(masker(tail))"), at: command.location)
+                    "the command \(how)" + (tail.isEmpty ? "" : ": \(masker(tail))"), at: command.location,
+                    retryable: true)
             }
-            return (result, 1)
+            return result
         }
         .flatMapError(on: queue) { error in
             guard let launch = error as? ProcessLaunchError else { throw error }
