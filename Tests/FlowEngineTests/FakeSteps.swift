@@ -1,13 +1,12 @@
 import Dispatch
 import FlowEngine
 import FlowTasks
-import Synchronization
 
 /// Leaf steps whose work the test finishes by hand, recording what the scheduler did to them.
 final class FakeSteps: Sendable {
-    private let state = Mutex<(started: [String], cancelled: [String], promises: [String: Promise<String>])>(
+    private let state = LockedBox<(started: [String], cancelled: [String], promises: [String: Promise<String>])>(
         ([], [], [:]))
-    private let running = Mutex<(now: Int, most: Int)>((0, 0))
+    private let running = LockedBox<(now: Int, most: Int)>((0, 0))
     let queue = DispatchQueue(label: "fake.steps")
 
     var started: [String] { state.withLock { $0.started } }
@@ -76,7 +75,7 @@ final class FakeSteps: Sendable {
         return true
     }
 
-    private let finished = Mutex<Set<String>>([])
+    private let finished = LockedBox<Set<String>>([])
 }
 
 struct TestFailure: Error, Equatable, CustomStringConvertible {
@@ -92,7 +91,7 @@ func run(
         _ in
     }
 ) async throws -> (records: [String: StepRecord<String>], events: [String]) {
-    let events = Mutex<[String]>([])
+    let events = LockedBox<[String]>([])
     let scheduler = Scheduler(
         steps: steps, concurrency: concurrency, queue: DispatchQueue(label: "run"),
         onEvent: { event in

@@ -2,7 +2,6 @@ import Dispatch
 import FlowEngine
 import FlowTasks
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct ProcessRunnerTests {
@@ -37,7 +36,7 @@ import Testing
     }
 
     @Test func linesStreamAsTheyArriveFromBothStreams() async throws {
-        let lines = Mutex<[String]>([])
+        let lines = LockedBox<[String]>([])
         _ = try await ProcessRunner.run(
             ProcessSpec(command: .shell("echo one; echo two >&2; echo three")), on: queue,
             onLine: { line, stream in lines.withLock { $0.append("\(stream.rawValue): \(line)") } }

@@ -5,7 +5,6 @@ import FlowHTTP
 import FlowSandbox
 import FlowTasks
 import Foundation
-import Synchronization
 
 /// Runs workflow text against a fresh in-process sandbox, as `flow run` would.
 struct WorkflowHarness {
@@ -32,7 +31,7 @@ struct WorkflowHarness {
         guard let workflow = checked.workflow, !checked.hasErrors else {
             throw HarnessError(message: checked.diagnostics.map(\.message).joined(separator: "\n"))
         }
-        let lines = Mutex<[String]>([])
+        let lines = LockedBox<[String]>([])
         let run = try WorkflowRun(
             workflow: workflow, options: RunOptions(inputs: inputs, secrets: SecretStore(values: secrets)),
             client: client,

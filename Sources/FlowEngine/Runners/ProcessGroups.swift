@@ -1,6 +1,6 @@
 import Dispatch
+import FlowTasks
 import Foundation
-import Synchronization
 
 /// The process groups of the commands flow started and has not seen exit, so that cancelling can
 /// signal a whole group and flow can make sure none outlives it.
@@ -9,7 +9,7 @@ import Synchronization
 /// SIGTERM to the group at once and SIGKILL after the grace period; `terminateAll` is the last
 /// word before flow exits.
 public enum ProcessGroups {
-    private static let live = Mutex<Set<pid_t>>([])
+    private static let live = LockedBox<Set<pid_t>>([])
     private static let timers = DispatchQueue(label: "flow.process-groups")
 
     static func add(_ group: pid_t) {

@@ -2,7 +2,6 @@ import Dispatch
 import FlowTasks
 import Foundation
 internal import Subprocess
-import Synchronization
 internal import SystemPackage
 
 /// A local command to run: a shell script or an argv, with its environment and folder.
@@ -78,7 +77,7 @@ public enum ProcessRunner {
         onLine: @escaping @Sendable (String, StepProgress.OutputStream) -> Void = { _, _ in }
     ) -> Future<ProcessOutcome> {
         let promise = Promise<ProcessOutcome>(on: queue)
-        let group = Mutex<pid_t>(0)
+        let group = LockedBox<pid_t>(0)
         // swift-subprocess is async; the process runs in a task, which suspends rather than blocks
         // while waiting.
         let task = Task {
