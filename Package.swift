@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(
             name: "FlowEngineTests", dependencies: ["FlowEngine", "FlowDSL", "FlowTasks", "FlowHTTP", "FlowSandbox"]),
         .testTarget(name: "FlowSandboxTests", dependencies: ["FlowSandbox"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["flow", "FlowSandbox"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["flow", "FlowSandbox", "FlowTasks"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import FlowTasks
 import Foundation
 
 /// Runs the built `flow` binary as a user would and captures what it prints.
@@ -49,14 +50,22 @@ struct FlowProcess {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        // Read both pipes before waiting so a chatty child cannot fill a pipe and stall.
+        // Drain stderr on its own thread while this one drains stdout: reading one pipe to its end
+        // first would deadlock once the child fills the other (a sanitizer's reports, a chatty run).
+        let errData = LockedBox(Data())
+        let errDone = DispatchSemaphore(value: 0)
+        Thread {
+            let data = stderr.fileHandleForReading.readDataToEndOfFile()
+            errData.withLock { $0 = data }
+            errDone.signal()
+        }.start()
         let outData = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errData = stderr.fileHandleForReading.readDataToEndOfFile()
+        errDone.wait()
         process.waitUntilExit()
         return Outcome(
             exitCode: process.terminationStatus,
             stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self)
+            stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self)
         )
     }
 }

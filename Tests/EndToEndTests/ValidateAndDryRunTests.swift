@@ -109,7 +109,6 @@ import Testing
         #expect(outcome.exitCode == 64)
     }
 
-
     static let planned = """
         version: 1
         inputs:
