@@ -70,9 +70,10 @@ let package = Package(
         .testTarget(name: "FlowTasksTests", dependencies: ["FlowTasks"]),
         .testTarget(name: "FlowDSLTests", dependencies: ["FlowDSL"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FlowHTTPTests", dependencies: ["FlowHTTP", "FlowTasks", "FlowSandbox"]),
-        .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "FlowDSL", "FlowTasks"]),
+        .testTarget(
+            name: "FlowEngineTests", dependencies: ["FlowEngine", "FlowDSL", "FlowTasks", "FlowHTTP", "FlowSandbox"]),
         .testTarget(name: "FlowSandboxTests", dependencies: ["FlowSandbox"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["flow"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["flow", "FlowSandbox", "FlowTasks"]),
     ],
     swiftLanguageModes: [.v6]
 )

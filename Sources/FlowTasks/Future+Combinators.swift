@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The winner of `any` or one of the successes of `atLeast`: which input, and its value.
 public struct Success<Value: Sendable>: Sendable {
@@ -21,7 +20,7 @@ extension Future {
         }
         let cancelAll: @Sendable () -> Void = { for future in futures { future.cancel() } }
         promise.onCancel(cancelAll)
-        let collected = Mutex((values: [Value?](repeating: nil, count: futures.count), left: futures.count))
+        let collected = LockedBox((values: [Value?](repeating: nil, count: futures.count), left: futures.count))
         for (index, future) in futures.enumerated() {
             future.whenComplete(on: queue) { result in
                 switch result {
@@ -82,7 +81,7 @@ extension Future {
         }
         promise.onCancel(cancelAll)
         let allowedFailures = futures.count - count
-        let tally = Mutex((successes: [Success<Value>](), errors: [IndexedError]()))
+        let tally = LockedBox((successes: [Success<Value>](), errors: [IndexedError]()))
         for (index, future) in futures.enumerated() {
             future.whenComplete(on: queue) { result in
                 let outcome: Result<[Success<Value>], QuorumError>? = tally.withLock { state in

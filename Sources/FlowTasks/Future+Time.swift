@@ -30,7 +30,11 @@ extension Future {
     public func timeout(after duration: Duration) -> Future<Value> {
         let promise = Promise<Value>(on: queue)
         let timer = TimerItem {
-            if promise.fail(FutureError.timedOut(after: duration)) { self.cancel() }
+            // Stop the work before reporting the time-out, so whoever hears of the failure can
+            // count on the work having been told to stop.
+            guard !promise.isCompleted else { return }
+            self.cancel()
+            promise.fail(FutureError.timedOut(after: duration))
         }
         promise.onCancel {
             timer.cancel()

@@ -5,9 +5,10 @@ import Synchronization
 /// and what cancelling means. Any thread may complete, cancel or add callbacks.
 ///
 /// `@unchecked Sendable`: every stored `var` is read and written only while holding `lock`. The
-/// lock is a `Mutex<Void>` rather than a `Mutex<State>` because a mutex generic over the future's
-/// value type costs a run-time generic-metadata lookup on every use (measured with callgrind:
-/// most of a hop's instructions); a concrete one does not.
+/// lock guards plain fields rather than wrapping a generic `State` because a lock generic over the
+/// future's value type costs a run-time generic-metadata lookup on every use (measured with
+/// callgrind: most of a hop's instructions); a concrete one does not. It is a pthread mutex so
+/// ThreadSanitizer sees it (see `LockedBox`).
 final class FutureCore<Value: Sendable>: @unchecked Sendable {
     typealias Callback = @Sendable (Result<Value, any Error>) -> Void
 
@@ -16,7 +17,7 @@ final class FutureCore<Value: Sendable>: @unchecked Sendable {
         let body: Callback
     }
 
-    private let lock = Mutex<Void>(())
+    private let lock = PlainLock()
     private let done = Atomic<Bool>(false)
     private var storedResult: Result<Value, any Error>?
     // Most futures have exactly one waiter and one cancel handler: keeping the first of each
@@ -36,7 +37,7 @@ final class FutureCore<Value: Sendable>: @unchecked Sendable {
     /// The result, if the future has completed.
     var result: Result<Value, any Error>? {
         var result: Result<Value, any Error>?
-        lock.withLock { _ in result = storedResult }
+        lock.withLock { result = storedResult }
         return result
     }
 
@@ -51,7 +52,7 @@ final class FutureCore<Value: Sendable>: @unchecked Sendable {
         // result type involved `Value` would make `withLock` generic again.
         var completed = false
         var waiters: (first: Waiter?, more: [Waiter]) = (nil, [])
-        lock.withLock { _ in
+        lock.withLock {
             guard storedResult == nil else { return }
             storedResult = result
             done.store(true, ordering: .releasing)
@@ -77,7 +78,7 @@ final class FutureCore<Value: Sendable>: @unchecked Sendable {
         var cancelled = false
         var waiters: (first: Waiter?, more: [Waiter]) = (nil, [])
         var handlers: [@Sendable () -> Void] = []
-        lock.withLock { _ in
+        lock.withLock {
             guard storedResult == nil else { return }
             storedResult = .failure(FutureError.cancelled)
             done.store(true, ordering: .releasing)
@@ -97,7 +98,7 @@ final class FutureCore<Value: Sendable>: @unchecked Sendable {
     /// otherwise as a new block on `queue`.
     func addCallback(on queue: DispatchQueue, _ body: @escaping Callback) {
         var ready: Result<Value, any Error>?
-        lock.withLock { _ in
+        lock.withLock {
             if let result = storedResult {
                 ready = result
             } else if firstWaiter == nil {
@@ -114,7 +115,7 @@ final class FutureCore<Value: Sendable>: @unchecked Sendable {
     /// Registers what cancelling means. Runs `handler` at once when the future was already cancelled.
     func addCancelHandler(_ handler: @escaping @Sendable () -> Void) {
         var runNow = false
-        lock.withLock { _ in
+        lock.withLock {
             guard let result = storedResult else {
                 if firstCancelHandler == nil {
                     firstCancelHandler = handler

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// One failed attempt reported to a retry observer, before the wait for the next one.
 public struct RetryAttempt: Sendable {
@@ -39,7 +38,7 @@ private final class RetryRun<Value: Sendable>: Sendable {
     let onRetry: (@Sendable (RetryAttempt) -> Void)?
     let operation: @Sendable (Int) -> Future<Value>
     /// What to cancel if the caller cancels: the running attempt or the pending wait.
-    private let current = Mutex<(@Sendable () -> Void)?>(nil)
+    private let current = LockedBox<(@Sendable () -> Void)?>(nil)
 
     init(
         policy: RetryPolicy, queue: DispatchQueue, promise: Promise<Value>,

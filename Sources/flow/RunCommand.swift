@@ -1,13 +1,14 @@
 import ArgumentParser
 import FlowDSL
 
-/// `flow run FILE`: runs a workflow; until the executor lands only `--dry-run` works.
-struct RunCommand: ParsableCommand {
+/// `flow run FILE`: runs a workflow, or with `--dry-run` checks it and prints the plan.
+struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a workflow (for now: check it and print the plan with --dry-run).",
+        abstract: "Run a workflow.",
         discussion: """
-            With --dry-run, checks the file and the inputs, then prints the waves of steps, each request's \
+            Exits 0 when the workflow succeeded, 1 when it ran and failed, 2 when the workflow, an input \
+            or a secret is invalid, 130 when interrupted. With --dry-run, checks the file and the inputs, then prints the waves of steps, each request's \
             method and URL, each upload's chunk plan and each command, without sending a request, \
             starting a process or writing a file. Exits 2 when the workflow or an input is invalid.
             """
@@ -30,29 +31,32 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         parsing: .upToNextOption,
-        help: ArgumentHelp("Write a report: json FILE or junit FILE.", valueName: "format file")
+        help: ArgumentHelp("Write a report: json FILE or junit FILE (repeatable).", valueName: "format file")
     )
     var report: [String] = []
+
+    @Option(help: "How events are printed: plain (one line each) or json (one object each).")
+    var logFormat: LogFormat = .plain
+
+    enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+        case plain
+        case json
+    }
 
     func validate() throws {
         if let concurrency, concurrency < 1 {
             throw ValidationError("--concurrency must be at least 1, not \(concurrency).")
         }
         if !report.isEmpty {
-            guard report.count == 2, ["json", "junit"].contains(report[0]) else {
+            let formats = stride(from: 0, to: report.count, by: 2).map { report[$0] }
+            guard report.count.isMultiple(of: 2), formats.allSatisfy({ ["json", "junit"].contains($0) }) else {
                 throw ValidationError(
                     "--report takes a format (json or junit) and a file, e.g. --report junit out.xml.")
             }
         }
     }
 
-    func run() throws {
-        guard dryRun else {
-            StandardError.write(
-                "flow run: running workflows arrives with the executor; use --dry-run to check \(file) and see its plan\n"
-            )
-            throw ExitCode(64)
-        }
+    func run() async throws {
         let result = WorkflowLoader.load(path: file)
         DiagnosticOutput.writeText([result])
         guard let workflow = result.workflow, !result.hasErrors else { throw ExitCode(2) }
@@ -71,6 +75,13 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let values = RunInputs.values(in: workflow, arguments: inputs)
+        guard dryRun else {
+            let execution = RunExecution(
+                workflow: workflow, inputs: values, secretsFile: secrets, concurrency: concurrency,
+                logFormat: logFormat == .json ? .json : .plain,
+                reports: stride(from: 0, to: report.count, by: 2).map { (report[$0], report[$0 + 1]) })
+            throw ExitCode(await execution.execute())
+        }
         let plan = DryRunPlan(workflow: workflow, inputs: values, concurrency: concurrency ?? workflow.concurrency)
         print(plan.rendered(), terminator: "")
     }

@@ -1,3 +1,4 @@
+import FlowTasks
 import Foundation
 
 /// Runs the built `flow` binary as a user would and captures what it prints.
@@ -24,8 +25,22 @@ struct FlowProcess {
         return URL(fileURLWithPath: "flow")
     }
 
-    /// Runs `flow` with `arguments` and waits for it to exit.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+    /// Runs `flow` with `arguments` and waits for it to exit without blocking the Swift concurrency
+    /// pool: tests that host a server in-process (the sandbox) need the pool free to answer `flow`,
+    /// and on a 2-core machine the pool has only two threads.
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { continuation in
+            let waiter = Thread {
+                continuation.resume(with: Result { try runBlocking(arguments, environment: environment) })
+            }
+            waiter.start()
+        }
+    }
+
+    /// Runs `flow` with `arguments` and blocks the calling thread until it exits.
+    static func runBlocking(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -35,14 +50,22 @@ struct FlowProcess {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        // Read both pipes before waiting so a chatty child cannot fill a pipe and stall.
+        // Drain stderr on its own thread while this one drains stdout: reading one pipe to its end
+        // first would deadlock once the child fills the other (a sanitizer's reports, a chatty run).
+        let errData = LockedBox(Data())
+        let errDone = DispatchSemaphore(value: 0)
+        Thread {
+            let data = stderr.fileHandleForReading.readDataToEndOfFile()
+            errData.withLock { $0 = data }
+            errDone.signal()
+        }.start()
         let outData = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errData = stderr.fileHandleForReading.readDataToEndOfFile()
+        errDone.wait()
         process.waitUntilExit()
         return Outcome(
             exitCode: process.terminationStatus,
             stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self)
+            stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self)
         )
     }
 }

@@ -1,13 +1,12 @@
 import Dispatch
 import FlowEngine
 import FlowTasks
-import Synchronization
 
 /// Leaf steps whose work the test finishes by hand, recording what the scheduler did to them.
 final class FakeSteps: Sendable {
-    private let state = Mutex<(started: [String], cancelled: [String], promises: [String: Promise<String>])>(
+    private let state = LockedBox<(started: [String], cancelled: [String], promises: [String: Promise<String>])>(
         ([], [], [:]))
-    private let running = Mutex<(now: Int, most: Int)>((0, 0))
+    private let running = LockedBox<(now: Int, most: Int)>((0, 0))
     let queue = DispatchQueue(label: "fake.steps")
 
     var started: [String] { state.withLock { $0.started } }
@@ -58,15 +57,25 @@ final class FakeSteps: Sendable {
         }
         promise.onCancel {
             self.state.withLock { $0.cancelled.append(id) }
-            self.running.withLock { $0.now -= 1 }
+            self.leave(id)
         }
     }
 
     private func end(_ id: String, _ promise: Promise<String>, _ result: Result<String, any Error>) {
-        if promise.complete(result) {
-            running.withLock { $0.now -= 1 }
-        }
+        // Count the step as no longer running before the scheduler can hear it finished.
+        guard leave(id) else { return }
+        promise.complete(result)
     }
+
+    /// Marks `id` as no longer running, once; false if it already was.
+    @discardableResult
+    private func leave(_ id: String) -> Bool {
+        guard finished.withLock({ $0.insert(id).inserted }) else { return false }
+        running.withLock { $0.now -= 1 }
+        return true
+    }
+
+    private let finished = LockedBox<Set<String>>([])
 }
 
 struct TestFailure: Error, Equatable, CustomStringConvertible {
@@ -82,7 +91,7 @@ func run(
         _ in
     }
 ) async throws -> (records: [String: StepRecord<String>], events: [String]) {
-    let events = Mutex<[String]>([])
+    let events = LockedBox<[String]>([])
     let scheduler = Scheduler(
         steps: steps, concurrency: concurrency, queue: DispatchQueue(label: "run"),
         onEvent: { event in

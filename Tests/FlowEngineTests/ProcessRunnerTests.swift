@@ -2,7 +2,6 @@ import Dispatch
 import FlowEngine
 import FlowTasks
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct ProcessRunnerTests {
@@ -37,7 +36,7 @@ import Testing
     }
 
     @Test func linesStreamAsTheyArriveFromBothStreams() async throws {
-        let lines = Mutex<[String]>([])
+        let lines = LockedBox<[String]>([])
         _ = try await ProcessRunner.run(
             ProcessSpec(command: .shell("echo one; echo two >&2; echo three")), on: queue,
             onLine: { line, stream in lines.withLock { $0.append("\(stream.rawValue): \(line)") } }
@@ -88,7 +87,7 @@ import Testing
         var gone = false
         for _ in 0..<300 where !gone {
             try await Task.sleep(for: .milliseconds(10))
-            gone = kill(grandchild, 0) != 0
+            gone = !isRunning(grandchild)
         }
         #expect(gone, "the background child of the script must be killed with its group")
     }
@@ -101,4 +100,14 @@ import Testing
             try await ProcessRunner.run(ProcessSpec(command: .argv([])), on: queue).value
         }
     }
+}
+
+/// Whether `pid` is a live process; a zombie (killed, waiting for a parent that may be a
+/// container's non-reaping init) counts as gone.
+func isRunning(_ pid: pid_t) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return false }
+    let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
+    return state != "Z" && state != "X"
 }

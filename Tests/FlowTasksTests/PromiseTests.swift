@@ -1,7 +1,6 @@
 import Dispatch
 import FlowTasks
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct PromiseTests {
@@ -127,7 +126,7 @@ import Testing
     @Test func waitBlocksAPlainThreadUntilTheValueArrives() async throws {
         let queue = makeQueue()
         let promise = Promise<String>(on: queue)
-        let result = Mutex<Result<String, any Error>?>(nil)
+        let result = LockedBox<Result<String, any Error>?>(nil)
         let waiter = Thread {
             let outcome = Result { try promise.future.wait() }
             result.withLock { $0 = outcome }

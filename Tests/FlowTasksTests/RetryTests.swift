@@ -1,6 +1,5 @@
 import Dispatch
 import FlowTasks
-import Synchronization
 import Testing
 
 @Suite struct RetryTests {
@@ -63,7 +62,7 @@ import Testing
         let queue = makeQueue()
         let attempts = Recorder<Int>()
         let firstAttempt = Promise<Int>(on: queue)
-        let retrying = Mutex<Future<Int>?>(nil)
+        let retrying = LockedBox<Future<Int>?>(nil)
         // onRetry runs just before the wait starts: cancelling there lands inside the wait.
         let future: Future<Int> = retry(
             policy: RetryPolicy(attempts: 3, delay: .milliseconds(20)), on: queue,

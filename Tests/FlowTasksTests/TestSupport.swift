@@ -1,10 +1,9 @@
 import Dispatch
 import FlowTasks
-import Synchronization
 
 /// A thread-safe record of things that happened, in order, for assertions.
 final class Recorder<Element: Sendable>: Sendable {
-    private let items = Mutex<[Element]>([])
+    private let items = LockedBox<[Element]>([])
 
     func append(_ item: Element) { items.withLock { $0.append(item) } }
     var all: [Element] { items.withLock { $0 } }

@@ -77,23 +77,36 @@ public enum ProcessRunner {
         onLine: @escaping @Sendable (String, StepProgress.OutputStream) -> Void = { _, _ in }
     ) -> Future<ProcessOutcome> {
         let promise = Promise<ProcessOutcome>(on: queue)
+        let group = LockedBox<pid_t>(0)
         // swift-subprocess is async; the process runs in a task, which suspends rather than blocks
-        // while waiting. Cancelling the task makes swift-subprocess run the teardown sequence.
+        // while waiting.
         let task = Task {
             do {
-                promise.succeed(try await execute(spec, onLine: onLine))
+                promise.succeed(
+                    try await execute(spec, onLine: onLine) { pid in
+                        group.withLock { $0 = pid }
+                        // Cancelled between the spawn and now: stop it at once.
+                        if promise.isCompleted { ProcessGroups.terminate(pid, grace: spec.terminationGrace) }
+                    })
             } catch is CancellationError {
                 promise.fail(FutureError.cancelled)
             } catch {
                 promise.fail(error)
             }
         }
-        promise.onCancel { task.cancel() }
+        promise.onCancel {
+            // Signal the group ourselves rather than wait for the task's teardown: the run may end
+            // (and flow exit) before a cancelled task gets to run.
+            let pid = group.withLock { $0 }
+            if pid > 0 { ProcessGroups.terminate(pid, grace: spec.terminationGrace) }
+            task.cancel()
+        }
         return promise.future
     }
 
     private static func execute(
-        _ spec: ProcessSpec, onLine: @escaping @Sendable (String, StepProgress.OutputStream) -> Void
+        _ spec: ProcessSpec, onLine: @escaping @Sendable (String, StepProgress.OutputStream) -> Void,
+        started: @escaping @Sendable (pid_t) -> Void
     ) async throws -> ProcessOutcome {
         let executable: Executable
         let arguments: Arguments
@@ -128,7 +141,11 @@ public enum ProcessRunner {
                 workingDirectory: spec.workingDirectory.map { FilePath($0) }, platformOptions: options,
                 input: .none, output: .sequence, error: .sequence
             ) { execution in
-                try await withThrowingTaskGroup(of: (StepProgress.OutputStream, String).self) { group in
+                let pid = pid_t(execution.processIdentifier.value)
+                ProcessGroups.add(pid)
+                started(pid)
+                defer { ProcessGroups.remove(pid) }
+                return try await withThrowingTaskGroup(of: (StepProgress.OutputStream, String).self) { group in
                     group.addTask {
                         (.stdout, try await collect(execution.standardOutput, .stdout, limit: limit, onLine: onLine))
                     }

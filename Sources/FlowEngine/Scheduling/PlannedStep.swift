@@ -81,8 +81,9 @@ public enum StepCondition: Sendable {
     case always
     /// Only when the run was interrupted.
     case cancelled
-    /// A condition the engine evaluates (an expression); it receives the status facts.
-    case custom(@Sendable (ConditionFacts) -> Bool)
+    /// A condition the engine evaluates (an expression); it receives the status facts. Throwing
+    /// fails the step with that error (an expression that cannot be evaluated).
+    case custom(@Sendable (ConditionFacts) throws -> Bool)
 }
 
 /// The facts a condition is decided from.

@@ -1,14 +1,15 @@
-import Synchronization
+import FlowTasks
 
 /// The records of a run's steps, readable from any thread while the run goes on.
 ///
 /// The scheduler's queue is the only writer; runners and renderers read. A mutex makes a record
 /// written on the queue visible, whole, to a reader on another thread.
 public final class RunRecords<Output: Sendable>: Sendable {
-    private let records: Mutex<[String: StepRecord<Output>]>
+    private let records: LockedBox<[String: StepRecord<Output>]>
 
-    init(_ initial: [String: StepRecord<Output>]) {
-        records = Mutex(initial)
+    /// Records for a run about to be scheduled (the scheduler adds every step).
+    public init(_ initial: [String: StepRecord<Output>] = [:]) {
+        records = LockedBox(initial)
     }
 
     /// The record of step `id`, or nil for an unknown id.

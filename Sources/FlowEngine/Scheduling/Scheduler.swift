@@ -48,8 +48,10 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
 
     /// Prepares a run of `steps` (in declaration order; needs and groups must name steps of the
     /// plan, as a checked workflow guarantees). `onEvent` is called on the run's queue, in order.
+    /// `records` may be given when the plan's closures need to read them (conditions reading
+    /// `steps.X`); the scheduler fills it.
     public init(
-        steps: [PlannedStep<Output>], concurrency: Int, queue: DispatchQueue,
+        steps: [PlannedStep<Output>], concurrency: Int, queue: DispatchQueue, records: RunRecords<Output>? = nil,
         onEvent: @escaping @Sendable (SchedulerEvent<Output>) -> Void = { _ in }
     ) {
         self.queue = queue
@@ -57,13 +59,13 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         self.onEvent = onEvent
         declarationOrder = steps.map(\.id)
         done = Promise(on: queue)
-        var initial: [String: StepRecord<Output>] = [:]
+        let records = records ?? RunRecords([:])
         for step in steps {
             let node = Node(step: step)
             nodes[step.id] = node
-            initial[step.id] = node.record
+            records.update(node.record)
         }
-        records = RunRecords(initial)
+        self.records = records
         for step in steps {
             for need in step.needs {
                 nodes[need]?.dependents.append(step.id)
@@ -129,7 +131,13 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         case .failure: runs = facts.upstreamFailed && !runCancelled
         case .always: runs = true
         case .cancelled: runs = runCancelled
-        case .custom(let decide): runs = decide(facts)
+        case .custom(let decide):
+            do {
+                runs = try decide(facts)
+            } catch {
+                finish(node, .failed, error: error)
+                return
+            }
         }
         guard runs else {
             finish(node, runCancelled ? .cancelled : .skipped, error: nil)

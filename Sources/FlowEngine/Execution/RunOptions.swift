@@ -1,0 +1,36 @@
+import FlowDSL
+import Foundation
+
+/// What a run is given besides the workflow: input values, secrets, and overrides.
+public struct RunOptions: Sendable {
+    /// Input values from `--input`, already checked against their declared types.
+    public var inputs: [String: InputValue]
+    /// The values `secrets.NAME` reads.
+    public var secrets: SecretStore
+    /// `--concurrency`, overriding the workflow's `concurrency`.
+    public var concurrency: Int?
+    /// The folder relative `file` inputs are resolved against.
+    public var workingDirectory: String
+
+    /// Options for a run.
+    public init(
+        inputs: [String: InputValue] = [:], secrets: SecretStore = SecretStore(values: [:]), concurrency: Int? = nil,
+        workingDirectory: String = FileManager.default.currentDirectoryPath
+    ) {
+        self.inputs = inputs
+        self.secrets = secrets
+        self.concurrency = concurrency
+        self.workingDirectory = workingDirectory
+    }
+}
+
+/// Why a run could not start: each problem names the place in the workflow or the input.
+public struct RunSetupError: Error, Sendable, CustomStringConvertible {
+    /// The problems, each located.
+    public let problems: [StepError]
+
+    /// One line per problem: `file:line:col: error: message`.
+    public var description: String {
+        problems.map { "\($0.location): error: \($0.message)" }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,38 @@
+import FlowDSL
+
+/// What a finished step leaves for its dependents and reports: its `result` and its outputs.
+public struct StepResult: Sendable {
+    /// `result` as the step's own `expect` and `outputs` saw it (status, headers, json, stdout, …).
+    public let result: Value
+    /// The declared outputs, evaluated after the step succeeded.
+    public let outputs: [String: Value]
+    /// How many attempts the step made (1 without retries).
+    public let attempts: Int
+
+    /// Creates a step result.
+    public init(result: Value, outputs: [String: Value], attempts: Int) {
+        self.result = result
+        self.outputs = outputs
+        self.attempts = attempts
+    }
+}
+
+/// A step failure that points at the YAML: what went wrong and where it is declared.
+public struct StepError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, already masked.
+    public let message: String
+    /// Where in the workflow file the failing thing is written.
+    public let location: SourceLocation
+    /// Whether another attempt may succeed (a command's non-zero exit); evaluation errors are not.
+    public let retryable: Bool
+
+    /// Creates a step error.
+    public init(_ message: String, at location: SourceLocation, retryable: Bool = false) {
+        self.message = message
+        self.location = location
+        self.retryable = retryable
+    }
+
+    /// The message (the location is shown separately in summaries and reports).
+    public var description: String { message }
+}

@@ -1,0 +1,60 @@
+import FlowDSL
+import Foundation
+
+extension WorkflowRun {
+    /// How the run ended, from its records: `cancelled` when interrupted, `failed` when a top-level
+    /// step failed (a failure under `continue-on-error`, or a losing child of a group that still
+    /// succeeded, does not fail the run), otherwise `succeeded`.
+    public static func outcome(of workflow: Workflow, records: [String: StepRecord<StepResult>], interrupted: Bool)
+        -> String
+    {
+        if interrupted { return "cancelled" }
+        let failed = workflow.steps.contains { step in
+            guard let record = records[step.id] else { return false }
+            return (record.state == .failed && !record.failureIgnored) || record.state == .cancelled
+        }
+        return failed ? "failed" : "succeeded"
+    }
+
+    /// The run's report: every step in declaration order, with every text masked.
+    public func report(
+        records: [String: StepRecord<StepResult>], interrupted: Bool, startedAt: Date, duration: Duration
+    ) -> RunReport {
+        let masker = masker
+        let steps = workflow.allSteps.map { step -> StepReport in
+            let record = records[step.id]
+            let started = record?.startedAt.map(\.seconds)
+            let finished = record?.finishedAt.map(\.seconds)
+            var outputs: [String: String] = [:]
+            for (name, value) in record?.output?.outputs ?? [:] {
+                outputs[name] = masker(value.jsonText)
+            }
+            return StepReport(
+                id: step.id, name: step.name, kind: step.kind.keyword, group: step.parent,
+                location: Self.location(of: record?.error) ?? step.location.description,
+                state: record?.state ?? .pending, startedAtSeconds: started,
+                durationSeconds: started.flatMap { start in finished.map { $0 - start } },
+                attempts: record?.output?.attempts ?? (record?.startedAt == nil ? 0 : 1), outputs: outputs,
+                winner: record?.winner, error: record?.error.map { masker(String(describing: $0)) })
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return RunReport(
+            workflow: workflow.name ?? URL(fileURLWithPath: workflow.file).lastPathComponent, file: workflow.file,
+            outcome: Self.outcome(of: workflow, records: records, interrupted: interrupted),
+            startedAt: formatter.string(from: startedAt), durationSeconds: duration.seconds, steps: steps)
+    }
+
+    /// The place an error points at, when it is a located step error.
+    public static func location(of error: (any Error)?) -> String? {
+        (error as? StepError)?.location.description
+    }
+}
+
+extension Duration {
+    /// The span in seconds.
+    public var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

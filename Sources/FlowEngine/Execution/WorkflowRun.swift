@@ -1,0 +1,200 @@
+import Dispatch
+import FlowDSL
+import FlowHTTP
+import FlowTasks
+import Foundation
+
+/// One run of a checked workflow: turns its steps into a scheduler plan with the runners for each
+/// kind, and runs it. Every step is a FlowTasks future; groups are `all`/`any`/`atLeast`.
+public final class WorkflowRun: Sendable {
+    /// The workflow being run.
+    public let workflow: Workflow
+    /// Masks every secret value in text the run produces.
+    public let masker: SecretMasker
+    private let scheduler: Scheduler<StepResult>
+
+    /// Prepares a run. Fails, naming each place, when a secret the workflow reads is not set or
+    /// the workflow-level values (`env`, `defaults.http`) cannot be evaluated.
+    public init(
+        workflow: Workflow, options: RunOptions, client: HTTPClient,
+        onEvent: @escaping @Sendable (SchedulerEvent<StepResult>) -> Void = { _ in }
+    ) throws(RunSetupError) {
+        self.workflow = workflow
+        let masker = options.secrets.masker
+        self.masker = masker
+        var problems: [StepError] = []
+        for (name, location) in workflow.secretReferences() where options.secrets.values[name] == nil {
+            problems.append(
+                StepError(
+                    "secret '\(name)' is not set (set FLOW_SECRET_\(name) or give it in a --secrets file)",
+                    at: location))
+        }
+        for step in workflow.allSteps {
+            if case .upload = step.kind {
+                problems.append(
+                    StepError(
+                        "step '\(step.id)': upload steps cannot run in this version of flow yet "
+                            + "(`flow run --dry-run` shows their chunk plan)", at: step.location))
+            }
+        }
+        let values = RunValues(
+            inputs: Self.inputValues(workflow, options), env: .object([:]),
+            secrets: .object(options.secrets.values.mapValues { .string($0) }))
+        var environment: [String: String] = [:]
+        var envValues: [String: Value] = [:]
+        let workflowScope = values.scope(for: [], records: RunRecords([:]))
+        for variable in workflow.env {
+            do {
+                let value = try variable.value.evaluate(in: workflowScope)
+                envValues[variable.name] = value
+                environment[variable.name] = value.interpolated
+            } catch {
+                problems.append(error)
+            }
+        }
+        let runValues = RunValues(inputs: values.inputs, env: .object(envValues), secrets: values.secrets)
+        var baseURL: String?
+        do {
+            baseURL = try workflow.defaults.http.baseURL?.string(in: runValues.scope(for: [], records: RunRecords([:])))
+        } catch {
+            problems.append(error)
+        }
+        guard problems.isEmpty else { throw RunSetupError(problems: problems) }
+
+        let queue = DispatchQueue(label: "flow.run")
+        let stepQueue = DispatchQueue(label: "flow.steps", attributes: .concurrent)
+        let http = HTTPStepRunner(
+            client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
+            queue: stepQueue)
+        let run = RunStepRunner(
+            values: runValues, workflowEnvironment: environment, masker: masker, queue: stepQueue,
+            defaultRetry: workflow.defaults.retry)
+        let records = RunRecords<StepResult>()
+        let plan = workflow.allSteps.map { step in
+            Self.plan(
+                step, workflow: workflow, values: runValues, records: records, http: http, run: run, queue: stepQueue)
+        }
+        scheduler = Scheduler(
+            steps: plan, concurrency: options.concurrency ?? workflow.concurrency, queue: queue, records: records,
+            onEvent: onEvent)
+    }
+
+    /// Starts the run; the future completes with every step's record when all are final.
+    public func start() -> Future<RunRecords<StepResult>> {
+        scheduler.start()
+    }
+
+    /// Interrupts the run: transfers are aborted and processes killed; `always()` steps still run.
+    public func cancel() {
+        scheduler.cancel()
+    }
+
+    /// The records so far.
+    public var records: RunRecords<StepResult> { scheduler.records }
+
+    private static func inputValues(_ workflow: Workflow, _ options: RunOptions) -> Value {
+        var inputs: [String: Value] = [:]
+        for input in workflow.inputs {
+            guard let value = options.inputs[input.name] ?? input.defaultValue else {
+                inputs[input.name] = .null
+                continue
+            }
+            switch value {
+            case .string(let text) where input.kind == .file:
+                let url = URL(fileURLWithPath: text, relativeTo: URL(fileURLWithPath: options.workingDirectory))
+                inputs[input.name] = .string(url.standardizedFileURL.path)
+            case .string(let text): inputs[input.name] = .string(text)
+            case .number(let number): inputs[input.name] = .number(number)
+            case .boolean(let flag): inputs[input.name] = .bool(flag)
+            }
+        }
+        return .object(inputs)
+    }
+
+    private static func plan(
+        _ step: Step, workflow: Workflow, values: RunValues, records: RunRecords<StepResult>, http: HTTPStepRunner,
+        run: RunStepRunner, queue: DispatchQueue
+    ) -> PlannedStep<StepResult> {
+        let work: StepWork<StepResult>
+        switch step.kind {
+        case .group(let group):
+            let policy = GroupPolicy(
+                mode: group.mode == .any ? .any : .all, atLeast: group.atLeast ?? 1, failFast: group.failFast)
+            let outputs = step.outputs.isEmpty ? nil : groupOutputs(step, values: values)
+            work = .group(policy, children: group.children.map(\.id), outputs: outputs)
+        case .http(let request):
+            work = .leaf { start in
+                http.run(step, request, start: start).map(on: queue) { result, attempts in
+                    StepResult(
+                        result: result,
+                        outputs: try outputValues(step, values: values, records: start.records, result: result),
+                        attempts: attempts)
+                }
+            }
+        case .run(let command):
+            work = .leaf { start in
+                run.run(step, command, start: start).map(on: queue) { result, attempts in
+                    StepResult(
+                        result: result,
+                        outputs: try outputValues(step, values: values, records: start.records, result: result),
+                        attempts: attempts)
+                }
+            }
+        case .sleep(let duration):
+            work = .leaf { start in
+                start.report(.attempt(1))
+                return Future<Void>.delay(duration, on: queue).map { _ -> StepResult in
+                    let outputs = try outputValues(step, values: values, records: start.records, result: .object([:]))
+                    return StepResult(result: .object([:]), outputs: outputs, attempts: 1)
+                }
+            }
+        case .upload:
+            // Refused in `init` before anything runs; kept total so the plan is always complete.
+            work = .leaf { _ in
+                Future.failed(
+                    StepError("upload steps cannot run in this version of flow yet", at: step.location), on: queue)
+            }
+        }
+        return PlannedStep(
+            id: step.id, needs: step.needs, group: step.parent,
+            condition: condition(of: step, values: values, records: records),
+            continueOnError: step.continueOnError, timeout: step.timeout ?? workflow.defaults.timeout, work: work)
+    }
+
+    /// A group's outputs read its children through `steps.*` and its `result.winner`.
+    private static func groupOutputs(
+        _ step: Step, values: RunValues
+    ) -> @Sendable (RunRecords<StepResult>, String?) throws -> StepResult {
+        { records, winner in
+            let result: Value = winner.map { Value.object(["winner": .string($0)]) } ?? .object([:])
+            let outputs = try outputValues(step, values: values, records: records, result: result)
+            return StepResult(result: result, outputs: outputs, attempts: 1)
+        }
+    }
+
+    private static func condition(of step: Step, values: RunValues, records: RunRecords<StepResult>) -> StepCondition {
+        guard let text = step.condition else { return .success }
+        let implicitSuccess = !text.callsStatusFunction
+        return .custom { facts in
+            // As in GitHub Actions, a condition without a status function means `success() && …`.
+            if implicitSuccess && !(facts.needsSucceeded && !facts.runCancelled) { return false }
+            return try text.condition(in: values.scope(for: [text], records: records, facts: facts))
+        }
+    }
+
+    private static func outputValues(
+        _ step: Step, values: RunValues, records: RunRecords<StepResult>, result: Value
+    ) throws(StepError) -> [String: Value] {
+        guard !step.outputs.isEmpty else { return [:] }
+        let scope = values.scope(for: step.outputs.map(\.value), records: records, result: result)
+        var outputs: [String: Value] = [:]
+        for output in step.outputs {
+            do {
+                outputs[output.name] = try output.value.evaluate(in: scope)
+            } catch {
+                throw StepError("output '\(output.name)': \(error.message)", at: error.location)
+            }
+        }
+        return outputs
+    }
+}

@@ -1,0 +1,129 @@
+import Dispatch
+import FlowDSL
+import FlowEngine
+import Foundation
+
+/// The terminal view of a run: each finished step is printed once, permanently, and below them a
+/// block of the steps still running — state, elapsed time, attempt, bytes — redrawn ten times a
+/// second. Output lines of commands are printed above the block as they come.
+///
+/// `@unchecked Sendable`: all mutable state is touched only on `queue`.
+final class LiveView: @unchecked Sendable {
+    private struct Running {
+        let id: String
+        let kind: String
+        let started: ContinuousClock.Instant
+        var attempt = 1
+        var bytes: (done: Int64, total: Int64?)?
+    }
+
+    private let queue = DispatchQueue(label: "flow.live-view")
+    private let log: EventLog
+    private let workflow: Workflow
+    private var running: [Running] = []
+    private var drawnLines = 0
+    private var timer: (any DispatchSourceTimer)?
+    private let spinner = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+    private var tick = 0
+
+    init(log: EventLog, workflow: Workflow) {
+        self.log = log
+        self.workflow = workflow
+    }
+
+    func start() {
+        queue.async {
+            let timer = DispatchSource.makeTimerSource(queue: self.queue)
+            timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+            timer.setEventHandler { [weak self] in self?.redraw() }
+            timer.resume()
+            self.timer = timer
+        }
+    }
+
+    /// Clears the block and stops redrawing; call before printing the summary.
+    func stop() {
+        queue.sync {
+            timer?.cancel()
+            timer = nil
+            clearBlock()
+        }
+    }
+
+    func handle(_ event: SchedulerEvent<StepResult>) {
+        let now = ContinuousClock.now
+        queue.async {
+            switch event.kind {
+            case .started:
+                // Groups are shown through their children.
+                if case .group = self.workflow.step(event.id)?.kind { return }
+                let kind = self.workflow.step(event.id)?.kind.keyword ?? "step"
+                self.running.append(Running(id: event.id, kind: kind, started: now))
+            case .progress(.attempt(let attempt)):
+                self.update(event.id) { $0.attempt = attempt }
+            case .progress(.bytes(let done, let total)):
+                self.update(event.id) { $0.bytes = (done, total) }
+            case .progress(.line):
+                self.printAbove { self.log.handle(event) }
+            case .finished:
+                self.running.removeAll { $0.id == event.id }
+                self.printAbove { self.log.handle(event) }
+            }
+            self.redraw()
+        }
+    }
+
+    private func update(_ id: String, _ change: (inout Running) -> Void) {
+        guard let index = running.firstIndex(where: { $0.id == id }) else { return }
+        change(&running[index])
+    }
+
+    private func printAbove(_ print: () -> Void) {
+        clearBlock()
+        print()
+    }
+
+    private func clearBlock() {
+        guard drawnLines > 0 else { return }
+        // Up to the first line of the block, then clear to the end of the screen.
+        Output.raw("\u{1B}[\(drawnLines)F\u{1B}[J")
+        drawnLines = 0
+    }
+
+    private func redraw() {
+        clearBlock()
+        guard !running.isEmpty else { return }
+        tick += 1
+        let now = ContinuousClock.now
+        let shown = running.prefix(20)
+        var lines = shown.map { step -> String in
+            let elapsed = (now - step.started).seconds
+            var line = "\(spinner[tick % spinner.count]) \(step.id.padding(toLength: 24, withPad: " ", startingAt: 0))"
+            line += log.paint(String(format: "running %6.1fs", elapsed), .blue)
+            if step.attempt > 1 { line += log.paint("  attempt \(step.attempt)", .yellow) }
+            if let bytes = step.bytes {
+                line += "  " + Self.format(bytes: bytes.done)
+                if let total = bytes.total, total > 0 {
+                    line += String(
+                        format: " / %@ (%.0f%%)", Self.format(bytes: total), Double(bytes.done) * 100 / Double(total))
+                }
+                if elapsed > 0 { line += "  " + Self.format(bytes: Int64(Double(bytes.done) / elapsed)) + "/s" }
+            }
+            return line
+        }
+        if running.count > shown.count { lines.append("  … and \(running.count - shown.count) more running") }
+        Output.raw(lines.joined(separator: "\n") + "\n")
+        drawnLines = lines.count
+    }
+
+    static func format(bytes: Int64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+    }
+}

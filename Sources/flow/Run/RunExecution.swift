@@ -1,0 +1,131 @@
+import Dispatch
+import FlowDSL
+import FlowEngine
+import FlowHTTP
+import Foundation
+
+/// Runs a checked workflow for `flow run`: secrets, the run itself, live events, interrupts,
+/// the summary and the reports; returns the exit code.
+struct RunExecution {
+    let workflow: Workflow
+    let inputs: [String: InputValue]
+    let secretsFile: String?
+    let concurrency: Int?
+    let logFormat: EventLog.Format
+    let reports: [(format: String, path: String)]
+
+    func execute() async -> Int32 {
+        let secrets: SecretStore
+        do {
+            secrets = try SecretStore.load(environment: ProcessInfo.processInfo.environment, file: secretsFile)
+        } catch {
+            StandardError.write("\(error)\n")
+            return 2
+        }
+        let masker = secrets.masker
+        let terminal = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+        let colors = terminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let log = EventLog(format: logFormat, colors: colors, workflow: workflow, masker: masker)
+        // On a terminal (and not asked for JSON) a live view; otherwise one line per event.
+        let live = terminal && logFormat == .plain ? LiveView(log: log, workflow: workflow) : nil
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let run: WorkflowRun
+        do {
+            run = try WorkflowRun(
+                workflow: workflow,
+                options: RunOptions(inputs: inputs, secrets: secrets, concurrency: concurrency),
+                client: client,
+                onEvent: { event in
+                    if let live { live.handle(event) } else { log.handle(event) }
+                })
+        } catch {
+            StandardError.write(masker(error.description) + "\n")
+            return 2
+        }
+        let startedAt = Date()
+        let clock = ContinuousClock.now
+        let interrupts = InterruptWatch { run.cancel() }
+        live?.start()
+        let records: [String: StepRecord<StepResult>]
+        do {
+            // Awaiting suspends without holding a thread; the run itself lives on Dispatch queues.
+            records = try await run.start().value.all
+        } catch {
+            // The scheduler's future never fails; keep whatever was recorded.
+            records = run.records.all
+        }
+        // No command may outlive the run: finish off any process group a cancellation left behind.
+        await ProcessGroups.terminateAll(grace: .seconds(1))
+        interrupts.stop()
+        live?.stop()
+        let interrupted = interrupts.fired
+        let report = run.report(
+            records: records, interrupted: interrupted, startedAt: startedAt, duration: ContinuousClock.now - clock)
+        RunSummary(report: report, colors: colors).print()
+        var exitCode: Int32 = report.outcome == "succeeded" ? 0 : 1
+        for (format, path) in reports {
+            do {
+                let text = format == "junit" ? report.junitText() : try report.jsonText()
+                try text.write(toFile: path, atomically: true, encoding: .utf8)
+            } catch {
+                StandardError.write("flow run: cannot write the \(format) report to \(path): \(error)\n")
+                exitCode = max(exitCode, 1)
+            }
+        }
+        return interrupted ? 130 : exitCode
+    }
+}
+
+/// Turns SIGINT and SIGTERM into a cancellation of the run; a second signal exits at once. Made and
+/// stopped on the main thread; the handlers run on their own queue.
+final class InterruptWatch {
+    private let sources: [any DispatchSourceSignal]
+    private let queue = DispatchQueue(label: "flow.signals")
+    private let count = Counter()
+
+    init(onInterrupt: @escaping @Sendable () -> Void) {
+        var sources: [any DispatchSourceSignal] = []
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            let count = count
+            source.setEventHandler {
+                if count.increment() == 1 {
+                    StandardError.write("\nflow: interrupted; cancelling what is in flight (again to quit at once)\n")
+                    onInterrupt()
+                } else {
+                    exit(130)
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        self.sources = sources
+    }
+
+    var fired: Bool { count.value > 0 }
+
+    func stop() {
+        for source in sources { source.cancel() }
+    }
+
+    /// The number of signals seen; only the signal queue writes it.
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var seen = 0
+
+        func increment() -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            seen += 1
+            return seen
+        }
+
+        var value: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return seen
+        }
+    }
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# bench/engine — flow's scheduler on a 10,000-step layered DAG of `sleep: 0s` steps, next to
+# dask's threaded scheduler running the identical graph of no-op tasks, in the same run.
+# Engine overhead per step = (flow run − flow validate of the same file) / steps.
+# Also counts flow's threads while 1,000 HTTP requests are in flight.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh bc
+STEPS=${STEPS:-10000}
+WIDTH=${WIDTH:-100}
+RUNS=${RUNS:-5}
+work=$(mktemp -d)
+trap 'rm -rf "$work"; [ -n "${sandbox_pid:-}" ] && kill "$sandbox_pid" 2>/dev/null || true' EXIT
+
+swift build -c release --product flow 2>&1 | grep -E "error|Compiling|Build complete" | tail -2
+flow="$(swift build -c release --show-bin-path)/flow"
+
+if [ ! -x "$work/venv/bin/python" ]; then
+    python3 -m venv "$work/venv"
+    "$work/venv/bin/pip" install -q dask >/dev/null
+fi
+
+python3 bench/engine/make_dag.py "$STEPS" "$WIDTH" "$work/dag.yaml" "$work/dag.json"
+
+seconds() { local start end; start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N); echo "$end - $start" | bc -l; }
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+runs=(); validates=(); dasks=()
+for _ in $(seq "$RUNS"); do
+    runs+=("$(seconds "$flow" run "$work/dag.yaml" --log-format json)")
+    validates+=("$(seconds "$flow" validate "$work/dag.yaml")")
+    dasks+=("$("$work/venv/bin/python" bench/engine/dask_run.py "$work/dag.json")")
+done
+run=$(printf '%s\n' "${runs[@]}" | median)
+validate=$(printf '%s\n' "${validates[@]}" | median)
+dask=$(printf '%s\n' "${dasks[@]}" | median)
+overhead=$(echo "($run - $validate) * 1000000 / $STEPS" | bc -l)
+printf 'engine: %d-step layered DAG (width %d), medians of %d runs\n' "$STEPS" "$WIDTH" "$RUNS"
+printf '  flow run (whole process)   %8.3f s\n' "$run"
+printf '  flow validate (same file)  %8.3f s\n' "$validate"
+printf '  flow engine per step       %8.2f µs   (goal ≤ 5 µs)\n' "$overhead"
+printf '  dask threaded scheduler    %8.3f s\n' "$dask"
+printf '  dask / flow run            %8.1f ×    (goal ≥ 50×)\n' "$(echo "$dask / $run" | bc -l)"
+printf '  dask / flow engine only    %8.1f ×\n' "$(echo "$dask / ($run - $validate)" | bc -l)"
+
+# Threads while 1,000 requests are in flight: a group of 1,000 slow GETs against the sandbox.
+"$flow" sandbox --port 0 > "$work/sandbox.out" 2>&1 &
+sandbox_pid=$!
+for _ in $(seq 50); do grep -q listening "$work/sandbox.out" 2>/dev/null && break; sleep 0.1; done
+url=$(head -1 "$work/sandbox.out" | sed 's/listening on //')
+{
+    echo "version: 1"
+    echo "concurrency: 1000"
+    echo "steps:"
+    for i in $(seq 1000); do echo "  r$i: { http: { url: \"$url/delay/3000\", timeout: 30s } }"; done
+} > "$work/inflight.yaml"
+"$flow" run "$work/inflight.yaml" --log-format json > /dev/null 2>&1 &
+run_pid=$!
+sleep 1.5
+threads=$(awk '/^Threads:/ {print $2}' "/proc/$run_pid/status")
+wait "$run_pid" || true
+printf '  threads of flow with 1,000 requests in flight: %s (2 cores)\n' "$threads"
