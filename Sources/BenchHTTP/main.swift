@@ -9,7 +9,6 @@ import Dispatch
 import FlowHTTP
 import FlowTasks
 import Foundation
-import Synchronization
 
 /// Why a run failed.
 struct BenchFailure: Error, CustomStringConvertible {
@@ -27,7 +26,7 @@ final class ParallelRun: Sendable {
     private let client: HTTPClient
     private let url: String
     private let count: Int
-    private let state = Mutex(State())
+    private let state = LockedBox(State())
     private let done = DispatchSemaphore(value: 0)
 
     init(client: HTTPClient, url: String, count: Int) {
@@ -72,7 +71,7 @@ final class ParallelRun: Sendable {
 /// as chained workflow steps do.
 func sequential(client: HTTPClient, url: String, count: Int) throws {
     let done = DispatchSemaphore(value: 0)
-    let failure = Mutex<String?>(nil)
+    let failure = LockedBox<String?>(nil)
     @Sendable func send(_ index: Int) {
         client.execute(HTTPRequest(url: "\(url)?i=\(index)")).whenComplete { result in
             switch result {

@@ -1,7 +1,6 @@
 import FlowHTTP
 import FlowTasks
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct BodyTests {
@@ -93,7 +92,7 @@ import Testing
 
 /// Progress reports collected from the client's progress queue.
 final class ProgressLog: Sendable {
-    private let reports = Mutex<[HTTPProgress]>([])
+    private let reports = LockedBox<[HTTPProgress]>([])
 
     func record(_ progress: HTTPProgress) {
         reports.withLock { $0.append(progress) }

@@ -1,7 +1,6 @@
 import FlowHTTP
 import FlowTasks
 import Foundation
-import Synchronization
 import Testing
 
 /// The heavy tests, one at a time, so the memory measurement does not see the thousand
@@ -65,7 +64,7 @@ import Testing
 
 /// The highest resident memory seen by `sample()`.
 final class PeakMemory: Sendable {
-    private let peak = Mutex(0)
+    private let peak = LockedBox(0)
 
     func sample() {
         guard let current = try? residentMemory() else { return }

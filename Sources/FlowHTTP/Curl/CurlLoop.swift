@@ -34,7 +34,7 @@ final class CurlLoop: Sendable {
         var closing = false
     }
 
-    private let inbox = LockedValue(Inbox())
+    private let inbox = LockedBox(Inbox())
     private let configuration: HTTPClientConfiguration
     private let progressQueue = DispatchQueue(label: "flow.http.progress")
 
