@@ -12,6 +12,6 @@ struct Flow: ParsableCommand {
             See Grammar.md for the language.
             """,
         version: FlowVersion.current,
-        subcommands: []
+        subcommands: [SchemaCommand.self]
     )
 }

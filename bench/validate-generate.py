@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Writes a valid workflow of N steps with random needs and expressions, for bench/validate.
+
+    bench/validate-generate.py STEPS OUTPUT.yaml [SEED]
+
+Steps need 0-3 earlier steps (mostly near ones, some anywhere before), read a need's output through
+an expression, and every 100th step is a `parallel: all` group of three children, so the checker
+sees the DAG, groups, references and expressions a real file has, at scale. Outputs are declared
+only where something reads them, so the file validates without warnings.
+"""
+import random
+import sys
+
+
+def main():
+    count = int(sys.argv[1])
+    path = sys.argv[2]
+    rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 4)
+    # Top-level step i: its needs and which need's output it reads.
+    needs = []
+    reads = []
+    groups = set()
+    top_level = 0
+    total = 0
+    while total < count:
+        i = top_level
+        candidates = set()
+        for _ in range(rng.randint(0, 3) if i > 0 else 0):
+            if rng.random() < 0.7:
+                candidates.add(rng.randint(max(0, i - 20), i - 1))
+            else:
+                candidates.add(rng.randint(0, i - 1))
+        chosen = sorted(candidates)
+        needs.append(chosen)
+        reads.append(rng.choice(chosen) if chosen and rng.random() < 0.8 else None)
+        if i % 100 == 99 and count - total >= 4:
+            groups.add(i)
+            total += 4
+        else:
+            total += 1
+        top_level += 1
+    read = {r for r in reads if r is not None}
+
+    out = ["version: 1", "name: bench-%d" % count, "inputs:",
+           "  base: { type: string, default: \"http://127.0.0.1:1\" }",
+           "  token: { type: string, default: secret }",
+           "defaults:", "  http: { base-url: \"${{ inputs.base }}\", timeout: 5s }",
+           "  retry: { attempts: 2, delay: 100ms }", "steps:"]
+    for i in range(top_level):
+        out.append("  s%d:" % i)
+        if needs[i]:
+            out.append("    needs: [%s]" % ", ".join("s%d" % n for n in needs[i]))
+        source = reads[i]
+        if i in groups:
+            out.append("    parallel: all")
+            out.append("    steps:")
+            for child in range(3):
+                out.append("      s%dc%d: { http: { url: \"/items/%d?c=%d\" } }" % (i, child, i, child))
+        elif i % 7 == 3:
+            value = "${{ steps.s%d.outputs.v }}" % source if source is not None else "x"
+            out.append("    run: [echo, \"%s\"]" % value)
+        elif i % 11 == 5:
+            out.append("    sleep: 10ms")
+        else:
+            out.append("    http:")
+            out.append("      method: %s" % ("POST" if i % 2 else "GET"))
+            if source is not None:
+                out.append("      url: \"/items/${{ steps.s%d.outputs.v }}\"" % source)
+            else:
+                out.append("      url: /items/%d" % i)
+            out.append("      headers: { Authorization: \"Bearer ${{ inputs.token }}\" }")
+            out.append("    expect: { status: 2xx }")
+            if source is not None and i % 3 == 0:
+                out.append("    if: ${{ steps.s%d.outputs.v != '' && length(inputs.base) > 3 }}" % source)
+        if i in read:
+            if i in groups:
+                out.append("    outputs: { v: \"${{ steps.s%dc0.status }}\" }" % i)
+            elif i % 7 == 3:
+                out.append("    outputs: { v: \"${{ result.stdout }}\" }")
+            elif i % 11 == 5:
+                out.append("    outputs: { v: done }")
+            else:
+                out.append("    outputs: { v: \"${{ result.json.id }}\" }")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()
