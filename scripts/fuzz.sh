@@ -34,7 +34,7 @@ objects=$(find "$debug/FlowDSL.build" "$debug/Yams.build" "$debug/CYaml.build" -
 binary="$scratch/$target-fuzzer"
 # -parse-as-library: libFuzzer brings main(); the harness only exports LLVMFuzzerTestOneInput.
 # shellcheck disable=SC2086
-swiftc -parse-as-library -sanitize=fuzzer,address -g -I "$debug/Modules" \
+swiftc -parse-as-library -sanitize=fuzzer,address -use-ld=lld -g -I "$debug/Modules" \
     "Fuzz/$harness/main.swift" $objects -o "$binary"
 
 corpus="$scratch/corpus/$target"
