@@ -1,0 +1,41 @@
+/// The `defaults:` section: settings every step inherits unless it sets its own.
+public struct Defaults: Sendable, Hashable {
+    /// HTTP settings shared by `http` and `upload` steps.
+    public let http: HTTPDefaults
+    /// The retry policy of steps without `retry`.
+    public let retry: Retry?
+    /// The timeout of steps without `timeout`.
+    public let timeout: Duration?
+
+    /// Creates defaults.
+    public init(http: HTTPDefaults = HTTPDefaults(), retry: Retry? = nil, timeout: Duration? = nil) {
+        self.http = http
+        self.retry = retry
+        self.timeout = timeout
+    }
+}
+
+/// `defaults.http`: the base URL relative URLs resolve against, shared headers and timeouts.
+public struct HTTPDefaults: Sendable, Hashable {
+    /// `base-url`; relative step URLs resolve against it.
+    public let baseURL: ScalarText?
+    /// Headers sent with every request (a step's own headers win).
+    public let headers: [NamedValue]
+    /// The per-request timeout.
+    public let timeout: Duration?
+    /// Whether redirects are followed (default true).
+    public let followRedirects: Bool?
+
+    /// Creates HTTP defaults.
+    public init(
+        baseURL: ScalarText? = nil,
+        headers: [NamedValue] = [],
+        timeout: Duration? = nil,
+        followRedirects: Bool? = nil
+    ) {
+        self.baseURL = baseURL
+        self.headers = headers
+        self.timeout = timeout
+        self.followRedirects = followRedirects
+    }
+}

@@ -1,0 +1,77 @@
+/// The HTTP methods a request or an upload may use.
+public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
+    /// GET (the default).
+    case get = "GET"
+    /// HEAD.
+    case head = "HEAD"
+    /// POST.
+    case post = "POST"
+    /// PUT.
+    case put = "PUT"
+    /// PATCH.
+    case patch = "PATCH"
+    /// DELETE.
+    case delete = "DELETE"
+    /// OPTIONS.
+    case options = "OPTIONS"
+
+    /// Whether repeating the request is safe, so failures are retried by default.
+    public var isIdempotent: Bool { self != .post && self != .patch }
+}
+
+/// An `http:` step: one request and what its response must look like.
+public struct HTTPStep: Sendable, Hashable {
+    /// At most one body.
+    public enum Body: Sendable, Hashable {
+        /// `json:` — any YAML value sent as JSON.
+        case json(ValueTemplate)
+        /// `form:` — fields sent URL-encoded.
+        case form([NamedValue])
+        /// `body:` — text sent as is.
+        case text(ScalarText)
+        /// `body-file:` — a file streamed as the body.
+        case file(ScalarText)
+    }
+
+    /// The method (default GET).
+    public let method: HTTPMethod
+    /// The URL; a relative one resolves against `defaults.http.base-url`.
+    public let url: ScalarText
+    /// Query parameters appended to the URL.
+    public let query: [NamedValue]
+    /// Request headers.
+    public let headers: [NamedValue]
+    /// The body, if any.
+    public let body: Body?
+    /// The per-request timeout (default `defaults.http.timeout`).
+    public let timeout: Duration?
+    /// Whether redirects are followed (default `defaults.http.follow-redirects`, else true).
+    public let followRedirects: Bool?
+    /// What the response must look like.
+    public let expect: Expectation
+    /// Where `http:` is written.
+    public let location: SourceLocation
+
+    /// Creates an HTTP step.
+    public init(
+        method: HTTPMethod,
+        url: ScalarText,
+        query: [NamedValue],
+        headers: [NamedValue],
+        body: Body?,
+        timeout: Duration?,
+        followRedirects: Bool?,
+        expect: Expectation,
+        location: SourceLocation
+    ) {
+        self.method = method
+        self.url = url
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.followRedirects = followRedirects
+        self.expect = expect
+        self.location = location
+    }
+}

@@ -1,0 +1,73 @@
+/// The HTTP statuses an `expect.status` (or `retry.on`) accepts: codes and classes like `2xx`.
+public struct StatusPattern: Sendable, Hashable, CustomStringConvertible {
+    /// One accepted code or class.
+    public enum Alternative: Sendable, Hashable, CustomStringConvertible {
+        /// Exactly this code.
+        case code(Int)
+        /// Any code `n00...n99`, written `nxx`.
+        case statusClass(Int)
+
+        /// `404` or `2xx`.
+        public var description: String {
+            switch self {
+            case .code(let code): return String(code)
+            case .statusClass(let digit): return "\(digit)xx"
+            }
+        }
+    }
+
+    /// The accepted codes and classes; a status matches when any alternative does.
+    public let alternatives: [Alternative]
+
+    /// Creates a pattern from its alternatives.
+    public init(_ alternatives: [Alternative]) {
+        self.alternatives = alternatives
+    }
+
+    /// Any 2xx: what a request expects when it says nothing.
+    public static let success = StatusPattern([.statusClass(2)])
+
+    /// Whether `status` is accepted.
+    public func matches(_ status: Int) -> Bool {
+        alternatives.contains { alternative in
+            switch alternative {
+            case .code(let code): return status == code
+            case .statusClass(let digit): return status / 100 == digit
+            }
+        }
+    }
+
+    /// `200`, `2xx` or `200, 201`, as a failure message shows the expectation.
+    public var description: String { alternatives.map(\.description).joined(separator: ", ") }
+
+    /// Parses one alternative: a code 100–599 or a class `1xx`–`5xx`; nil when it is neither.
+    public static func alternative(_ text: String) -> Alternative? {
+        let lower = text.lowercased()
+        if lower.count == 3, lower.hasSuffix("xx"), let first = lower.first,
+            let digit = first.wholeNumberValue, (1...5).contains(digit)
+        {
+            return .statusClass(digit)
+        }
+        if lower.count == 3, lower.allSatisfy(\.isASCII), let code = Int(lower), (100...599).contains(code) {
+            return .code(code)
+        }
+        return nil
+    }
+}
+
+/// A step's `expect:` — what a response must look like for the step to succeed.
+public struct Expectation: Sendable, Hashable {
+    /// The accepted statuses (default any 2xx).
+    public let status: StatusPattern
+    /// Expressions that must all be true, evaluated with `result`.
+    public let assertions: [ScalarText]
+    /// Where `expect:` is written.
+    public let location: SourceLocation?
+
+    /// Creates an expectation.
+    public init(status: StatusPattern = .success, assertions: [ScalarText] = [], location: SourceLocation? = nil) {
+        self.status = status
+        self.assertions = assertions
+        self.location = location
+    }
+}

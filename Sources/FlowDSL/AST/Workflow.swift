@@ -1,0 +1,82 @@
+/// A checked workflow: its settings, its steps, and the order a run would start them in.
+public struct Workflow: Sendable {
+    /// The file it was read from, as given.
+    public let file: String
+    /// The language version (`1`).
+    public let version: Int
+    /// Text for humans.
+    public let name: String?
+    /// Text for humans.
+    public let description: String?
+    /// Declared inputs, in file order.
+    public let inputs: [Input]
+    /// Environment variables exported to `run` steps, in file order.
+    public let env: [NamedValue]
+    /// Settings steps inherit.
+    public let defaults: Defaults
+    /// The most steps in flight at once (default 16).
+    public let concurrency: Int
+    /// The top-level steps, in file order.
+    public let steps: [Step]
+    /// Every step, nested ones included, depth first in file order.
+    public let allSteps: [Step]
+    /// Step ids in an order where every step comes after its needs and its group.
+    public let order: [String]
+    /// Steps that would start together: each wave starts when the steps it waits for are done.
+    public let waves: [[String]]
+
+    private let index: [String: Int]
+
+    /// The default of `concurrency`.
+    public static let defaultConcurrency = 16
+
+    /// Builds a workflow from parsed, checked parts; `steps` must form a DAG with unique ids.
+    public init(
+        file: String,
+        version: Int,
+        name: String?,
+        description: String?,
+        inputs: [Input],
+        env: [NamedValue],
+        defaults: Defaults,
+        concurrency: Int,
+        steps: [Step]
+    ) {
+        self.file = file
+        self.version = version
+        self.name = name
+        self.description = description
+        self.inputs = inputs
+        self.env = env
+        self.defaults = defaults
+        self.concurrency = concurrency
+        self.steps = steps
+        var all: [Step] = []
+        func collect(_ steps: [Step]) {
+            for step in steps {
+                all.append(step)
+                collect(step.children)
+            }
+        }
+        collect(steps)
+        self.allSteps = all
+        var index: [String: Int] = [:]
+        for (position, step) in all.enumerated() where index[step.id] == nil {
+            index[step.id] = position
+        }
+        self.index = index
+        let schedule = StepSchedule(steps: all)
+        self.order = schedule.order
+        self.waves = schedule.waves
+    }
+
+    /// The step with this id, nested ones included.
+    public func step(_ id: String) -> Step? {
+        index[id].map { allSteps[$0] }
+    }
+
+    /// The input declared with this name.
+    public func input(_ name: String) -> Input? {
+        inputs.first { $0.name == name }
+    }
+}

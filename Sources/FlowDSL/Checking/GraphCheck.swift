@@ -1,0 +1,125 @@
+/// The checks over the whole set of steps: unique ids, known needs, group scopes and cycles.
+struct GraphCheck {
+    let steps: [Step]
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(steps: [Step]) {
+        self.steps = steps
+    }
+
+    mutating func run() {
+        var first: [String: Step] = [:]
+        for step in steps {
+            if let earlier = first[step.id] {
+                diagnostics.append(
+                    .error(
+                        "step id '\(step.id)' is used twice",
+                        at: step.location,
+                        length: step.id.count,
+                        hint: "the first '\(step.id)' is at \(earlier.location); ids are unique across the whole file"
+                    ))
+            } else {
+                first[step.id] = step
+            }
+        }
+        checkNeeds(first)
+        if !diagnostics.isEmpty { return }
+        checkCycles(first)
+    }
+
+    private mutating func checkNeeds(_ byID: [String: Step]) {
+        let ids = steps.map(\.id)
+        for step in steps {
+            for (need, location) in zip(step.needs, step.needLocations) {
+                guard let needed = byID[need] else {
+                    let hint = Suggestion.closest(to: need, in: ids).map { "did you mean '\($0)'?" }
+                    diagnostics.append(
+                        .error(
+                            "step '\(step.id)' needs unknown step '\(need)'",
+                            at: location,
+                            length: need.count,
+                            hint: hint
+                        ))
+                    continue
+                }
+                if need == step.id {
+                    diagnostics.append(.error("step '\(step.id)' needs itself", at: location, length: need.count))
+                } else if isAncestor(step.id, of: needed, byID) {
+                    diagnostics.append(
+                        .error(
+                            "group '\(step.id)' needs its own child '\(need)'",
+                            at: location,
+                            length: need.count,
+                            hint: "a group finishes after its children; remove the need"
+                        ))
+                } else if let parent = step.parent, needed.parent != parent {
+                    diagnostics.append(
+                        .error(
+                            "step '\(step.id)' in group '\(parent)' needs '\(need)' outside its group",
+                            at: location,
+                            length: need.count,
+                            hint: "children start with their group; put the need on group '\(parent)' instead"
+                        ))
+                }
+            }
+        }
+    }
+
+    private func isAncestor(_ id: String, of step: Step, _ byID: [String: Step]) -> Bool {
+        var current = step.parent
+        var guardCount = 0
+        while let parent = current, guardCount <= steps.count {
+            if parent == id { return true }
+            current = byID[parent]?.parent
+            guardCount += 1
+        }
+        return false
+    }
+
+    /// Finds a cycle of needs with an iterative depth-first search and prints it `a → b → a`.
+    private mutating func checkCycles(_ byID: [String: Step]) {
+        enum Mark { case unvisited, active, done }
+        var mark = [String: Mark]()
+        for root in steps where mark[root.id, default: .unvisited] == .unvisited {
+            var path: [(step: Step, next: Int)] = [(root, 0)]
+            mark[root.id] = .active
+            while let top = path.last {
+                if top.next >= top.step.needs.count {
+                    mark[top.step.id] = .done
+                    path.removeLast()
+                    continue
+                }
+                path[path.count - 1].next += 1
+                let need = top.step.needs[top.next]
+                guard let needed = byID[need] else { continue }
+                switch mark[need, default: .unvisited] {
+                case .done:
+                    continue
+                case .unvisited:
+                    mark[need] = .active
+                    path.append((needed, 0))
+                case .active:
+                    reportCycle(path.map(\.step), closingAt: need)
+                    return
+                }
+            }
+        }
+    }
+
+    private mutating func reportCycle(_ path: [Step], closingAt id: String) {
+        guard let start = path.firstIndex(where: { $0.id == id }) else { return }
+        // Steps in a cycle of needs; print it in dependency order starting at the earliest in the file.
+        let members = Array(path[start...])
+        let names = members.map(\.id) + [id]
+        let first = members[0]
+        let index = first.needs.firstIndex(of: members.count > 1 ? members[1].id : id) ?? 0
+        let location = index < first.needLocations.count ? first.needLocations[index] : first.location
+        diagnostics.append(
+            .error(
+                "steps form a cycle: \(names.joined(separator: " → "))",
+                at: location,
+                length: members.count > 1 ? members[1].id.count : id.count,
+                hint: "a step cannot wait for a step that waits for it; remove one of these needs"
+            ))
+    }
+}

@@ -1,0 +1,25 @@
+internal import Yams
+
+/// Parses a composed document and runs every check, collecting all diagnostics.
+enum WorkflowChecker {
+    static func check(root: Node, file: String, sourceLines: [Substring]) -> CheckResult {
+        var parser = WorkflowParser(file: file)
+        let parts = parser.parse(root)
+        var diagnostics = parser.reader.diagnostics
+        let workflow = Workflow(
+            file: file,
+            version: parts.version,
+            name: parts.name,
+            description: parts.description,
+            inputs: parts.inputs,
+            env: parts.env,
+            defaults: parts.defaults,
+            concurrency: parts.concurrency,
+            steps: parts.steps
+        )
+        var graph = GraphCheck(steps: workflow.allSteps)
+        graph.run()
+        diagnostics += graph.diagnostics
+        return CheckResult(workflow: workflow, diagnostics: diagnostics, file: file, sourceLines: sourceLines)
+    }
+}

@@ -1,0 +1,56 @@
+/// One problem found in a workflow: an error (the file is invalid) or a warning (it still runs).
+public struct Diagnostic: Sendable, Hashable {
+    /// How serious a diagnostic is.
+    public enum Severity: String, Sendable, Hashable {
+        /// The workflow is invalid and will not run.
+        case error
+        /// Worth a look, but the workflow is still valid.
+        case warning
+    }
+
+    /// Whether the problem makes the workflow invalid.
+    public let severity: Severity
+    /// What is wrong, in one sentence without a trailing period.
+    public let message: String
+    /// Where the problem is, when it has a place in the file.
+    public let location: SourceLocation?
+    /// How many columns the caret underlines (at least 1).
+    public let length: Int
+    /// A suggestion to fix it ("did you mean 'upload'?").
+    public let hint: String?
+
+    /// Creates a diagnostic; `length` is clamped to at least 1.
+    public init(
+        _ severity: Severity,
+        _ message: String,
+        at location: SourceLocation?,
+        length: Int = 1,
+        hint: String? = nil
+    ) {
+        self.severity = severity
+        self.message = message
+        self.location = location
+        self.length = max(1, length)
+        self.hint = hint
+    }
+
+    /// An error at `location`.
+    public static func error(
+        _ message: String,
+        at location: SourceLocation?,
+        length: Int = 1,
+        hint: String? = nil
+    ) -> Diagnostic {
+        Diagnostic(.error, message, at: location, length: length, hint: hint)
+    }
+
+    /// A warning at `location`.
+    public static func warning(
+        _ message: String,
+        at location: SourceLocation?,
+        length: Int = 1,
+        hint: String? = nil
+    ) -> Diagnostic {
+        Diagnostic(.warning, message, at: location, length: length, hint: hint)
+    }
+}

@@ -1,0 +1,10 @@
+/// What an expression can read: the engine (or a checker, or a test) supplies the roots' values
+/// and answers the status functions.
+public protocol EvaluationContext {
+    /// The value of a root such as `inputs` or `steps`; `nil` when the root is unknown or not
+    /// available where the expression is evaluated (evaluation then fails with a clear error).
+    func value(ofRoot name: String) -> Value?
+    /// The answer of `success()`, `failure()`, `always()` or `cancelled()` for the step being
+    /// decided; `nil` where status functions make no sense (evaluation then fails).
+    func statusFunction(_ name: String) -> Bool?
+}

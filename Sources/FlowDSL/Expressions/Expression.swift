@@ -1,0 +1,51 @@
+/// A parsed expression: the text inside `${{ }}`, or a bare `if:` condition.
+public struct Expression: Sendable, Hashable, CustomStringConvertible {
+    /// The text the expression was parsed from, exactly as given.
+    public let source: String
+    /// Every root path the expression reads, in source order.
+    public let references: [Reference]
+    /// Every function call, in source order.
+    public let functionCalls: [FunctionCall]
+    let root: SyntaxNode
+
+    private init(source: String, root: SyntaxNode, references: [Reference], functionCalls: [FunctionCall]) {
+        self.source = source
+        self.root = root
+        self.references = references
+        self.functionCalls = functionCalls
+    }
+
+    /// Parses `source`; a syntax error's offset counts Characters from the start of `source`.
+    ///
+    /// Total on any input: it never traps, and work grows linearly with the length of `source`.
+    public static func parse(_ source: String) throws(ExpressionSyntaxError) -> Expression {
+        try parse(source, messageOffsetBase: 0)
+    }
+
+    /// Parses `source`, quoting positions in messages as if `source` started at `messageOffsetBase`.
+    static func parse(_ source: String, messageOffsetBase: Int) throws(ExpressionSyntaxError) -> Expression {
+        let tokens = try Lexer.tokens(of: Array(source))
+        var parser = Parser(tokens: tokens, messageOffsetBase: messageOffsetBase)
+        let root = try parser.parseExpression()
+        return Expression(
+            source: source, root: root, references: parser.references, functionCalls: parser.functionCalls)
+    }
+
+    /// Evaluates the expression; an error's offset counts Characters from the start of `source`.
+    public func evaluate(_ context: some EvaluationContext) throws(EvaluationError) -> Value {
+        try Evaluator(context: context).evaluate(root)
+    }
+
+    /// The source text, so an expression reads like itself in messages.
+    public var description: String { source }
+
+    /// Two expressions are equal when parsed from the same text (parsing is deterministic).
+    public static func == (lhs: Expression, rhs: Expression) -> Bool {
+        lhs.source == rhs.source
+    }
+
+    /// Hashes the source text, consistently with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(source)
+    }
+}

@@ -1,0 +1,35 @@
+/// The built-in functions: their names and argument counts, for checking calls before anything
+/// runs, and their implementations (in `Functions+Library.swift`).
+public enum Functions {
+    /// Every function name, as written in expressions (names are case-sensitive).
+    public static let names = [
+        "length", "contains", "startsWith", "endsWith", "format", "join", "toJSON", "fromJSON",
+        "success", "failure", "always", "cancelled",
+    ]
+
+    /// The functions whose answer comes from the engine rather than from their arguments.
+    public static let statusFunctions: Set<String> = ["success", "failure", "always", "cancelled"]
+
+    /// How many arguments `name` takes; `nil` for an unknown function.
+    public static func arity(_ name: String) -> ClosedRange<Int>? {
+        switch name {
+        case "length", "toJSON", "fromJSON": 1...1
+        case "contains", "startsWith", "endsWith": 2...2
+        case "join": 1...2
+        case "format": 1...Int.max
+        case "success", "failure", "always", "cancelled": 0...0
+        default: nil
+        }
+    }
+
+    /// "1 argument", "1 or 2 arguments", "at least 1 argument": how error messages state an arity.
+    static func describe(_ arity: ClosedRange<Int>) -> String {
+        func count(_ n: Int) -> String { n == 1 ? "1 argument" : "\(n) arguments" }
+        if arity.upperBound == Int.max { return "at least " + count(arity.lowerBound) }
+        if arity.lowerBound == arity.upperBound { return count(arity.lowerBound) }
+        if arity.upperBound == arity.lowerBound + 1 {
+            return "\(arity.lowerBound) or " + count(arity.upperBound)
+        }
+        return "\(arity.lowerBound) to " + count(arity.upperBound)
+    }
+}

@@ -1,0 +1,239 @@
+/// A recursive-descent parser over the lexer's tokens. Precedence, loosest first:
+/// `||`, `&&`, `== !=`, `< <= > >=`, `!`, then property access, indexing and calls.
+struct Parser {
+    /// Parentheses, calls, indexes and `!` may nest this deep; more is refused with a syntax
+    /// error so that hostile input cannot exhaust the stack.
+    static let maximumDepth = 64
+
+    private let tokens: [Token]
+    private var index = 0
+    private var depth = 0
+    private(set) var references: [Reference] = []
+    private(set) var functionCalls: [FunctionCall] = []
+    /// Added to the offsets quoted inside messages ("to close '(' at 7"), so that an expression
+    /// embedded in a template names positions in the template, as its error offset does.
+    private let messageOffsetBase: Int
+
+    init(tokens: [Token], messageOffsetBase: Int = 0) {
+        self.tokens = tokens
+        self.messageOffsetBase = messageOffsetBase
+    }
+
+    /// Parses the whole token list as one expression.
+    mutating func parseExpression() throws(ExpressionSyntaxError) -> SyntaxNode {
+        if current.kind == .end {
+            throw ExpressionSyntaxError(offset: 0, length: max(1, current.offset), message: "empty expression")
+        }
+        let node = try parseOr()
+        guard current.kind == .end else {
+            throw ExpressionSyntaxError(
+                offset: current.offset, length: current.length,
+                message: "unexpected \(current.quoted) after the end of the expression")
+        }
+        references.sort { $0.offset < $1.offset }
+        functionCalls.sort { $0.offset < $1.offset }
+        return node
+    }
+
+    private var current: Token { tokens[min(index, tokens.count - 1)] }
+
+    private mutating func advance() -> Token {
+        let token = current
+        if index < tokens.count - 1 { index += 1 }
+        return token
+    }
+
+    private mutating func enter(_ token: Token) throws(ExpressionSyntaxError) {
+        depth += 1
+        if depth > Parser.maximumDepth {
+            throw ExpressionSyntaxError(
+                offset: token.offset, length: token.length,
+                message: "expression nests too deeply (more than \(Parser.maximumDepth) levels)")
+        }
+    }
+
+    private mutating func parseOr() throws(ExpressionSyntaxError) -> SyntaxNode {
+        var operands = [try parseAnd()]
+        while current.kind == .or {
+            _ = advance()
+            operands.append(try parseAnd())
+        }
+        return operands.count == 1 ? operands[0] : .or(operands)
+    }
+
+    private mutating func parseAnd() throws(ExpressionSyntaxError) -> SyntaxNode {
+        var operands = [try parseEquality()]
+        while current.kind == .and {
+            _ = advance()
+            operands.append(try parseEquality())
+        }
+        return operands.count == 1 ? operands[0] : .and(operands)
+    }
+
+    private mutating func parseEquality() throws(ExpressionSyntaxError) -> SyntaxNode {
+        let first = try parseOrdering()
+        var rest: [(ComparisonOperator, SyntaxNode)] = []
+        while true {
+            let comparison: ComparisonOperator
+            switch current.kind {
+            case .equal: comparison = .equal
+            case .notEqual: comparison = .notEqual
+            default: return rest.isEmpty ? first : .compare(first, rest)
+            }
+            _ = advance()
+            rest.append((comparison, try parseOrdering()))
+        }
+    }
+
+    private mutating func parseOrdering() throws(ExpressionSyntaxError) -> SyntaxNode {
+        let first = try parseUnary()
+        var rest: [(ComparisonOperator, SyntaxNode)] = []
+        while true {
+            let comparison: ComparisonOperator
+            switch current.kind {
+            case .less: comparison = .less
+            case .lessEqual: comparison = .lessEqual
+            case .greater: comparison = .greater
+            case .greaterEqual: comparison = .greaterEqual
+            default: return rest.isEmpty ? first : .compare(first, rest)
+            }
+            _ = advance()
+            rest.append((comparison, try parseUnary()))
+        }
+    }
+
+    private mutating func parseUnary() throws(ExpressionSyntaxError) -> SyntaxNode {
+        guard current.kind == .not else { return try parsePostfix() }
+        let bang = advance()
+        try enter(bang)
+        defer { depth -= 1 }
+        return .not(try parseUnary())
+    }
+
+    private mutating func parsePostfix() throws(ExpressionSyntaxError) -> SyntaxNode {
+        let base = try parsePrimary()
+        var accessors: [SyntaxNode.Accessor] = []
+        loop: while true {
+            switch current.kind {
+            case .dot:
+                let dot = advance()
+                let name = current
+                guard case .identifier(let key) = name.kind else {
+                    throw ExpressionSyntaxError(
+                        offset: name.offset, length: name.length,
+                        message: "expected a property name after '.' at \(dot.offset + messageOffsetBase), found \(name.quoted)")
+                }
+                _ = advance()
+                accessors.append(.key(key, Span(offset: dot.offset, length: name.offset + name.length - dot.offset)))
+            case .leftBracket:
+                let open = advance()
+                try enter(open)
+                let subscriptNode = try parseOr()
+                depth -= 1
+                let close = try expect(.rightBracket, closing: open)
+                accessors.append(
+                    .index(subscriptNode, Span(offset: open.offset, length: close.offset + 1 - open.offset)))
+            default:
+                break loop
+            }
+        }
+        if case .root(let name, let span) = base {
+            recordReference(root: name, span: span, accessors: accessors)
+        }
+        return accessors.isEmpty ? base : .access(base, accessors)
+    }
+
+    private mutating func recordReference(root: String, span: Span, accessors: [SyntaxNode.Accessor]) {
+        var path: [PathComponent] = []
+        var end = span.end
+        for accessor in accessors {
+            end = accessor.span.end
+            switch accessor {
+            case .key(let key, _):
+                path.append(.key(key))
+                continue
+            case .index(.literal(.string(let key)), _):
+                path.append(.key(key))
+                continue
+            case .index(.literal(.number(let number)), _):
+                if number == number.rounded(), abs(number) < 1e15 {
+                    path.append(.index(Int(number)))
+                    continue
+                }
+            case .index:
+                break
+            }
+            path.append(.dynamic)
+            break
+        }
+        references.append(Reference(root: root, path: path, offset: span.offset, length: end - span.offset))
+    }
+
+    private mutating func parsePrimary() throws(ExpressionSyntaxError) -> SyntaxNode {
+        let token = current
+        switch token.kind {
+        case .number(let number):
+            _ = advance()
+            return .literal(.number(number))
+        case .string(let text):
+            _ = advance()
+            return .literal(.string(text))
+        case .trueKeyword:
+            _ = advance()
+            return .literal(.bool(true))
+        case .falseKeyword:
+            _ = advance()
+            return .literal(.bool(false))
+        case .nullKeyword:
+            _ = advance()
+            return .literal(.null)
+        case .identifier(let name):
+            _ = advance()
+            if current.kind == .leftParen { return try parseCall(name: name, nameToken: token) }
+            return .root(name, Span(offset: token.offset, length: token.length))
+        case .leftParen:
+            let open = advance()
+            try enter(open)
+            let inner = try parseOr()
+            depth -= 1
+            _ = try expect(.rightParen, closing: open)
+            return inner
+        case .end:
+            throw ExpressionSyntaxError(
+                offset: token.offset, length: token.length, message: "expected a value, found the end of the expression"
+            )
+        default:
+            throw ExpressionSyntaxError(
+                offset: token.offset, length: token.length, message: "expected a value, found \(token.quoted)")
+        }
+    }
+
+    private mutating func parseCall(name: String, nameToken: Token) throws(ExpressionSyntaxError) -> SyntaxNode {
+        let open = advance()
+        try enter(open)
+        defer { depth -= 1 }
+        var arguments: [SyntaxNode] = []
+        if current.kind != .rightParen {
+            while true {
+                arguments.append(try parseOr())
+                guard current.kind == .comma else { break }
+                _ = advance()
+            }
+        }
+        let close = try expect(.rightParen, closing: open)
+        let span = Span(offset: nameToken.offset, length: close.offset + 1 - nameToken.offset)
+        functionCalls.append(
+            FunctionCall(name: name, argumentCount: arguments.count, offset: span.offset, length: span.length))
+        return .call(name, arguments, span)
+    }
+
+    private mutating func expect(_ kind: Token.Kind, closing open: Token) throws(ExpressionSyntaxError) -> Token {
+        guard current.kind == kind else {
+            let closer = kind == .rightParen ? "')'" : "']'"
+            throw ExpressionSyntaxError(
+                offset: current.offset, length: current.length,
+                message: "expected \(closer) to close \(open.quoted) at \(open.offset + messageOffsetBase), found \(current.quoted)")
+        }
+        return advance()
+    }
+}

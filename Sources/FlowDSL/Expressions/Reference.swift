@@ -1,0 +1,77 @@
+/// A path read from one of the expression roots, such as `steps.login.outputs.token`; the checker
+/// uses it to verify names and dependencies before anything runs.
+public struct Reference: Sendable, Hashable, CustomStringConvertible {
+    /// The root name: `inputs`, `env`, `secrets`, `steps`, `result`, or an unknown name to report.
+    public let root: String
+    /// The static accesses after the root, up to and including the first computed index.
+    public let path: [PathComponent]
+    /// Where the reference starts, in Characters from the start of the expression.
+    public let offset: Int
+    /// How many Characters it covers, from the root to the end of its last path component.
+    public let length: Int
+
+    /// Creates a reference; the parser makes these, tests compare against them.
+    public init(root: String, path: [PathComponent], offset: Int, length: Int) {
+        self.root = root
+        self.path = path
+        self.offset = offset
+        self.length = length
+    }
+
+    /// The path as a user would write it: `steps.login.outputs.token`, `env['my var']`,
+    /// `result.json.items[0]`, with `[*]` for a computed index.
+    public var description: String {
+        var text = root
+        for component in path {
+            switch component {
+            case .key(let key):
+                if Lexer.isIdentifier(key) {
+                    text += "." + key
+                } else {
+                    text += "['" + key.replacing("'", with: "''") + "']"
+                }
+            case .index(let index): text += "[\(index)]"
+            case .dynamic: text += "[*]"
+            }
+        }
+        return text
+    }
+}
+
+/// One access in a reference's path.
+public enum PathComponent: Sendable, Hashable {
+    /// `.name` or `['name']`.
+    case key(String)
+    /// `[3]`, a literal integer index.
+    case index(Int)
+    /// `[expression]`: known only at run time; it ends the static path.
+    case dynamic
+}
+
+/// A function call as written, for checking names and argument counts before anything runs.
+public struct FunctionCall: Sendable, Hashable {
+    /// The function name as written (names are case-sensitive).
+    public let name: String
+    /// How many arguments the call passes.
+    public let argumentCount: Int
+    /// Where the name starts, in Characters from the start of the expression.
+    public let offset: Int
+    /// How many Characters the call covers, from the name to the closing parenthesis.
+    public let length: Int
+
+    /// Creates a call record; the parser makes these, tests compare against them.
+    public init(name: String, argumentCount: Int, offset: Int, length: Int) {
+        self.name = name
+        self.argumentCount = argumentCount
+        self.offset = offset
+        self.length = length
+    }
+}
+
+/// The root names expressions may read.
+public enum Roots {
+    /// Roots available today: `inputs`, `env`, `secrets`, `steps`, `result`.
+    public static let names = ["inputs", "env", "secrets", "steps", "result"]
+    /// Roots kept for later versions of the language; using one is an error today.
+    public static let reserved = ["services", "flow"]
+}

@@ -1,0 +1,73 @@
+extension Template {
+    /// The text with what is known substituted, for `--dry-run` plans.
+    ///
+    /// An expression that is a plain reference becomes `placeholder(reference)`, or
+    /// `<steps.login.outputs.token>` when that returns `nil` (not known before running; a
+    /// caller masks secrets by returning `***`). An expression without references or status
+    /// functions is evaluated now (`${{ 1 + 1 }}`-like constants, `format('a{0}', 'b')`); any
+    /// other expression is shown as `<its source>`.
+    public func render(placeholder: (Reference) -> String?) -> String {
+        var output = ""
+        for part in parts {
+            switch part {
+            case .literal(let literal):
+                output += literal
+            case .expression(let index):
+                output += Template.render(expressions[index].expression, placeholder: placeholder)
+            }
+        }
+        return output
+    }
+
+    private static func render(_ expression: Expression, placeholder: (Reference) -> String?) -> String {
+        if expression.references.count == 1, let reference = expression.references.first,
+            expression.isPlainReference
+        {
+            return placeholder(reference) ?? "<\(reference)>"
+        }
+        let usesStatus = expression.functionCalls.contains { Functions.statusFunctions.contains($0.name) }
+        if expression.references.isEmpty, !usesStatus,
+            let value = try? expression.evaluate(ConstantContext())
+        {
+            return value.interpolated
+        }
+        return "<\(expression.source.trimmingWhitespace())>"
+    }
+}
+
+extension Expression {
+    /// The expression is nothing but one reference with a static path, like `inputs.name`.
+    var isPlainReference: Bool {
+        switch root {
+        case .root: return true
+        case .access(.root, let accessors):
+            return accessors.allSatisfy { accessor in
+                switch accessor {
+                case .key: return true
+                case .index(.literal, _): return true
+                case .index: return false
+                }
+            }
+        default: return false
+        }
+    }
+}
+
+/// The context of an expression that reads nothing: no roots, no status functions.
+private struct ConstantContext: EvaluationContext {
+    func value(ofRoot name: String) -> Value? { nil }
+    func statusFunction(_ name: String) -> Bool? { nil }
+}
+
+extension String {
+    fileprivate func trimmingWhitespace() -> String {
+        let trimmedFront = drop(while: \.isWhitespace)
+        var end = trimmedFront.endIndex
+        while end > trimmedFront.startIndex {
+            let before = trimmedFront.index(before: end)
+            guard trimmedFront[before].isWhitespace else { break }
+            end = before
+        }
+        return String(trimmedFront[..<end])
+    }
+}

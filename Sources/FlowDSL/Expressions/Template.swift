@@ -1,0 +1,89 @@
+/// A string value from the workflow that may embed `${{ }}` expressions, such as
+/// `"Bearer ${{ steps.login.outputs.token }}"`.
+public struct Template: Sendable, Hashable, CustomStringConvertible {
+    /// The text the template was parsed from, exactly as given.
+    public let text: String
+    /// Each `${{ }}` in order of appearance.
+    public let expressions: [EmbeddedExpression]
+    let parts: [Part]
+
+    /// A piece of the template: literal text or the index of an embedded expression.
+    enum Part: Sendable, Hashable {
+        case literal(String)
+        case expression(Int)
+    }
+
+    /// Parses `text`; a syntax error's offset counts Characters from the start of `text`, also for
+    /// errors inside an embedded expression.
+    ///
+    /// Total on any input: it never traps, and work grows linearly with the length of `text`.
+    public static func parse(_ text: String) throws(ExpressionSyntaxError) -> Template {
+        let (parts, expressions) = try TemplateScanner.scan(Array(text))
+        return Template(text: text, expressions: expressions, parts: parts)
+    }
+
+    /// No `${{ }}` at all: the value is the text itself.
+    public var isLiteral: Bool { expressions.isEmpty }
+
+    /// Exactly one `${{ }}` and nothing else but whitespace: the value keeps the expression's
+    /// type (a number stays a number, an object an object) instead of becoming a string.
+    public var isSingleExpression: Bool {
+        guard expressions.count == 1 else { return false }
+        return parts.allSatisfy { part in
+            if case .literal(let literal) = part { return literal.allSatisfy(\.isWhitespace) }
+            return true
+        }
+    }
+
+    /// The template's value: the literal text, the single expression's value with its type, or
+    /// the text with each expression's value interpolated. Error offsets count Characters from
+    /// the start of `text`.
+    public func evaluate(_ context: some EvaluationContext) throws(EvaluationError) -> Value {
+        if isLiteral { return .string(text) }
+        if isSingleExpression { return try evaluate(expressions[0], context) }
+        var output = ""
+        for part in parts {
+            switch part {
+            case .literal(let literal): output += literal
+            case .expression(let index): output += try evaluate(expressions[index], context).interpolated
+            }
+        }
+        return .string(output)
+    }
+
+    private func evaluate(
+        _ embedded: EmbeddedExpression, _ context: some EvaluationContext
+    ) throws(EvaluationError) -> Value {
+        do {
+            return try embedded.expression.evaluate(context)
+        } catch {
+            throw error.shifted(by: embedded.offset)
+        }
+    }
+
+    /// The text, for messages.
+    public var description: String { text }
+
+    /// Two templates are equal when parsed from the same text (parsing is deterministic).
+    public static func == (lhs: Template, rhs: Template) -> Bool {
+        lhs.text == rhs.text
+    }
+
+    /// Hashes the text, consistently with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+    }
+}
+
+/// One `${{ }}` inside a template.
+public struct EmbeddedExpression: Sendable, Hashable {
+    /// The parsed inner text.
+    public let expression: Expression
+    /// Where the inner text (after `${{`) starts, in Characters from the start of the template;
+    /// add it to an offset inside `expression` to locate that spot in the template.
+    public let offset: Int
+    /// Where `${{` starts, in Characters from the start of the template.
+    public let openingOffset: Int
+    /// The length of the whole `${{ … }}`, braces included, in Characters.
+    public let length: Int
+}

@@ -1,0 +1,94 @@
+internal import Yams
+
+/// Reads, parses and checks workflow files. Every problem comes back as a diagnostic; nothing
+/// here crashes or throws on bad input.
+public enum WorkflowLoader {
+    /// Reads the file at `path` (refusing directories, unreadable and oversized files) and checks it.
+    public static func load(path: String) -> CheckResult {
+        switch FileContents.read(path: path, limit: InputLimits.maximumFileSize) {
+        case .success(let bytes):
+            return check(bytes: bytes, file: path)
+        case .failure(let problem):
+            return CheckResult(
+                workflow: nil,
+                diagnostics: [.error(problem.message, at: nil, hint: problem.hint)],
+                file: path,
+                sourceLines: []
+            )
+        }
+    }
+
+    /// Checks workflow text; `file` names it in diagnostics.
+    public static func check(source: String, file: String) -> CheckResult {
+        check(bytes: Array(source.utf8), file: file)
+    }
+
+    /// Checks workflow bytes, which must be UTF-8 text; `file` names them in diagnostics.
+    public static func check(bytes: [UInt8], file: String) -> CheckResult {
+        func failure(_ message: String, line: Int? = nil, column: Int = 1, hint: String? = nil, lines: [Substring] = [])
+            -> CheckResult
+        {
+            let location = line.map { SourceLocation(file: file, line: $0, column: column) }
+            return CheckResult(
+                workflow: nil,
+                diagnostics: [.error(message, at: location, hint: hint)],
+                file: file,
+                sourceLines: lines
+            )
+        }
+        if bytes.count > InputLimits.maximumFileSize {
+            return failure(
+                "the file is \(bytes.count) bytes; flow reads workflows of at most \(SizeSyntax.format(InputLimits.maximumFileSize))",
+                hint: "see \"Limits\" in Grammar.md"
+            )
+        }
+        if bytes.contains(0) {
+            return failure("the file is binary, not YAML text (it contains NUL bytes)")
+        }
+        guard let source = String(validating: bytes, as: UTF8.self) else {
+            return failure("the file is not UTF-8 text", hint: "workflow files are UTF-8 encoded YAML")
+        }
+        let lines = SourceLines.split(source)
+        if source.allSatisfy({ $0.isWhitespace }) {
+            return failure("the file is empty", hint: "a workflow starts with 'version: 1' and has 'steps:'")
+        }
+        if let problem = YAMLPrecheck.check(bytes) {
+            return failure(problem.message, line: problem.line, column: problem.column, hint: problem.hint, lines: lines)
+        }
+        let root: Node
+        do {
+            guard let composed = try Yams.compose(yaml: source) else {
+                return failure("the file has no YAML document", hint: "a workflow starts with 'version: 1'")
+            }
+            root = composed
+        } catch let error as YamlError {
+            return composeFailure(error, file: file, lines: lines)
+        } catch {
+            return failure("invalid YAML: \(error)", lines: lines)
+        }
+        return WorkflowChecker.check(root: root, file: file, sourceLines: lines)
+    }
+
+    private static func composeFailure(_ error: YamlError, file: String, lines: [Substring]) -> CheckResult {
+        let diagnostic: Diagnostic
+        switch error {
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let names = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            diagnostic = .error(
+                "duplicate key \(names) in one mapping",
+                at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column),
+                length: duplicates.first?.count ?? 1,
+                hint: "each key appears once per mapping; step ids are unique across the file"
+            )
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+            .composer(_, let problem, let mark, _):
+            diagnostic = .error(
+                "invalid YAML: \(problem)",
+                at: SourceLocation(file: file, line: mark.line, column: mark.column)
+            )
+        default:
+            diagnostic = .error("invalid YAML: \(error)", at: nil)
+        }
+        return CheckResult(workflow: nil, diagnostics: [diagnostic], file: file, sourceLines: lines)
+    }
+}

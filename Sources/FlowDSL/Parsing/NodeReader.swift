@@ -1,0 +1,261 @@
+internal import Yams
+
+/// Reads typed values out of Yams nodes, recording a located diagnostic for every value of the
+/// wrong shape instead of stopping, so one pass reports every problem of the file.
+struct NodeReader {
+    let file: String
+    var diagnostics: [Diagnostic] = []
+
+    /// One key of a mapping with its value, in file order.
+    struct Entry {
+        let key: String
+        let keyNode: Node
+        let value: Node
+    }
+
+    init(file: String) {
+        self.file = file
+    }
+
+    // MARK: Locations and descriptions
+
+    func location(_ node: Node) -> SourceLocation {
+        let mark = node.mark
+        return SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+    }
+
+    /// How many columns a caret under `node` spans: the whole scalar on one line, else 1.
+    func width(_ node: Node) -> Int {
+        guard case .scalar(let scalar) = node, !scalar.string.contains("\n") else { return 1 }
+        switch scalar.style {
+        case .singleQuoted, .doubleQuoted: return scalar.string.unicodeScalars.count + 2
+        case .plain, .any: return scalar.string.unicodeScalars.count
+        default: return 1
+        }
+    }
+
+    /// What a node is, for messages: "a mapping", "a list", "a string", ...
+    func describe(_ node: Node) -> String {
+        switch node {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        case .scalar(let scalar):
+            guard scalar.style == .plain || scalar.style == .any else { return "a string" }
+            switch PlainScalar.classify(scalar.string) {
+            case .null: return "null"
+            case .bool: return "a boolean"
+            case .number: return "a number"
+            case .string: return "a string"
+            }
+        }
+    }
+
+    mutating func error(_ message: String, at node: Node, hint: String? = nil) {
+        diagnostics.append(.error(message, at: location(node), length: width(node), hint: hint))
+    }
+
+    mutating func warning(_ message: String, at node: Node, hint: String? = nil) {
+        diagnostics.append(.warning(message, at: location(node), length: width(node), hint: hint))
+    }
+
+    mutating func typeError(_ what: String, expected: String, at node: Node, hint: String? = nil) {
+        error("\(what) must be \(expected), not \(describe(node))", at: node, hint: hint)
+    }
+
+    // MARK: Shapes
+
+    /// The entries of a mapping with string keys; a type error and nil when `node` is not one.
+    mutating func mapping(_ node: Node, _ what: String) -> [Entry]? {
+        guard case .mapping(let mapping) = node else {
+            typeError(what, expected: "a mapping", at: node)
+            return nil
+        }
+        var entries: [Entry] = []
+        for (key, value) in mapping {
+            guard case .scalar(let scalar) = key else {
+                error("keys in \(what) must be plain names, not \(describe(key))", at: key)
+                continue
+            }
+            entries.append(Entry(key: scalar.string, keyNode: key, value: value))
+        }
+        return entries
+    }
+
+    /// Reports every key of `entries` that is not in `allowed`, with the closest allowed one.
+    mutating func rejectUnknownKeys(_ entries: [Entry], allowed: [String], in what: String) {
+        for entry in entries where !allowed.contains(entry.key) {
+            let hint = Suggestion.closest(to: entry.key, in: allowed).map { "did you mean '\($0)'?" }
+            error("unknown key '\(entry.key)' in \(what)", at: entry.keyNode, hint: hint)
+        }
+    }
+
+    /// A list's items, or the single value as a one-item list (the short form).
+    func items(_ node: Node) -> [Node] {
+        if case .sequence(let sequence) = node { return Array(sequence) }
+        return [node]
+    }
+
+    // MARK: Scalars
+
+    /// A scalar's text with its location; numbers and booleans keep their YAML spelling.
+    mutating func text(_ node: Node, _ what: String) -> ScalarText? {
+        guard case .scalar(let scalar) = node else {
+            typeError(what, expected: "text", at: node)
+            return nil
+        }
+        return scalarText(scalar, node: node)
+    }
+
+    func scalarText(_ scalar: Node.Scalar, node: Node) -> ScalarText {
+        let start = location(node)
+        var textStart: SourceLocation?
+        if !scalar.string.contains("\n") {
+            switch scalar.style {
+            case .plain, .any:
+                textStart = start
+            case .singleQuoted where !scalar.string.contains("'"):
+                textStart = SourceLocation(file: file, line: start.line, column: start.column + 1)
+            case .doubleQuoted where !scalar.string.contains("\\") && !scalar.string.contains("\""):
+                textStart = SourceLocation(file: file, line: start.line, column: start.column + 1)
+            default:
+                textStart = nil
+            }
+        }
+        return ScalarText(text: scalar.string, location: start, textStart: textStart)
+    }
+
+    /// A string value: any scalar except null, collections refused.
+    mutating func string(_ node: Node, _ what: String) -> String? {
+        text(node, what)?.text
+    }
+
+    mutating func bool(_ node: Node, _ what: String) -> Bool? {
+        if case .scalar(let scalar) = node, scalar.style == .plain,
+            case .bool(let value) = PlainScalar.classify(scalar.string)
+        {
+            return value
+        }
+        typeError(what, expected: "true or false", at: node)
+        return nil
+    }
+
+    mutating func integer(_ node: Node, _ what: String, atLeast minimum: Int) -> Int? {
+        if case .scalar(let scalar) = node, scalar.style == .plain, let value = Int(scalar.string) {
+            guard value >= minimum else {
+                error("\(what) must be at least \(minimum), not \(value)", at: node)
+                return nil
+            }
+            return value
+        }
+        typeError(what, expected: "a whole number", at: node)
+        return nil
+    }
+
+    mutating func duration(_ node: Node, _ what: String) -> Duration? {
+        if case .scalar(let scalar) = node, let duration = DurationSyntax.parse(scalar.string) {
+            return duration
+        }
+        if case .scalar(let scalar) = node {
+            error(
+                "\(what) '\(scalar.string)' is not a duration",
+                at: node,
+                hint: "write a duration like 250ms, 10s, 1m30s or 1h, or a number of seconds"
+            )
+        } else {
+            typeError(what, expected: "a duration", at: node, hint: "write a duration like 250ms, 10s or 1m30s")
+        }
+        return nil
+    }
+
+    mutating func size(_ node: Node, _ what: String) -> Int? {
+        if case .scalar(let scalar) = node, let size = SizeSyntax.parse(scalar.string) {
+            guard size > 0 else {
+                error("\(what) must be more than 0 bytes", at: node)
+                return nil
+            }
+            return size
+        }
+        let hint = "write a size like 100KiB or 5MB (units B, KB, MB, GB, KiB, MiB, GiB), or a number of bytes"
+        if case .scalar(let scalar) = node {
+            error("\(what) '\(scalar.string)' is not a size", at: node, hint: hint)
+        } else {
+            typeError(what, expected: "a size", at: node, hint: hint)
+        }
+        return nil
+    }
+
+    /// One of `cases` by raw value, with "did you mean" for a near miss.
+    mutating func choice<T: RawRepresentable & CaseIterable>(
+        _ node: Node,
+        _ what: String,
+        as type: T.Type
+    ) -> T? where T.RawValue == String {
+        let names = T.allCases.map(\.rawValue)
+        guard case .scalar(let scalar) = node else {
+            typeError(what, expected: "one of \(names.joined(separator: ", "))", at: node)
+            return nil
+        }
+        if let value = T(rawValue: scalar.string) { return value }
+        let hint =
+            Suggestion.closest(to: scalar.string, in: names).map { "did you mean '\($0)'?" }
+            ?? "use one of \(names.joined(separator: ", "))"
+        error("unknown \(what) '\(scalar.string)'", at: node, hint: hint)
+        return nil
+    }
+
+    /// A mapping of names to scalar values (`headers`, `env`, `query`, `form`).
+    mutating func namedValues(_ node: Node, _ what: String) -> [NamedValue] {
+        guard let entries = mapping(node, what) else { return [] }
+        return entries.compactMap { entry in
+            guard let value = text(entry.value, "'\(entry.key)' in \(what)") else { return nil }
+            return NamedValue(name: entry.key, location: location(entry.keyNode), value: value)
+        }
+    }
+
+    /// Any YAML value as a template (the `json` body).
+    mutating func valueTemplate(_ node: Node) -> ValueTemplate {
+        switch node {
+        case .alias:
+            return .null
+        case .sequence(let sequence):
+            return .array(sequence.map { valueTemplate($0) })
+        case .mapping(let mapping):
+            return .object(
+                mapping.map { key, value in
+                    ValueTemplate.Member(key: key.scalar?.string ?? "", value: valueTemplate(value))
+                })
+        case .scalar(let scalar):
+            guard scalar.style == .plain else { return .string(scalarText(scalar, node: node)) }
+            switch PlainScalar.classify(scalar.string) {
+            case .null: return .null
+            case .bool(let value): return .bool(value)
+            case .number(let value): return .number(value)
+            case .string: return .string(scalarText(scalar, node: node))
+            }
+        }
+    }
+}
+
+/// How YAML reads an unquoted scalar (the core schema).
+enum PlainScalar {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string
+
+    static func classify(_ text: String) -> PlainScalar {
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        default:
+            if let first = text.first, first.isNumber || first == "-" || first == "+" || first == ".",
+                let number = Double(text), number.isFinite
+            {
+                return .number(number)
+            }
+            return .string
+        }
+    }
+}

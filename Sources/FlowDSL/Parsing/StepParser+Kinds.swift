@@ -1,0 +1,231 @@
+internal import Yams
+
+extension StepParser {
+    static let httpKeys = [
+        "method", "url", "query", "headers", "json", "form", "body", "body-file", "timeout",
+        "follow-redirects", "expect",
+    ]
+    static let uploadKeys = ["file", "url", "protocol", "method", "chunk-size", "headers", "metadata", "expect"]
+
+    mutating func parseHTTP(_ kindEntry: NodeReader.Entry, stepExpect: NodeReader.Entry?) -> HTTPStep? {
+        guard let entries = reader.mapping(kindEntry.value, "'http'") else { return nil }
+        reader.rejectUnknownKeys(entries, allowed: Self.httpKeys, in: "'http'")
+        let field = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
+        let bodies = entries.filter { ["json", "form", "body", "body-file"].contains($0.key) }
+        if bodies.count > 1 {
+            reader.error(
+                "a request has at most one body, but this one has \(bodies.map { "'\($0.key)'" }.joined(separator: " and "))",
+                at: bodies[1].keyNode
+            )
+        }
+        var body: HTTPStep.Body?
+        if let first = bodies.first {
+            switch first.key {
+            case "json": body = .json(reader.valueTemplate(first.value))
+            case "form": body = .form(reader.namedValues(first.value, "'form'"))
+            case "body": body = reader.text(first.value, "'body'").map(HTTPStep.Body.text)
+            default: body = reader.text(first.value, "'body-file'").map(HTTPStep.Body.file)
+            }
+        }
+        guard let urlField = field["url"] else {
+            reader.error("'http' has no 'url'", at: kindEntry.keyNode, hint: "add 'url: /path' or a full URL")
+            return nil
+        }
+        guard let url = reader.text(urlField.value, "'url'") else { return nil }
+        let method = field["method"].flatMap { parseMethod($0.value) } ?? .get
+        return HTTPStep(
+            method: method,
+            url: url,
+            query: field["query"].map { reader.namedValues($0.value, "'query'") } ?? [],
+            headers: field["headers"].map { reader.namedValues($0.value, "'headers'") } ?? [],
+            body: body,
+            timeout: field["timeout"].flatMap { reader.duration($0.value, "'timeout'") },
+            followRedirects: field["follow-redirects"].flatMap { reader.bool($0.value, "'follow-redirects'") },
+            expect: parseExpect(inner: field["expect"], step: stepExpect),
+            location: reader.location(kindEntry.keyNode)
+        )
+    }
+
+    mutating func parseUpload(_ kindEntry: NodeReader.Entry, stepExpect: NodeReader.Entry?) -> UploadStep? {
+        guard let entries = reader.mapping(kindEntry.value, "'upload'") else { return nil }
+        reader.rejectUnknownKeys(entries, allowed: Self.uploadKeys, in: "'upload'")
+        let field = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
+        var missing: [String] = []
+        for key in ["file", "url", "protocol"] where field[key] == nil { missing.append("'\(key)'") }
+        if !missing.isEmpty {
+            reader.error(
+                "'upload' has no \(missing.joined(separator: ", "))",
+                at: kindEntry.keyNode,
+                hint: "an upload needs 'file', 'url' and 'protocol' (tus or content-range)"
+            )
+        }
+        let file = field["file"].flatMap { reader.text($0.value, "'file'") }
+        let url = field["url"].flatMap { reader.text($0.value, "'url'") }
+        let uploadProtocol = field["protocol"].flatMap {
+            reader.choice($0.value, "upload protocol", as: UploadProtocol.self)
+        }
+        let method = field["method"].flatMap { parseMethod($0.value) }
+        let chunkSize = field["chunk-size"].map { reader.size($0.value, "'chunk-size'") } ?? UploadStep.defaultChunkSize
+        let headers = field["headers"].map { reader.namedValues($0.value, "'headers'") } ?? []
+        let metadata = field["metadata"].map { reader.namedValues($0.value, "'metadata'") } ?? []
+        let expect = parseExpect(inner: field["expect"], step: stepExpect)
+        guard let file, let url, let uploadProtocol, let chunkSize else { return nil }
+        return UploadStep(
+            file: file,
+            url: url,
+            uploadProtocol: uploadProtocol,
+            method: method,
+            chunkSize: chunkSize,
+            headers: headers,
+            metadata: metadata,
+            expect: expect,
+            location: reader.location(kindEntry.keyNode)
+        )
+    }
+
+    mutating func parseRun(_ kindEntry: NodeReader.Entry, fields: [String: NodeReader.Entry]) -> RunStep? {
+        let command: RunStep.Command
+        switch kindEntry.value {
+        case .sequence(let sequence):
+            let arguments = sequence.compactMap { reader.text($0, "an argument of 'run'") }
+            guard !arguments.isEmpty else {
+                reader.error("'run' has an empty argument list", at: kindEntry.keyNode)
+                return nil
+            }
+            command = .arguments(arguments)
+        case .scalar:
+            guard let script = reader.text(kindEntry.value, "'run'") else { return nil }
+            guard !script.text.trimmingSpaces.isEmpty else {
+                reader.error("'run' has an empty script", at: kindEntry.keyNode)
+                return nil
+            }
+            command = .script(script)
+        default:
+            reader.typeError(
+                "'run'",
+                expected: "a script (text) or an argument list",
+                at: kindEntry.value,
+                hint: "put 'env' and 'cwd' next to 'run', not under it"
+            )
+            return nil
+        }
+        return RunStep(
+            command: command,
+            env: fields["env"].map { reader.namedValues($0.value, "'env'") } ?? [],
+            cwd: fields["cwd"].flatMap { reader.text($0.value, "'cwd'") },
+            location: reader.location(kindEntry.keyNode)
+        )
+    }
+
+    mutating func parseMethod(_ node: Node) -> HTTPMethod? {
+        guard case .scalar(let scalar) = node else {
+            reader.typeError("'method'", expected: "an HTTP method", at: node)
+            return nil
+        }
+        if let method = HTTPMethod(rawValue: scalar.string.uppercased()) { return method }
+        let names = HTTPMethod.allCases.map(\.rawValue)
+        let hint =
+            Suggestion.closest(to: scalar.string.uppercased(), in: names).map { "did you mean '\($0)'?" }
+            ?? "use one of \(names.joined(separator: ", "))"
+        reader.error("unknown HTTP method '\(scalar.string)'", at: node, hint: hint)
+        return nil
+    }
+
+    /// `expect` either inside `http:`/`upload:` or next to it, not both.
+    mutating func parseExpect(inner: NodeReader.Entry?, step: NodeReader.Entry?) -> Expectation {
+        if inner != nil, let step {
+            reader.error("'expect' is given twice, inside and next to the request", at: step.keyNode)
+        }
+        guard let entry = inner ?? step, let fields = reader.mapping(entry.value, "'expect'") else {
+            return Expectation()
+        }
+        reader.rejectUnknownKeys(fields, allowed: ["status", "assert"], in: "'expect'")
+        var status = StatusPattern.success
+        var assertions: [ScalarText] = []
+        for field in fields {
+            switch field.key {
+            case "status": status = parseStatus(field.value) ?? status
+            case "assert": assertions = reader.items(field.value).compactMap { reader.text($0, "an assertion") }
+            default: break
+            }
+        }
+        return Expectation(status: status, assertions: assertions, location: reader.location(entry.keyNode))
+    }
+
+    /// A code, a class like `2xx`, or a list of them.
+    mutating func parseStatus(_ node: Node) -> StatusPattern? {
+        var alternatives: [StatusPattern.Alternative] = []
+        var valid = true
+        for item in reader.items(node) {
+            guard case .scalar(let scalar) = item, let alternative = StatusPattern.alternative(scalar.string) else {
+                reader.error(
+                    "'\(item.scalar?.string ?? reader.describe(item))' is not a status pattern",
+                    at: item,
+                    hint: "write a code (200), a class (2xx), or a list of them"
+                )
+                valid = false
+                continue
+            }
+            alternatives.append(alternative)
+        }
+        guard valid, !alternatives.isEmpty else { return nil }
+        return StatusPattern(alternatives)
+    }
+
+    mutating func parseRetry(_ node: Node, at keyNode: Node) -> Retry? {
+        let location = reader.location(keyNode)
+        if case .scalar = node {
+            return reader.integer(node, "'retry'", atLeast: 1).map { Retry(attempts: $0, location: location) }
+        }
+        guard let fields = reader.mapping(node, "'retry'") else { return nil }
+        let allowed = ["attempts", "delay", "backoff", "max-delay", "jitter", "on"]
+        reader.rejectUnknownKeys(fields, allowed: allowed, in: "'retry'")
+        var attempts = 3
+        var delay = Duration.seconds(1)
+        var backoff = Retry.Backoff.exponential
+        var maxDelay: Duration?
+        var jitter = Retry.Jitter.none
+        var conditions: [Retry.Condition] = []
+        for field in fields {
+            switch field.key {
+            case "attempts": attempts = reader.integer(field.value, "'attempts'", atLeast: 1) ?? attempts
+            case "delay": delay = reader.duration(field.value, "'delay'") ?? delay
+            case "backoff": backoff = reader.choice(field.value, "backoff", as: Retry.Backoff.self) ?? backoff
+            case "max-delay": maxDelay = reader.duration(field.value, "'max-delay'")
+            case "jitter": jitter = reader.choice(field.value, "jitter", as: Retry.Jitter.self) ?? jitter
+            case "on": conditions = reader.items(field.value).compactMap { parseRetryCondition($0) }
+            default: break
+            }
+        }
+        return Retry(
+            attempts: attempts,
+            delay: delay,
+            backoff: backoff,
+            maxDelay: maxDelay,
+            jitter: jitter,
+            on: conditions,
+            location: location
+        )
+    }
+
+    private mutating func parseRetryCondition(_ node: Node) -> Retry.Condition? {
+        guard case .scalar(let scalar) = node else {
+            reader.typeError("a 'retry.on' entry", expected: "a status or 'connection-error' or 'timeout'", at: node)
+            return nil
+        }
+        switch scalar.string {
+        case "connection-error": return .connectionError
+        case "timeout": return .timeout
+        default:
+            if let alternative = StatusPattern.alternative(scalar.string) {
+                return .status(StatusPattern([alternative]))
+            }
+            reader.error(
+                "unknown 'retry.on' entry '\(scalar.string)'",
+                at: node,
+                hint: "use a status (429, 5xx), 'connection-error' or 'timeout'"
+            )
+            return nil
+        }
+    }
+}

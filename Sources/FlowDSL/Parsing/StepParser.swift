@@ -1,0 +1,171 @@
+internal import Yams
+
+/// Parses `steps:` mappings: each step's common keys and its one kind.
+struct StepParser {
+    static let commonKeys = [
+        "needs", "if", "timeout", "retry", "continue-on-error", "outputs", "name", "description",
+    ]
+    static let kindKeys = ["http", "upload", "run", "sleep", "parallel"]
+    static let groupKeys = ["steps", "at-least", "fail-fast"]
+    static let requestKeys = ["expect"]
+    static let runKeys = ["env", "cwd"]
+    static let allStepKeys = commonKeys + kindKeys + groupKeys + requestKeys + runKeys
+
+    var reader: NodeReader
+
+    mutating func parseSteps(_ node: Node, parent: String?) -> [Step] {
+        guard let entries = reader.mapping(node, "'steps'") else { return [] }
+        return entries.compactMap { parseStep($0, parent: parent) }
+    }
+
+    private mutating func parseStep(_ entry: NodeReader.Entry, parent: String?) -> Step? {
+        let id = entry.key
+        if !IdentifierSyntax.isValidName(id) {
+            reader.error(
+                "step id '\(id)' is not valid",
+                at: entry.keyNode,
+                hint: "ids match [A-Za-z_][A-Za-z0-9_-]*"
+            )
+        }
+        let what = "step '\(id)'"
+        guard let fields = reader.mapping(entry.value, what) else { return nil }
+        reader.rejectUnknownKeys(fields, allowed: Self.allStepKeys, in: what)
+        let field = Dictionary(fields.map { ($0.key, $0) }) { first, _ in first }
+
+        let kinds = fields.filter { Self.kindKeys.contains($0.key) }
+        var kind = StepKind.sleep(.zero)
+        if kinds.isEmpty {
+            let orphanGroup = field["steps"] != nil
+            reader.error(
+                "\(what) has no kind",
+                at: entry.keyNode,
+                hint: orphanGroup
+                    ? "a group needs 'parallel: all' or 'parallel: any' next to 'steps'"
+                    : "give it one of 'http', 'upload', 'run', 'sleep', or 'parallel' with 'steps'"
+            )
+        } else if kinds.count > 1 {
+            reader.error(
+                "\(what) has more than one kind: \(kinds.map { "'\($0.key)'" }.joined(separator: ", "))",
+                at: kinds[1].keyNode,
+                hint: "split it into one step per kind"
+            )
+        } else if let parsed = parseKind(kinds[0], fields: field, id: id) {
+            kind = parsed
+        }
+        rejectMisplacedKeys(fields, kind: kinds.count == 1 ? kinds[0].key : nil, what: what)
+
+        var needs: [String] = []
+        var needLocations: [SourceLocation] = []
+        if let needsField = field["needs"] {
+            for item in reader.items(needsField.value) {
+                guard let name = reader.string(item, "'needs'") else { continue }
+                needs.append(name)
+                needLocations.append(reader.location(item))
+            }
+        }
+        var outputs: [Output] = []
+        if let outputsField = field["outputs"] {
+            outputs = reader.namedValues(outputsField.value, "'outputs'").map {
+                Output(name: $0.name, location: $0.location, value: $0.value)
+            }
+        }
+        return Step(
+            id: id,
+            location: reader.location(entry.keyNode),
+            name: field["name"].flatMap { reader.string($0.value, "'name'") },
+            description: field["description"].flatMap { reader.string($0.value, "'description'") },
+            needs: needs,
+            needLocations: needLocations,
+            parent: parent,
+            kind: kind,
+            condition: field["if"].flatMap { reader.text($0.value, "'if'") },
+            timeout: field["timeout"].flatMap { reader.duration($0.value, "'timeout'") },
+            retry: field["retry"].flatMap { parseRetry($0.value, at: $0.keyNode) },
+            continueOnError: field["continue-on-error"].flatMap { reader.bool($0.value, "'continue-on-error'") }
+                ?? false,
+            outputs: outputs
+        )
+    }
+
+    /// Keys that belong to another kind (`steps` without `parallel`, `cwd` on an http step).
+    private mutating func rejectMisplacedKeys(_ fields: [NodeReader.Entry], kind: String?, what: String) {
+        for entry in fields {
+            let owner: String
+            switch entry.key {
+            case "steps", "at-least", "fail-fast": owner = "parallel"
+            case "expect": owner = kind == "upload" ? "upload" : "http"
+            case "env", "cwd": owner = "run"
+            default: continue
+            }
+            guard let kind, kind != owner else { continue }
+            reader.error("'\(entry.key)' only applies to '\(owner)' steps, not to \(what)", at: entry.keyNode)
+        }
+    }
+
+    private mutating func parseKind(
+        _ kindEntry: NodeReader.Entry,
+        fields: [String: NodeReader.Entry],
+        id: String
+    ) -> StepKind? {
+        switch kindEntry.key {
+        case "http":
+            return parseHTTP(kindEntry, stepExpect: fields["expect"]).map(StepKind.http)
+        case "upload":
+            return parseUpload(kindEntry, stepExpect: fields["expect"]).map(StepKind.upload)
+        case "run":
+            return parseRun(kindEntry, fields: fields).map(StepKind.run)
+        case "sleep":
+            return reader.duration(kindEntry.value, "'sleep'").map(StepKind.sleep)
+        default:
+            return parseGroup(kindEntry, fields: fields, id: id).map(StepKind.group)
+        }
+    }
+
+    private mutating func parseGroup(
+        _ kindEntry: NodeReader.Entry,
+        fields: [String: NodeReader.Entry],
+        id: String
+    ) -> GroupStep? {
+        let mode = reader.choice(kindEntry.value, "'parallel' mode", as: GroupStep.Mode.self)
+        guard let stepsField = fields["steps"] else {
+            reader.error(
+                "group '\(id)' has no 'steps'",
+                at: kindEntry.keyNode,
+                hint: "list its children under 'steps:' next to 'parallel'"
+            )
+            return nil
+        }
+        let children = parseSteps(stepsField.value, parent: id)
+        if children.isEmpty, case .mapping = stepsField.value {
+            reader.error("group '\(id)' has no children", at: stepsField.keyNode)
+        }
+        var atLeast: Int?
+        if let field = fields["at-least"] {
+            atLeast = reader.integer(field.value, "'at-least'", atLeast: 1)
+            if mode == .all {
+                reader.error("'at-least' only applies to 'parallel: any' groups", at: field.keyNode)
+            } else if let value = atLeast, case .mapping = stepsField.value, value > children.count {
+                reader.error(
+                    "'at-least: \(value)' asks for more successes than group '\(id)' has children (\(children.count))",
+                    at: field.value
+                )
+            }
+        }
+        var failFast = true
+        if let field = fields["fail-fast"] {
+            failFast = reader.bool(field.value, "'fail-fast'") ?? true
+            if mode == .any {
+                reader.error("'fail-fast' only applies to 'parallel: all' groups", at: field.keyNode)
+            }
+        }
+        guard let mode else { return nil }
+        if mode == .any, children.count == 1, atLeast == nil {
+            reader.warning(
+                "'parallel: any' group '\(id)' has only one child",
+                at: kindEntry.value,
+                hint: "a race needs at least two children; use the child as a plain step"
+            )
+        }
+        return GroupStep(mode: mode, atLeast: atLeast, failFast: failFast, children: children)
+    }
+}

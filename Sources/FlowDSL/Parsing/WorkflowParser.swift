@@ -1,0 +1,197 @@
+internal import Yams
+
+/// Turns a composed YAML document into workflow parts, reporting every shape problem.
+struct WorkflowParser {
+    static let topLevelKeys = [
+        "version", "name", "description", "inputs", "env", "defaults", "concurrency", "steps",
+    ]
+
+    /// The parsed parts; the checker turns them into a `Workflow`.
+    struct Parts {
+        var version = 1
+        var name: String?
+        var description: String?
+        var inputs: [Input] = []
+        var env: [NamedValue] = []
+        var defaults = Defaults()
+        var concurrency = Workflow.defaultConcurrency
+        var steps: [Step] = []
+        var stepsLocation: SourceLocation?
+    }
+
+    var reader: NodeReader
+
+    init(file: String) {
+        reader = NodeReader(file: file)
+    }
+
+    mutating func parse(_ root: Node) -> Parts {
+        var parts = Parts()
+        guard case .mapping = root else {
+            reader.error(
+                "a workflow must be a mapping with 'version' and 'steps', not \(reader.describe(root))",
+                at: root
+            )
+            return parts
+        }
+        guard let entries = reader.mapping(root, "the workflow") else { return parts }
+        reader.rejectUnknownKeys(entries, allowed: Self.topLevelKeys, in: "the workflow")
+        let byKey = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
+        if let version = byKey["version"] {
+            parseVersion(version.value, into: &parts)
+        } else {
+            reader.error("the workflow has no 'version'", at: root, hint: "add 'version: 1' at the top")
+        }
+        parts.name = byKey["name"].flatMap { reader.string($0.value, "'name'") }
+        parts.description = byKey["description"].flatMap { reader.string($0.value, "'description'") }
+        if let inputs = byKey["inputs"] { parts.inputs = parseInputs(inputs.value) }
+        if let env = byKey["env"] { parts.env = reader.namedValues(env.value, "'env'") }
+        if let defaults = byKey["defaults"] { parts.defaults = parseDefaults(defaults.value) }
+        if let concurrency = byKey["concurrency"],
+            let value = reader.integer(concurrency.value, "'concurrency'", atLeast: 1)
+        {
+            parts.concurrency = value
+        }
+        if let steps = byKey["steps"] {
+            parts.stepsLocation = reader.location(steps.keyNode)
+            var stepParser = StepParser(reader: reader)
+            parts.steps = stepParser.parseSteps(steps.value, parent: nil)
+            reader = stepParser.reader
+            if parts.steps.isEmpty, case .mapping = steps.value {
+                reader.error("'steps' is empty", at: steps.keyNode, hint: "a workflow needs at least one step")
+            }
+        } else {
+            reader.error("the workflow has no 'steps'", at: root, hint: "add a 'steps:' mapping of step ids to steps")
+        }
+        return parts
+    }
+
+    private mutating func parseVersion(_ node: Node, into parts: inout Parts) {
+        let supported = LanguageVersion.supported.map(String.init).joined(separator: ", ")
+        guard case .scalar(let scalar) = node, let version = Int(scalar.string) else {
+            reader.typeError("'version'", expected: "a number", at: node, hint: "write 'version: 1'")
+            return
+        }
+        guard LanguageVersion.supported.contains(version) else {
+            reader.error(
+                "unsupported version \(version)",
+                at: node,
+                hint: "this flow understands version \(supported)"
+            )
+            return
+        }
+        parts.version = version
+    }
+
+    private mutating func parseInputs(_ node: Node) -> [Input] {
+        guard let entries = reader.mapping(node, "'inputs'") else { return [] }
+        var inputs: [Input] = []
+        for entry in entries {
+            guard IdentifierSyntax.isValidName(entry.key) else {
+                reader.error(
+                    "input name '\(entry.key)' is not valid",
+                    at: entry.keyNode,
+                    hint: "names match [A-Za-z_][A-Za-z0-9_-]*"
+                )
+                continue
+            }
+            let what = "input '\(entry.key)'"
+            guard let fields = reader.mapping(entry.value, what) else { continue }
+            reader.rejectUnknownKeys(fields, allowed: ["type", "default", "required", "description"], in: what)
+            var kind = Input.Kind.string
+            var defaultValue: InputValue?
+            var required = false
+            var description: String?
+            for field in fields {
+                switch field.key {
+                case "type": kind = reader.choice(field.value, "input type", as: Input.Kind.self) ?? kind
+                case "required": required = reader.bool(field.value, "'required'") ?? false
+                case "description": description = reader.string(field.value, "'description'")
+                default: break
+                }
+            }
+            if let field = fields.first(where: { $0.key == "default" }) {
+                defaultValue = parseDefault(field.value, kind: kind, input: entry.key)
+            }
+            inputs.append(
+                Input(
+                    name: entry.key,
+                    location: reader.location(entry.keyNode),
+                    kind: kind,
+                    defaultValue: defaultValue,
+                    required: required,
+                    description: description
+                ))
+        }
+        return inputs
+    }
+
+    private mutating func parseDefault(_ node: Node, kind: Input.Kind, input: String) -> InputValue? {
+        guard case .scalar(let scalar) = node else {
+            reader.typeError("the default of input '\(input)'", expected: "a \(kind.rawValue)", at: node)
+            return nil
+        }
+        guard let value = InputValue.parse(scalar.string, as: kind) else {
+            reader.error(
+                "the default of input '\(input)' must be a \(kind.rawValue), not '\(scalar.string)'",
+                at: node
+            )
+            return nil
+        }
+        return value
+    }
+
+    private mutating func parseDefaults(_ node: Node) -> Defaults {
+        guard let entries = reader.mapping(node, "'defaults'") else { return Defaults() }
+        reader.rejectUnknownKeys(entries, allowed: ["http", "retry", "timeout"], in: "'defaults'")
+        var http = HTTPDefaults()
+        var retry: Retry?
+        var timeout: Duration?
+        for entry in entries {
+            switch entry.key {
+            case "http": http = parseHTTPDefaults(entry.value)
+            case "retry":
+                var stepParser = StepParser(reader: reader)
+                retry = stepParser.parseRetry(entry.value, at: entry.keyNode)
+                reader = stepParser.reader
+            case "timeout": timeout = reader.duration(entry.value, "'timeout'")
+            default: break
+            }
+        }
+        return Defaults(http: http, retry: retry, timeout: timeout)
+    }
+
+    private mutating func parseHTTPDefaults(_ node: Node) -> HTTPDefaults {
+        guard let entries = reader.mapping(node, "'defaults.http'") else { return HTTPDefaults() }
+        reader.rejectUnknownKeys(
+            entries,
+            allowed: ["base-url", "headers", "timeout", "follow-redirects"],
+            in: "'defaults.http'"
+        )
+        var baseURL: ScalarText?
+        var headers: [NamedValue] = []
+        var timeout: Duration?
+        var followRedirects: Bool?
+        for entry in entries {
+            switch entry.key {
+            case "base-url": baseURL = reader.text(entry.value, "'base-url'")
+            case "headers": headers = reader.namedValues(entry.value, "'headers'")
+            case "timeout": timeout = reader.duration(entry.value, "'timeout'")
+            case "follow-redirects": followRedirects = reader.bool(entry.value, "'follow-redirects'")
+            default: break
+            }
+        }
+        return HTTPDefaults(baseURL: baseURL, headers: headers, timeout: timeout, followRedirects: followRedirects)
+    }
+}
+
+/// Step ids and input names: `[A-Za-z_][A-Za-z0-9_-]*`.
+public enum IdentifierSyntax {
+    /// Whether `name` is a valid step id or input name.
+    public static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first else { return false }
+        let isLetter: (Unicode.Scalar) -> Bool = { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }
+        guard isLetter(first) || first == "_" else { return false }
+        return name.unicodeScalars.allSatisfy { isLetter($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+    }
+}
