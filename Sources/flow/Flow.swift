@@ -12,6 +12,6 @@ struct Flow: ParsableCommand {
             See Grammar.md for the language.
             """,
         version: FlowVersion.current,
-        subcommands: [SchemaCommand.self]
+        subcommands: [SchemaCommand.self, GraphCommand.self]
     )
 }

@@ -18,7 +18,10 @@ struct SchemaTests {
             http: { method: PUT, url: "http://h/x", body: text, follow-redirects: false }
             expect: { status: [200, 2xx], assert: ["${{ result.status == 200 }}"] }
             retry: { attempts: 2, on: [5xx, 429, timeout] }
-          e: { sleep: "${{ inputs.wait }}", if: "${{ always() }}", continue-on-error: true }
+          e: { sleep: "1.5", if: "${{ always() }}", continue-on-error: true, outputs: { n: "${{ 1 }}" } }
+          f:
+            http: { method: post, url: /f, expect: { status: "201" } }
+            retry: { attempts: 2, on: connection-error }
         """,
         """
         version: 1
@@ -32,7 +35,7 @@ struct SchemaTests {
             parallel: any
             at-least: 2
             steps:
-              one: { upload: { file: a.bin, url: /u, protocol: content-range, chunk-size: 64KiB } }
+              one: { upload: { file: a.bin, url: /u, protocol: content-range, chunk-size: 64 KiB, method: PATCH } }
               two: { upload: { file: a.bin, url: /t, protocol: tus, chunk-size: 1048576 }, expect: { status: 204 } }
               nested:
                 parallel: all
@@ -55,7 +58,7 @@ struct SchemaTests {
         ("version: 1\nsteps: { a: { run: x, http: { url: /x } } }\n", "is valid under each of"),
         ("version: 1\nsteps: { a: { needs: b } }\n", "is not valid under any of the given schemas"),
         ("version: 1\nsteps: { 1a: { run: x } }\n", "does not match"),
-        ("version: 1\nsteps: { a: { sleep: 10 parsecs } }\n", "'10 parsecs' is not valid under any"),
+        ("version: 1\nsteps: { a: { sleep: 10 parsecs } }\n", "at /steps/a/sleep: '10 parsecs' does not match"),
         ("version: 1\nsteps: { a: { run: x, retry: often } }\n", "'often' is not valid under any"),
         ("version: 1\nsteps: { a: { http: { url: /x }, expect: { status: 2xy } } }\n", "'2xy' does not match"),
         ("version: 1\nsteps: { a: { parallel: some, steps: { b: { run: x } } } }\n", "'some' is not one of"),
@@ -66,12 +69,32 @@ struct SchemaTests {
         ("version: 1\nsteps: { a: { http: { url: /x, json: {}, body: x } } }\n", "should not be valid under"),
         ("version: 1\nsteps: { a: { upload: { file: f, url: /u, protocol: ftp } } }\n", "'ftp' is not one of"),
         ("version: 1\nsteps: { a: { run: x, steps: { b: { run: y } } } }\n", "'parallel' is a dependency of 'steps'"),
+        (
+            "version: 1\nsteps: { a: { sleep: \"${{ inputs.wait }}\" } }\n",
+            "at /steps/a/sleep: '${{ inputs.wait }}' does not"
+        ),
+        (
+            "version: 1\nsteps: { a: { http: { url: /x, method: FETCH } } }\n",
+            "at /steps/a/http/method: 'FETCH' does not match"
+        ),
+        ("version: 1\nsteps: { a: { upload: { file: f, url: /u } } }\n", "'protocol' is a required property"),
+        (
+            "version: 1\nsteps: { a: { run: x, retry: { on: [sometimes] } } }\n",
+            "at /steps/a/retry/on/0: 'sometimes' does not"
+        ),
+        (
+            "version: 1\nsteps: { g: { parallel: all, at-least: 1, steps: { b: { run: x } } } }\n",
+            "'any' was expected"
+        ),
     ]
 
     @Test func schemaIsValidDraft202012AndAcceptsTheShortForms() throws {
         let errors = try SchemaScript.errors(forYAML: Self.validWorkflows)
         for (yaml, error) in zip(Self.validWorkflows, errors) {
             #expect(error == nil, "\(error ?? "")\n\(yaml)")
+            // The schema and `flow validate` must agree, or editors flag files that run (or the reverse).
+            let check = WorkflowLoader.check(source: yaml, file: "case.yaml")
+            #expect(!check.hasErrors, "flow validate disagrees:\n\(check.renderedDiagnostics())")
         }
     }
 
@@ -79,12 +102,16 @@ struct SchemaTests {
         let errors = try SchemaScript.errors(forYAML: Self.invalidWorkflows.map(\.yaml))
         for ((yaml, expected), error) in zip(Self.invalidWorkflows, errors) {
             #expect(error?.contains(expected) == true, "expected '\(expected)', got \(error ?? "no error")\n\(yaml)")
+            #expect(WorkflowLoader.check(source: yaml, file: "case.yaml").hasErrors, "flow validate accepts:\n\(yaml)")
         }
     }
 
-    @Test func schemaAcceptsEveryExampleWorkflowAndValidFixture() throws {
-        let examples = RepositoryFiles.validWorkflows()
-        try #require(!examples.isEmpty, "no example workflows found under \(RepositoryFiles.root.path)")
+    @Test func schemaAcceptsEveryWorkflowThatValidates() throws {
+        // Every example and fixture `flow validate` accepts; invalid fixtures are the checker's tests.
+        let examples = RepositoryFiles.candidateWorkflows().filter {
+            !WorkflowLoader.check(source: $0.text, file: $0.origin).hasErrors
+        }
+        try #require(!examples.isEmpty, "no valid workflows found under \(RepositoryFiles.root.path)")
         let errors = try SchemaScript.errors(forYAML: examples.map(\.text))
         for (example, error) in zip(examples, errors) {
             #expect(error == nil, "\(example.origin): \(error ?? "")")
@@ -169,16 +196,17 @@ enum RepositoryFiles {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Every workflow the repository presents as valid, with where it comes from: the files in
-    /// `workflows/`, and the complete workflows (those declaring `version:`) in the Markdown docs.
-    static func validWorkflows() -> [(origin: String, text: String)] {
+    /// Every workflow text of the repository, with where it comes from: the files in `workflows/`
+    /// and the fixtures, and the complete workflows (those declaring `version:`) in the Markdown docs.
+    static func candidateWorkflows() -> [(origin: String, text: String)] {
         var found: [(origin: String, text: String)] = []
-        let workflows = root.appendingPathComponent("workflows")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: workflows.path)) ?? []
-        for name in names.sorted() where name.hasSuffix(".yaml") {
-            let file = workflows.appendingPathComponent(name)
-            if let text = try? String(contentsOf: file, encoding: .utf8) {
-                found.append(("workflows/\(name)", text))
+        for folder in ["workflows", "Tests/FlowDSLTests/Fixtures"] {
+            let base = root.appendingPathComponent(folder)
+            let names = FileManager.default.subpaths(atPath: base.path) ?? []
+            for name in names.sorted() where name.hasSuffix(".yaml") {
+                if let text = try? String(contentsOf: base.appendingPathComponent(name), encoding: .utf8) {
+                    found.append(("\(folder)/\(name)", text))
+                }
             }
         }
         for document in ["Grammar.md", "README.md"] {

@@ -63,6 +63,8 @@ enum SchemaVocabulary {
         ])
     }
 
-    /// Any YAML scalar: what headers, query parameters and environment variables accept.
-    static let scalar = JSONNode.object(["type": .array([.string("string"), .string("number"), .string("boolean")])])
+    /// Any YAML scalar: what headers, query parameters, environment variables and outputs accept.
+    static let scalar = JSONNode.object([
+        "type": .array([.string("string"), .string("number"), .string("boolean"), .string("null")])
+    ])
 }

@@ -35,7 +35,7 @@ extension WorkflowSchema {
                 "continue-on-error": V.boolean("A failure is recorded but counts as success for dependents."),
                 "outputs": V.map(
                     "Values evaluated after the step succeeded, read as `steps.<id>.outputs.<name>`.",
-                    values: .object([:])
+                    values: V.scalar
                 ).adding(["propertyNames": V.ref("identifier")]),
                 "http": V.ref("http", "Send an HTTP request."),
                 "upload": V.ref("upload", "Upload a file in chunks (tus or Content-Range)."),
@@ -65,12 +65,14 @@ extension WorkflowSchema {
                 "cwd": .array([.string("run")]),
             ]),
             "dependentSchemas": .object([
+                "at-least": .object(["properties": .object(["parallel": .object(["const": .string("any")])])]),
+                "fail-fast": .object(["properties": .object(["parallel": .object(["const": .string("all")])])]),
                 "expect": .object([
                     "anyOf": .array([
                         .object(["required": .array([.string("http")])]),
                         .object(["required": .array([.string("upload")])]),
                     ])
-                ])
+                ]),
             ]),
         ])
     }
@@ -80,13 +82,7 @@ extension WorkflowSchema {
         return V.closedObject(
             "An HTTP request; at most one body (`json`, `form`, `body`, `body-file`).",
             properties: [
-                "method": V.either(
-                    "The method (default GET).",
-                    [
-                        V.choice("", ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]),
-                        .object(["type": .string("string"), "pattern": .string("^[A-Z]+$")]),
-                    ]
-                ),
+                "method": methodDefinition("The method (default GET)."),
                 "url": V.text("The URL; a relative one resolves against `defaults.http.base-url`."),
                 "query": V.map("Query parameters, added to the URL encoded.", values: V.scalar),
                 "headers": V.map("Request headers.", values: V.scalar),
@@ -96,6 +92,7 @@ extension WorkflowSchema {
                 "body-file": V.text("A file sent as the body, streamed."),
                 "timeout": V.ref("duration", "The request's timeout."),
                 "follow-redirects": V.boolean("Whether to follow redirects (default true)."),
+                "expect": V.ref("expect", "What the response must look like (here or next to `http`, not both)."),
             ]
         ).adding([
             "not": .object([
@@ -118,12 +115,14 @@ extension WorkflowSchema {
                 "file": V.text("The file to upload."),
                 "url": V.text("Where to upload: the tus creation URL, or the Content-Range target."),
                 "protocol": V.choice("The upload protocol.", ["tus", "content-range"]),
-                "method": V.text("The method of each Content-Range chunk (default PUT)."),
+                "method": methodDefinition("The method of each Content-Range chunk (default PUT)."),
                 "chunk-size": V.ref("size", "The size of each chunk (default 5MiB)."),
                 "headers": V.map("Headers sent with every request of the upload.", values: V.scalar),
                 "metadata": V.map("tus `Upload-Metadata` pairs (filename and filetype are added).", values: V.scalar),
+                "expect": V.ref(
+                    "expect", "What the last response must look like (here or next to `upload`, not both)."),
             ],
-            required: ["file", "url"]
+            required: ["file", "url", "protocol"]
         )
     }
 
@@ -152,6 +151,22 @@ extension WorkflowSchema {
                     "type": .string("array"),
                     "items": .object(["type": .array([.string("string"), .string("boolean")])]),
                 ]),
+            ]
+        )
+    }
+
+    /// The methods flow sends, in any letter case as the parser accepts them; the listed upper-case
+    /// spellings are what editors offer.
+    static func methodDefinition(_ description: String) -> JSONNode {
+        let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+        let anyCase = methods.map { method in
+            method.map { "[\($0)\($0.lowercased())]" }.joined()
+        }
+        return SchemaVocabulary.either(
+            description,
+            [
+                .object(["enum": .array(methods.map(JSONNode.string))]),
+                .object(["type": .string("string"), "pattern": .string("^(" + anyCase.joined(separator: "|") + ")$")]),
             ]
         )
     }

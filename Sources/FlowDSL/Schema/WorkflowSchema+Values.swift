@@ -29,9 +29,8 @@ extension WorkflowSchema {
                 .object(["type": .string("number"), "minimum": .integer(0)]),
                 .object([
                     "type": .string("string"),
-                    "pattern": .string("^\\s*([0-9]+(\\.[0-9]+)?(ms|s|m|h)\\s*)+$"),
+                    "pattern": .string("^[ \\t]*(([0-9]+(\\.[0-9]+)?(ms|s|m|h))+|[0-9]+(\\.[0-9]+)?)[ \\t]*$"),
                 ]),
-                SchemaVocabulary.ref("expression"),
             ]
         )
     }
@@ -43,24 +42,29 @@ extension WorkflowSchema {
                 .object(["type": .string("integer"), "minimum": .integer(1)]),
                 .object([
                     "type": .string("string"),
-                    "pattern": .string("^\\s*[0-9]+(\\.[0-9]+)?\\s*(B|KB|MB|GB|KiB|MiB|GiB)?\\s*$"),
+                    "pattern": .string("^[ \\t]*[0-9]+(\\.[0-9]+)?[ \\t]*(B|KB|MB|GB|KiB|MiB|GiB)?[ \\t]*$"),
                 ]),
             ]
         )
     }
 
+    /// One status alternative: a code 100–599 (a number or text) or a class `1xx`–`5xx`.
+    static var statusAlternative: JSONNode {
+        .object([
+            "anyOf": .array([
+                .object(["type": .string("integer"), "minimum": .integer(100), "maximum": .integer(599)]),
+                .object(["type": .string("string"), "pattern": .string("^[1-5]([0-9][0-9]|[xX][xX])$")]),
+            ])
+        ])
+    }
+
     static var statusDefinition: JSONNode {
-        let code = JSONNode.object(["type": .string("integer"), "minimum": .integer(100), "maximum": .integer(599)])
-        let statusClass = JSONNode.object(["type": .string("string"), "pattern": .string("^[1-5][xX][xX]$")])
-        return SchemaVocabulary.either(
+        SchemaVocabulary.either(
             "The expected status: a code (`200`), a list of codes (`[200, 201]`), or a class (`2xx`). "
                 + "Default: any 2xx.",
             [
-                code, statusClass,
-                .object([
-                    "type": .string("array"), "minItems": .integer(1),
-                    "items": .object(["anyOf": .array([code, statusClass])]),
-                ]),
+                statusAlternative,
+                .object(["type": .string("array"), "minItems": .integer(1), "items": statusAlternative]),
             ]
         )
     }
@@ -96,17 +100,22 @@ extension WorkflowSchema {
                         ),
                         "jitter": V.choice(
                             "Randomisation of the wait: `full` spreads retries apart.", ["none", "full"]),
-                        "on": .object([
-                            "description": .string(
-                                "What is retried (e.g. `5xx`, `429`, `timeout`, `connection`), overriding the "
-                                    + "default of connection errors, timeouts, 429 and 5xx on idempotent methods."
-                            ),
-                            "type": .string("array"),
-                            "items": .object(["type": .array([.string("string"), .string("integer")])]),
-                        ]),
+                        "on": V.either(
+                            "What is retried, overriding the default (connection errors, timeouts, 429 and 5xx "
+                                + "on idempotent methods): statuses like `429` or `5xx`, `connection-error`, `timeout`.",
+                            [retryCondition, .object(["type": .string("array"), "items": retryCondition])]
+                        ),
                     ]
                 ),
             ]
         )
+    }
+
+    private static var retryCondition: JSONNode {
+        .object([
+            "anyOf": .array([
+                statusAlternative, .object(["enum": .array([.string("connection-error"), .string("timeout")])]),
+            ])
+        ])
     }
 }
