@@ -35,6 +35,7 @@ binary="$scratch/$target-fuzzer"
 # -parse-as-library: libFuzzer brings main(); the harness only exports LLVMFuzzerTestOneInput.
 # shellcheck disable=SC2086
 swiftc -parse-as-library -sanitize=fuzzer,address -use-ld=lld -g -I "$debug/Modules" \
+    -I "$scratch/checkouts/Yams/Sources/CYaml/include" \
     "Fuzz/$harness/main.swift" $objects -o "$binary"
 
 corpus="$scratch/corpus/$target"
