@@ -1,4 +1,5 @@
 import FlowDSL
+import Foundation
 import Testing
 
 @Suite struct GraphTests {
@@ -143,5 +144,29 @@ import Testing
         #expect(workflow.mermaidGraph.contains(#"a["a: the #quot;a#quot; step"]"#))
         #expect(workflow.dotGraph.contains(#""a" [label="a: the \"a\" step"];"#))
         #expect(workflow.dotGraph.hasPrefix(#"digraph "say \"hi\"" {"#))
+    }
+
+    static let graphviz = "/usr/bin/dot"
+
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: graphviz), "needs Graphviz (apt-get install graphviz)"))
+    func graphvizLaysOutTheDOTWithEveryEdge() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.graphviz)
+        process.arguments = ["-Tplain"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(try Self.checked(Self.workflow).dotGraph.utf8))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        // `-Tplain` lists one `edge` line per edge drawn: the five needs of the workflow.
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("edge ") }.count == 5, "\(text)")
     }
 }
