@@ -8,8 +8,9 @@
 # -sanitize=fuzzer and C with -fsanitize=fuzzer, without linking libFuzzer into a library); the
 # harness in Fuzz/<Name>Fuzzer/main.swift is then linked against their objects with libFuzzer's main.
 #
-# The corpus grows in .build-fuzz/corpus/<target>, seeded from workflows/, the YAML examples of
-# Grammar.md and Tests/FlowDSLTests/Fixtures/. Crashing inputs land in .build-fuzz/crashes/; copy
+# The corpus grows in .build-fuzz/corpus/<target>, seeded from workflows/, Fuzz/WorkflowFuzzer/seeds/,
+# the YAML examples of Grammar.md and README.md, and Tests/FlowDSLTests/Fixtures/ (expressions: every
+# `${{ }}` found in those). Crashing inputs land in .build-fuzz/crashes/; copy
 # each into Tests/FlowDSLTests/Fixtures/fuzz/ once fixed, so FuzzRegressionTests keeps it fixed.
 # Extra arguments after the two are passed to libFuzzer (e.g. -jobs=2, -only_ascii=1).
 set -euo pipefail
@@ -45,7 +46,8 @@ mkdir -p "$corpus" "$seeds" "$crashes"
 python3 - "$target" "$seeds" <<'PYTHON'
 import glob, hashlib, os, re, sys
 target, out = sys.argv[1], sys.argv[2]
-files = sorted(glob.glob("workflows/*.yaml") + glob.glob("Tests/FlowDSLTests/Fixtures/**/*.yaml", recursive=True))
+files = sorted(glob.glob("workflows/*.yaml") + glob.glob("Fuzz/WorkflowFuzzer/seeds/*.yaml")
+               + glob.glob("Tests/FlowDSLTests/Fixtures/**/*.yaml", recursive=True))
 texts = [open(path, "rb").read() for path in files]
 for path in ["Grammar.md", "README.md"]:
     if os.path.exists(path):
