@@ -12,6 +12,6 @@ struct Flow: ParsableCommand {
             See Grammar.md for the language.
             """,
         version: FlowVersion.current,
-        subcommands: [SchemaCommand.self, GraphCommand.self]
+        subcommands: [ValidateCommand.self, RunCommand.self, GraphCommand.self, SchemaCommand.self]
     )
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FlowDSL
-import Foundation
 
 /// `flow graph`: prints the workflow's DAG for Mermaid or Graphviz.
 struct GraphCommand: ParsableCommand {
@@ -27,10 +26,7 @@ struct GraphCommand: ParsableCommand {
 
     func run() throws {
         let result = WorkflowLoader.load(path: file)
-        let diagnostics = result.renderedDiagnostics()
-        if !diagnostics.isEmpty {
-            FileHandle.standardError.write(Data(diagnostics.utf8))
-        }
+        DiagnosticOutput.writeText([result])
         guard let workflow = result.workflow, !result.hasErrors else {
             throw ExitCode(2)
         }

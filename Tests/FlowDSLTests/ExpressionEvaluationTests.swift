@@ -113,7 +113,8 @@ import Testing
 
     @Test func statusFunctionsFailWhereTheContextHasNoAnswer() throws {
         let error = try evaluationError("1 == 1 && success()")
-        #expect(error == EvaluationError(message: "success() is only available in a step's 'if'", offset: 10, length: 9))
+        #expect(
+            error == EvaluationError(message: "success() is only available in a step's 'if'", offset: 10, length: 9))
     }
 
     @Test func statusFunctionsTakeNoArguments() throws {

@@ -25,7 +25,8 @@ import Testing
 
     /// Every error lies within the text (or just after it) and covers at least one Character.
     func checkLocated(_ error: ExpressionSyntaxError, in text: String) {
-        #expect(error.offset >= 0 && error.offset <= text.count, "offset \(error.offset) outside \(text.debugDescription)")
+        #expect(
+            error.offset >= 0 && error.offset <= text.count, "offset \(error.offset) outside \(text.debugDescription)")
         #expect(error.length >= 1)
         #expect(!error.message.isEmpty)
     }

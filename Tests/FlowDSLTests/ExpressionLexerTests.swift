@@ -62,6 +62,13 @@ import Testing
             expression.references.map(\.path) == [[.key("fetch-users"), .key("outputs"), .key("first_name")]])
     }
 
+    @Test func keywordsAreOrdinaryKeysAfterADot() throws {
+        let context = ExpressionTestContext(roots: ["flags": ["true": 1, "null": 2, "false": 3]])
+        let source = "format('{0}{1}{2}', flags.true, flags.null, flags.false)"
+        #expect(try evaluate(source, in: context) == "123")
+        #expect(try Expression.parse("flags.null").references.first?.path == [.key("null")])
+    }
+
     @Test func keywordsArePrefixesOfLongerNames() throws {
         let context = ExpressionTestContext(roots: ["trueish": "yes", "nullable": 1])
         #expect(try evaluate("trueish", in: context) == "yes")

@@ -43,6 +43,11 @@ import Testing
         ("a.b(1)", 3, 1, "unexpected '(' after the end of the expression"),
         ("a ! b", 2, 1, "unexpected '!' after the end of the expression"),
         (")", 0, 1, "expected a value, found ')'"),
+        ("'a' 'b'", 4, 3, "unexpected string 'b' after the end of the expression"),
+        (
+            "1 " + String(repeating: "x", count: 40), 2, 40,
+            "unexpected '\(String(repeating: "x", count: 31))…' after the end of the expression"
+        ),
     ])
     func reportsSyntaxErrorsWithTheirColumn(source: String, offset: Int, length: Int, message: String) {
         #expect(syntaxError(source) == ExpressionSyntaxError(offset: offset, length: length, message: message))
@@ -84,7 +89,9 @@ import Testing
     }
 
     @Test func aBareRootIsAReference() throws {
-        #expect(try Expression.parse(" secrets ").references == [Reference(root: "secrets", path: [], offset: 1, length: 7)])
+        #expect(
+            try Expression.parse(" secrets ").references == [Reference(root: "secrets", path: [], offset: 1, length: 7)]
+        )
     }
 
     @Test func literalsAreNotReferences() throws {
@@ -105,7 +112,9 @@ import Testing
         let expression = try Expression.parse("lenght(x)")
         #expect(expression.functionCalls.map(\.name) == ["lenght"])
         let error = try evaluationError("lenght(x)", in: ExpressionTestContext(roots: ["x": "abc"]))
-        #expect(error == EvaluationError(message: "unknown function 'lenght', did you mean 'length'?", offset: 0, length: 9))
+        #expect(
+            error == EvaluationError(message: "unknown function 'lenght', did you mean 'length'?", offset: 0, length: 9)
+        )
     }
 
     @Test func nestingUpToTheLimitParses() throws {

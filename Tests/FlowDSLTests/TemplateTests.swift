@@ -75,7 +75,10 @@ import Testing
         ("${{}}", 0, 5, "empty expression: '${{ }}' contains nothing"),
         ("ok ${{ 1 ", 3, 3, "unterminated '${{': expected '}}' to close it"),
         ("ok ${{ 1 } }", 3, 3, "unterminated '${{': expected '}}' to close it"),
-        ("${{ 1 }} then ${{ 'a }}", 14, 3, "unterminated '${{': expected '}}' to close it (a string inside it is not closed)"),
+        (
+            "${{ 1 }} then ${{ 'a }}", 14, 3,
+            "unterminated '${{': expected '}}' to close it (a string inside it is not closed)"
+        ),
         ("x ${{ 1 # 2 }}", 8, 1, "unknown character '#'"),
         ("x ${{ f(1 }}", 10, 1, "expected ')' to close '(' at 7, found the end of the expression"),
         ("é👋🏽 ${{ a b }}", 9, 1, "unexpected 'b' after the end of the expression"),
@@ -88,7 +91,10 @@ import Testing
     }
 
     @Test func locatesEvaluationErrorsInTheTemplate() {
-        #expect(throws: EvaluationError(message: "length() expects a string, array or object, got number", offset: 12, length: 16)) {
+        #expect(
+            throws: EvaluationError(
+                message: "length() expects a string, array or object, got number", offset: 12, length: 16)
+        ) {
             try Template.parse("count is ${{length(inputs.n)}}").evaluate(context)
         }
         #expect(throws: EvaluationError(message: "'nope' is not available here", offset: 4, length: 4)) {

@@ -8,12 +8,24 @@ public struct ScalarText: Sendable, Hashable {
     /// Where the text itself starts when it maps column for column onto one source line
     /// (plain or quoted without escapes on a single line); nil otherwise.
     public let textStart: SourceLocation?
+    /// The text compiled as a template (`${{ }}` parsed), or nil when it has a syntax error.
+    public let template: Template?
+    /// The syntax error that left `template` nil.
+    public let syntaxError: ExpressionSyntaxError?
 
-    /// Creates a scalar text; `textStart` only when offsets in `text` map onto source columns.
+    /// Creates a scalar text and compiles its template; `textStart` only when offsets in `text`
+    /// map onto source columns.
     public init(text: String, location: SourceLocation, textStart: SourceLocation?) {
         self.text = text
         self.location = location
         self.textStart = textStart
+        do {
+            template = try Template.parse(text)
+            syntaxError = nil
+        } catch {
+            template = nil
+            syntaxError = error
+        }
     }
 
     /// The source location of the character at `offset` in `text`, or the value's start when

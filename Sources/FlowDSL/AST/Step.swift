@@ -106,3 +106,15 @@ public struct Step: Sendable, Hashable {
         return []
     }
 }
+
+extension Step {
+    /// The `if:` condition as one expression, written bare (`if: always()`) or as `${{ }}`;
+    /// nil when there is no condition (meaning `success()`) or it does not compile.
+    public var conditionExpression: Expression? {
+        guard let condition else { return nil }
+        guard let template = condition.template else { return nil }
+        if template.isSingleExpression { return template.expressions.first?.expression }
+        if template.isLiteral { return try? Expression.parse(condition.text) }
+        return nil
+    }
+}

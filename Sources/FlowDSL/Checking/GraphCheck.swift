@@ -76,21 +76,36 @@ struct GraphCheck {
         return false
     }
 
-    /// Finds a cycle of needs with an iterative depth-first search and prints it `a → b → a`.
+    /// Finds a cycle with an iterative depth-first search and prints it `a → b → a`. Besides
+    /// `needs`, a step waits for what its enclosing groups need, and a group for its children, so
+    /// cycles through group containment are found too.
     private mutating func checkCycles(_ byID: [String: Step]) {
+        var edges: [String: [String]] = [:]
+        for step in steps {
+            var waits = step.needs + step.children.map(\.id)
+            var parent = step.parent
+            var hops = 0
+            while let group = parent, let groupStep = byID[group], hops <= steps.count {
+                waits += groupStep.needs
+                parent = groupStep.parent
+                hops += 1
+            }
+            edges[step.id] = waits
+        }
         enum Mark { case unvisited, active, done }
         var mark = [String: Mark]()
         for root in steps where mark[root.id, default: .unvisited] == .unvisited {
             var path: [(step: Step, next: Int)] = [(root, 0)]
             mark[root.id] = .active
             while let top = path.last {
-                if top.next >= top.step.needs.count {
+                let waits = edges[top.step.id] ?? []
+                if top.next >= waits.count {
                     mark[top.step.id] = .done
                     path.removeLast()
                     continue
                 }
                 path[path.count - 1].next += 1
-                let need = top.step.needs[top.next]
+                let need = waits[top.next]
                 guard let needed = byID[need] else { continue }
                 switch mark[need, default: .unvisited] {
                 case .done:
@@ -119,7 +134,7 @@ struct GraphCheck {
                 "steps form a cycle: \(names.joined(separator: " → "))",
                 at: location,
                 length: members.count > 1 ? members[1].id.count : id.count,
-                hint: "a step cannot wait for a step that waits for it; remove one of these needs"
+                hint: "a step cannot wait for a step that waits for it (children also wait for their group's needs)"
             ))
     }
 }

@@ -20,6 +20,9 @@ enum WorkflowChecker {
         var graph = GraphCheck(steps: workflow.allSteps)
         graph.run()
         diagnostics += graph.diagnostics
+        var expressions = ExpressionCheck(workflow: workflow)
+        expressions.run()
+        diagnostics += expressions.diagnostics
         return CheckResult(workflow: workflow, diagnostics: diagnostics, file: file, sourceLines: sourceLines)
     }
 }

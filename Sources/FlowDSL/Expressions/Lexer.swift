@@ -154,7 +154,7 @@ struct Lexer {
             while let character = peek(), character.isASCII, character.isHexDigit { position += 1 }
             // 13 hex digits fit a double exactly; longer literals are refused rather than rounded.
             let hex = String(characters[hexStart..<position])
-            value = hex.isEmpty || hex.count > 13 ? nil : UInt64(hex, radix: 16).map(Double.init)
+            value = hex.isEmpty || hex.count > 13 ? nil : UInt64(hex, radix: 16).map { Double($0) }
         } else {
             skipDigits()
             if peek() == ".", let digit = peek(1), digit.isASCII, digit.isNumber {

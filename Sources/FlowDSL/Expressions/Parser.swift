@@ -118,10 +118,19 @@ struct Parser {
             case .dot:
                 let dot = advance()
                 let name = current
-                guard case .identifier(let key) = name.kind else {
+                // `true`, `false` and `null` are plain names after a dot: `result.json.null` is a key.
+                let key: String
+                switch name.kind {
+                case .identifier(let identifier): key = identifier
+                case .trueKeyword: key = "true"
+                case .falseKeyword: key = "false"
+                case .nullKeyword: key = "null"
+                default:
                     throw ExpressionSyntaxError(
                         offset: name.offset, length: name.length,
-                        message: "expected a property name after '.' at \(dot.offset + messageOffsetBase), found \(name.quoted)")
+                        message:
+                            "expected a property name after '.' at \(dot.offset + messageOffsetBase), found \(name.quoted)"
+                    )
                 }
                 _ = advance()
                 accessors.append(.key(key, Span(offset: dot.offset, length: name.offset + name.length - dot.offset)))
@@ -232,7 +241,9 @@ struct Parser {
             let closer = kind == .rightParen ? "')'" : "']'"
             throw ExpressionSyntaxError(
                 offset: current.offset, length: current.length,
-                message: "expected \(closer) to close \(open.quoted) at \(open.offset + messageOffsetBase), found \(current.quoted)")
+                message:
+                    "expected \(closer) to close \(open.quoted) at \(open.offset + messageOffsetBase), found \(current.quoted)"
+            )
         }
         return advance()
     }

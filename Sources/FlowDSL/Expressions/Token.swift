@@ -17,9 +17,9 @@ struct Token: Sendable, Hashable {
     /// How the token is quoted in "found …" messages.
     var quoted: String {
         switch kind {
-        case .identifier(let name): "'\(name)'"
+        case .identifier(let name): "'\(Token.abbreviated(name))'"
         case .number(let value): "number \(Value.format(number: value))"
-        case .string: "a string"
+        case .string(let text): "string '\(Token.abbreviated(text))'"
         case .trueKeyword: "'true'"
         case .falseKeyword: "'false'"
         case .nullKeyword: "'null'"
@@ -40,5 +40,10 @@ struct Token: Sendable, Hashable {
         case .or: "'||'"
         case .end: "the end of the expression"
         }
+    }
+
+    /// Long names and strings are cut so a message stays one readable line.
+    private static func abbreviated(_ text: String) -> String {
+        text.count <= 32 ? text : text.prefix(31) + "…"
     }
 }

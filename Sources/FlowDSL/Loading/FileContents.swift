@@ -6,9 +6,15 @@
     import Darwin
 #endif
 
+/// POSIX `read`, named apart from `FileContents.read(path:limit:)`, which would shadow it there.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+
 /// Reads a whole file with POSIX calls (FlowDSL does not import Foundation), refusing
 /// directories and files above a size limit before reading them.
 enum FileContents {
+
     struct Problem: Error {
         let message: String
         let hint: String?
@@ -31,17 +37,19 @@ enum FileContents {
         if Int(status.st_size) > limit {
             return .failure(
                 Problem(
-                    message: "'\(path)' is \(status.st_size) bytes; flow reads workflows of at most \(SizeSyntax.format(limit))",
+                    message:
+                        "'\(path)' is \(status.st_size) bytes; flow reads workflows of at most \(SizeSyntax.format(limit))",
                     hint: "see \"Limits\" in Grammar.md"
                 ))
         }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                return .failure(Problem(message: "cannot read '\(path)': \(String(cString: strerror(errno)))", hint: nil))
+                return .failure(
+                    Problem(message: "cannot read '\(path)': \(String(cString: strerror(errno)))", hint: nil))
             }
             if count == 0 { break }
             bytes += buffer[0..<count]

@@ -53,7 +53,8 @@ public enum WorkflowLoader {
             return failure("the file is empty", hint: "a workflow starts with 'version: 1' and has 'steps:'")
         }
         if let problem = YAMLPrecheck.check(bytes) {
-            return failure(problem.message, line: problem.line, column: problem.column, hint: problem.hint, lines: lines)
+            return failure(
+                problem.message, line: problem.line, column: problem.column, hint: problem.hint, lines: lines)
         }
         let root: Node
         do {

@@ -122,6 +122,15 @@ enum YAMLPrecheck {
         }
         let context = parser.context.map { String(cString: $0) }
         let mark = parser.problem_mark
+        // libyaml's scanner runs ahead of the events and has its own (higher) nesting limit.
+        if problem.hasPrefix("Maximum nesting level") {
+            return Problem(
+                message: "the YAML is nested more than \(InputLimits.maximumDepth) levels deep",
+                line: Int(mark.line) + 1,
+                column: Int(mark.column) + 1,
+                hint: "flow refuses deeper nesting; see \"Limits\" in Grammar.md"
+            )
+        }
         return Problem(
             message: "invalid YAML: \(problem)",
             line: Int(mark.line) + 1,

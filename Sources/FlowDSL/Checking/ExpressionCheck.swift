@@ -1,0 +1,194 @@
+/// Checks every expression of a workflow: syntax, roots, functions, inputs, step references,
+/// declared outputs, `result` placement, and reading `steps.X` only from steps that depend on X.
+struct ExpressionCheck {
+    let workflow: Workflow
+    private(set) var diagnostics: [Diagnostic] = []
+    /// `steps.X.outputs.Y` pairs read anywhere, for the "output nobody reads" warning.
+    private(set) var readOutputs = Set<String>()
+    private let dependencies: DependencyQuery
+
+    init(workflow: Workflow) {
+        self.workflow = workflow
+        self.dependencies = DependencyQuery(workflow: workflow)
+    }
+
+    mutating func run() {
+        for site in ExpressionSite.all(in: workflow) {
+            check(site)
+        }
+        for step in workflow.allSteps {
+            for output in step.outputs where !readOutputs.contains("\(step.id).\(output.name)") {
+                diagnostics.append(
+                    .warning(
+                        "output '\(output.name)' of step '\(step.id)' is never read",
+                        at: output.location,
+                        length: output.name.count,
+                        hint: "read it as ${{ steps.\(step.id).outputs.\(output.name) }}, or remove it"
+                    ))
+            }
+        }
+    }
+
+    private mutating func check(_ site: ExpressionSite) {
+        let text = site.text
+        if let error = text.syntaxError {
+            diagnostics.append(
+                .error(
+                    "invalid expression: \(error.message)",
+                    at: text.location(ofOffset: error.offset),
+                    length: error.length
+                ))
+            return
+        }
+        guard let template = text.template else { return }
+        if site.isCondition, template.isLiteral {
+            do {
+                let expression = try Expression.parse(text.text)
+                check(expression, offset: 0, site: site)
+            } catch {
+                diagnostics.append(
+                    .error(
+                        "invalid expression in 'if': \(error.message)",
+                        at: text.location(ofOffset: error.offset),
+                        length: error.length
+                    ))
+            }
+            return
+        }
+        if site.isCondition, !template.isSingleExpression {
+            diagnostics.append(
+                .error(
+                    "an 'if' condition must be one expression, not text with expressions in it",
+                    at: text.location,
+                    hint: "write 'if: ${{ a && b }}' or 'if: a && b'"
+                ))
+        }
+        for embedded in template.expressions {
+            check(embedded.expression, offset: embedded.offset, site: site)
+        }
+    }
+
+    private mutating func check(_ expression: Expression, offset: Int, site: ExpressionSite) {
+        for call in expression.functionCalls {
+            let location = site.text.location(ofOffset: offset + call.offset)
+            guard let arity = Functions.arity(call.name) else {
+                let hint = Suggestion.closest(to: call.name, in: Functions.names).map { "did you mean '\($0)'?" }
+                diagnostics.append(
+                    .error("unknown function '\(call.name)'", at: location, length: call.name.count, hint: hint))
+                continue
+            }
+            if !arity.contains(call.argumentCount) {
+                diagnostics.append(
+                    .error(
+                        "'\(call.name)' takes \(Functions.describe(arity)), not \(call.argumentCount)",
+                        at: location,
+                        length: call.length
+                    ))
+            }
+        }
+        for reference in expression.references {
+            check(reference, at: site.text.location(ofOffset: offset + reference.offset), site: site)
+        }
+    }
+
+    private mutating func check(_ reference: Reference, at location: SourceLocation, site: ExpressionSite) {
+        let length = reference.length
+        func fail(_ message: String, hint: String? = nil) {
+            diagnostics.append(.error(message, at: location, length: length, hint: hint))
+        }
+        let firstKey: String? = reference.path.first.flatMap { if case .key(let key) = $0 { key } else { nil } }
+        switch reference.root {
+        case "inputs":
+            guard let name = firstKey else { return }
+            if workflow.input(name) == nil {
+                let names = workflow.inputs.map(\.name)
+                let hint =
+                    Suggestion.closest(to: name, in: names).map { "did you mean '\($0)'?" }
+                    ?? "declare it under 'inputs:'"
+                fail("unknown input '\(name)'", hint: hint)
+            }
+        case "env", "secrets":
+            return
+        case "result":
+            guard case .stepResult(let step) = site.scope, !isGroup(step) else {
+                fail(
+                    "'result' is only available in a step's own 'expect' and 'outputs'",
+                    hint: "read another step's values through its outputs: steps.<id>.outputs.<name>"
+                )
+                return
+            }
+        case "steps":
+            if let problem = checkStepReference(reference, firstKey: firstKey, site: site) {
+                fail(problem.message, hint: problem.hint)
+            }
+        default:
+            let hint = Suggestion.closest(to: reference.root, in: Roots.names).map { "did you mean '\($0)'?" }
+            fail(
+                "unknown name '\(reference.root)'",
+                hint: hint ?? "expressions read \(Roots.names.joined(separator: ", "))"
+            )
+        }
+    }
+
+    /// The problem with a `steps.…` reference, if any.
+    private mutating func checkStepReference(
+        _ reference: Reference,
+        firstKey: String?,
+        site: ExpressionSite
+    ) -> (message: String, hint: String?)? {
+        guard let id = firstKey else { return nil }
+        guard let target = workflow.step(id) else {
+            let hint = Suggestion.closest(to: id, in: workflow.allSteps.map(\.id)).map { "did you mean '\($0)'?" }
+            return ("unknown step '\(id)' in 'steps.\(id)'", hint)
+        }
+        let reader: Step
+        switch site.scope {
+        case .workflow:
+            return ("'steps' is not available here; workflow-level values are known before any step runs", nil)
+        case .step(let step), .stepResult(let step):
+            reader = step
+        }
+        if reference.path.count >= 2, case .key(let field) = reference.path[1] {
+            switch field {
+            case "outputs":
+                if reference.path.count >= 3, case .key(let name) = reference.path[2] {
+                    readOutputs.insert("\(id).\(name)")
+                    if !target.outputs.contains(where: { $0.name == name }) {
+                        let declared = target.outputs.map(\.name)
+                        let hint =
+                            Suggestion.closest(to: name, in: declared).map { "did you mean '\($0)'?" }
+                            ?? (declared.isEmpty
+                                ? "step '\(id)' declares no outputs"
+                                : "it declares \(declared.map { "'\($0)'" }.joined(separator: ", "))")
+                        return ("step '\(id)' has no output '\(name)'", hint)
+                    }
+                }
+            case "status":
+                break
+            case "winner":
+                if case .group(let group) = target.kind, group.mode == .any { break }
+                return ("only 'parallel: any' groups have a 'winner'; step '\(id)' is not one", nil)
+            default:
+                let hint = Suggestion.closest(to: field, in: ["outputs", "status", "winner"]).map {
+                    "did you mean '\($0)'?"
+                }
+                return (
+                    "steps.\(id) has no field '\(field)'",
+                    hint ?? "read steps.\(id).outputs.<name> or steps.\(id).status"
+                )
+            }
+        }
+        if !dependencies.depends(reader.id, on: id) {
+            return (
+                "step '\(reader.id)' reads steps.\(id) but does not depend on '\(id)'",
+                "add '\(id)' to the needs of '\(reader.id)' (directly or through another need), or the value may not exist yet"
+            )
+        }
+        return nil
+    }
+
+    private func isGroup(_ step: Step) -> Bool {
+        if case .group = step.kind { return true }
+        return false
+    }
+}

@@ -1,0 +1,68 @@
+/// A place where an expression may appear, and what it may read there.
+struct ExpressionSite {
+    /// What a site may read.
+    enum Scope {
+        /// Workflow-level values (`env`, `defaults`): inputs, env and secrets only.
+        case workflow
+        /// A step's request, command or condition: also `steps.X` of steps it depends on.
+        case step(Step)
+        /// A step's own `expect` and `outputs`: also `result`.
+        case stepResult(Step)
+    }
+
+    let text: ScalarText
+    let scope: Scope
+    /// `if:` takes a bare expression as well as `${{ }}`.
+    let isCondition: Bool
+
+    init(_ text: ScalarText, _ scope: Scope, isCondition: Bool = false) {
+        self.text = text
+        self.scope = scope
+        self.isCondition = isCondition
+    }
+
+    /// Every site of a workflow, in file order within each step.
+    static func all(in workflow: Workflow) -> [ExpressionSite] {
+        var sites: [ExpressionSite] = workflow.env.map { ExpressionSite($0.value, .workflow) }
+        if let baseURL = workflow.defaults.http.baseURL { sites.append(ExpressionSite(baseURL, .workflow)) }
+        sites += workflow.defaults.http.headers.map { ExpressionSite($0.value, .workflow) }
+        for step in workflow.allSteps {
+            sites += Self.sites(of: step)
+        }
+        return sites
+    }
+
+    private static func sites(of step: Step) -> [ExpressionSite] {
+        var texts: [ScalarText] = []
+        var resultTexts: [ScalarText] = step.outputs.map(\.value)
+        switch step.kind {
+        case .http(let http):
+            texts.append(http.url)
+            texts += (http.query + http.headers).map(\.value)
+            switch http.body {
+            case .json(let value): texts += value.strings
+            case .form(let fields): texts += fields.map(\.value)
+            case .text(let text), .file(let text): texts.append(text)
+            case nil: break
+            }
+            resultTexts += http.expect.assertions
+        case .upload(let upload):
+            texts += [upload.file, upload.url] + (upload.headers + upload.metadata).map(\.value)
+            resultTexts += upload.expect.assertions
+        case .run(let run):
+            switch run.command {
+            case .script(let script): texts.append(script)
+            case .arguments(let arguments): texts += arguments
+            }
+            texts += run.env.map(\.value)
+            if let cwd = run.cwd { texts.append(cwd) }
+        case .sleep, .group:
+            break
+        }
+        var sites: [ExpressionSite] = []
+        if let condition = step.condition { sites.append(ExpressionSite(condition, .step(step), isCondition: true)) }
+        sites += texts.map { ExpressionSite($0, .step(step)) }
+        sites += resultTexts.map { ExpressionSite($0, .stepResult(step)) }
+        return sites
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import FlowDSL
+
+/// `flow validate FILE...`: checks workflow files without running anything.
+struct ValidateCommand: ParsableCommand {
+    /// How diagnostics are printed.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text
+        case json
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check workflow files without running them.",
+        discussion: """
+            Reports every problem of every file at once, compiler-style on stderr (or as JSON on stdout \
+            with --format json). Exits 0 when every file is valid (warnings allowed), 2 when any is not.
+            """
+    )
+
+    @Argument(help: "The workflow files to check.")
+    var files: [String]
+
+    @Option(help: "How to print diagnostics: text (on stderr) or json (an array on stdout).")
+    var format: Format = .text
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("Give at least one workflow file to check.") }
+    }
+
+    func run() throws {
+        let results = files.map { WorkflowLoader.load(path: $0) }
+        switch format {
+        case .text:
+            DiagnosticOutput.writeText(results)
+            for result in results where !result.hasErrors {
+                let count = result.workflow?.allSteps.count ?? 0
+                print("\(result.file): valid, \(count) step\(count == 1 ? "" : "s")")
+            }
+        case .json:
+            print(try DiagnosticOutput.json(results))
+        }
+        if results.contains(where: \.hasErrors) { throw ExitCode(2) }
+    }
+}
