@@ -118,6 +118,49 @@ struct SchemaTests {
         }
     }
 
+    /// Each closed key set of the schema, with a workflow that puts a key `KEY` in that place.
+    static let keyPlaces: [(path: [String], workflow: String)] = [
+        (["properties"], "version: 1\nKEY: ~\nsteps: { a: { run: x } }\n"),
+        (["properties", "defaults", "properties"], "version: 1\ndefaults: { KEY: ~ }\nsteps: { a: { run: x } }\n"),
+        (
+            ["$defs", "httpDefaults", "properties"],
+            "version: 1\ndefaults: { http: { KEY: ~ } }\nsteps: { a: { run: x } }\n"
+        ),
+        (["$defs", "input", "properties"], "version: 1\ninputs: { i: { KEY: ~ } }\nsteps: { a: { run: x } }\n"),
+        (["$defs", "step", "properties"], "version: 1\nsteps: { a: { run: x, KEY: ~ } }\n"),
+        (["$defs", "http", "properties"], "version: 1\nsteps: { a: { http: { url: /x, KEY: ~ } } }\n"),
+        (
+            ["$defs", "upload", "properties"],
+            "version: 1\nsteps: { a: { upload: { file: f, url: /u, protocol: tus, KEY: ~ } } }\n"
+        ),
+        (["$defs", "expect", "properties"], "version: 1\nsteps: { a: { http: { url: /x }, expect: { KEY: ~ } } }\n"),
+        (["$defs", "retry", "anyOf", "1", "properties"], "version: 1\nsteps: { a: { run: x, retry: { KEY: ~ } } }\n"),
+    ]
+
+    /// Every key the schema offers (and editors complete) is one `flow validate` knows; the reverse
+    /// holds through the valid examples above, which use every key the parser accepts.
+    @Test(arguments: keyPlaces.indices)
+    func everySchemaKeyIsKnownToTheValidator(place index: Int) throws {
+        let (path, workflow) = Self.keyPlaces[index]
+        let schema = try #require(
+            try JSONSerialization.jsonObject(with: Data(WorkflowSchema.jsonText.utf8)) as? [String: Any])
+        var node: Any = schema
+        for step in path {
+            if let index = Int(step), let array = node as? [Any] {
+                node = array[index]
+            } else {
+                node = try #require((node as? [String: Any])?[step], "no \(step) in \(path)")
+            }
+        }
+        let keys = try #require(node as? [String: Any]).keys.sorted()
+        #expect(!keys.isEmpty)
+        for key in keys where !workflow.contains("\(key):") {
+            let source = workflow.replacingOccurrences(of: "KEY", with: key)
+            let messages = WorkflowLoader.check(source: source, file: "keys.yaml").diagnostics.map(\.message)
+            #expect(!messages.contains { $0.contains("unknown key '\(key)'") }, "\(path) \(key): \(messages)")
+        }
+    }
+
     static let languageExample = """
         version: 1
         name: publish-report
