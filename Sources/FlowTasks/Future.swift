@@ -29,7 +29,7 @@ public struct Future<Value: Sendable>: Sendable {
     public var result: Result<Value, any Error>? { core.result }
 
     /// Whether the future has completed (succeeded, failed or cancelled).
-    public var isCompleted: Bool { core.result != nil }
+    public var isCompleted: Bool { core.isCompleted }
 
     /// Runs `body` with the result on `queue` (the future's own queue by default).
     public func whenComplete(

@@ -20,6 +20,7 @@ public final class Promise<Value: Sendable>: Sendable {
     }
 
     deinit {
+        guard !future.core.isCompleted else { return }
         let abandoned = FutureError.abandoned(file: file, line: line)
         if future.core.complete(.failure(abandoned)) {
             #if DEBUG
@@ -48,6 +49,12 @@ public final class Promise<Value: Sendable>: Sendable {
 
     /// Completes the future with whatever `other` completes with; cancelling ours cancels `other`.
     public func complete(with other: Future<Value>) {
+        // Fast path: an already-finished future (a `flatMap` returning `Future.succeeded`) needs
+        // neither a cancel link nor a callback.
+        if other.core.isCompleted, let result = other.core.result {
+            complete(result)
+            return
+        }
         onCancel { other.cancel() }
         other.whenComplete(on: future.queue) { result in
             self.complete(result)
@@ -64,5 +71,5 @@ public final class Promise<Value: Sendable>: Sendable {
     }
 
     /// Whether the future has completed (succeeded, failed or cancelled).
-    public var isCompleted: Bool { future.core.result != nil }
+    public var isCompleted: Bool { future.core.isCompleted }
 }

@@ -14,7 +14,8 @@ public struct RetryAttempt: Sendable {
 /// Runs `operation` until it succeeds, the policy's attempts are used up, or the policy says an
 /// error is not worth retrying; then completes with the last outcome.
 ///
-/// `operation` receives the attempt number, counted from 1. `onRetry` hears about each failed
+/// `operation` receives the attempt number, counted from 1, and is always called on `queue`
+/// (the first attempt too, so the caller's thread never runs the work). `onRetry` hears about each failed
 /// attempt that will be retried, with the wait chosen. Cancelling the returned future cancels the
 /// attempt in flight or the wait, and no further attempt starts.
 public func retry<Value: Sendable>(
@@ -26,7 +27,7 @@ public func retry<Value: Sendable>(
     let promise = Promise<Value>(on: queue)
     let run = RetryRun(policy: policy, queue: queue, promise: promise, onRetry: onRetry, operation: operation)
     promise.onCancel { run.cancelCurrent() }
-    run.start(attempt: 1)
+    queue.async { run.start(attempt: 1) }
     return promise.future
 }
 

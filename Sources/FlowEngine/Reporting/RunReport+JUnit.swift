@@ -1,0 +1,73 @@
+import Foundation
+
+extension RunReport {
+    /// The report as JUnit XML: one test suite for the workflow, one test case per step.
+    ///
+    /// Failed steps are `<failure>`s, cancelled ones `<error>`s, skipped ones `<skipped/>`; the
+    /// step's location goes in `file` and in the message so CI systems can point at the YAML.
+    public func junitText() -> String {
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        let failures = count(.failed)
+        let errors = count(.cancelled)
+        let skipped = count(.skipped)
+        xml += #"<testsuites name="\#(Self.escape(workflow))" tests="\#(steps.count)" "#
+        xml += #"failures="\#(failures)" errors="\#(errors)" skipped="\#(skipped)" "#
+        xml += #"time="\#(Self.seconds(durationSeconds))">"# + "\n"
+        xml += #"  <testsuite name="\#(Self.escape(workflow))" tests="\#(steps.count)" "#
+        xml += #"failures="\#(failures)" errors="\#(errors)" skipped="\#(skipped)" "#
+        xml += #"time="\#(Self.seconds(durationSeconds))" timestamp="\#(Self.escape(startedAt))" "#
+        xml += #"file="\#(Self.escape(file))">"# + "\n"
+        for step in steps {
+            xml += testCase(step)
+        }
+        xml += "  </testsuite>\n</testsuites>\n"
+        return xml
+    }
+
+    private func testCase(_ step: StepReport) -> String {
+        let name = step.name.map { "\(step.id) (\($0))" } ?? step.id
+        var xml = #"    <testcase name="\#(Self.escape(name))" classname="\#(Self.escape(workflow)).\#(step.kind)" "#
+        xml += #"file="\#(Self.escape(step.location))" time="\#(Self.seconds(step.durationSeconds ?? 0))""#
+        let message = "\(step.location): \(step.error ?? step.state.rawValue)"
+        switch step.state {
+        case .failed:
+            xml += ">\n"
+            xml += #"      <failure message="\#(Self.escape(message))" type="failed">"#
+            xml += Self.escape(message) + "</failure>\n    </testcase>\n"
+        case .cancelled:
+            xml += ">\n"
+            xml += #"      <error message="\#(Self.escape(message))" type="cancelled"/>"# + "\n    </testcase>\n"
+        case .skipped:
+            xml += ">\n      <skipped/>\n    </testcase>\n"
+        default:
+            xml += "/>\n"
+        }
+        return xml
+    }
+
+    /// XML-escapes text for attributes and content, dropping characters XML 1.0 forbids.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&apos;"
+            case "\n": escaped += "&#10;"
+            case "\t", "\r": escaped.unicodeScalars.append(scalar)
+            default:
+                if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF {
+                    escaped.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return escaped
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        String(format: "%.3f", value)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Everything a run's reports say: the workflow, the outcome, and every step. Built once at the end
+/// of a run (or an interrupt) and written as JSON or JUnit; every text is already masked.
+public struct RunReport: Sendable, Codable, Equatable {
+    /// The workflow's `name`, or its file name.
+    public var workflow: String
+    /// The workflow file.
+    public var file: String
+    /// `succeeded`, `failed` or `cancelled`.
+    public var outcome: String
+    /// When the run started (ISO 8601).
+    public var startedAt: String
+    /// The run's duration in seconds.
+    public var durationSeconds: Double
+    /// Every step, in declaration order.
+    public var steps: [StepReport]
+
+    /// Creates a report.
+    public init(
+        workflow: String, file: String, outcome: String, startedAt: String, durationSeconds: Double,
+        steps: [StepReport]
+    ) {
+        self.workflow = workflow
+        self.file = file
+        self.outcome = outcome
+        self.startedAt = startedAt
+        self.durationSeconds = durationSeconds
+        self.steps = steps
+    }
+
+    /// How many steps ended in `state`.
+    public func count(_ state: StepState) -> Int {
+        steps.filter { $0.state == state }.count
+    }
+}
+
+/// One step in a report.
+public struct StepReport: Sendable, Codable, Equatable {
+    /// The step's id.
+    public var id: String
+    /// Its `name`, if it has one.
+    public var name: String?
+    /// Its kind: `http`, `upload`, `run`, `sleep` or `parallel`.
+    public var kind: String
+    /// The enclosing group, if any.
+    public var group: String?
+    /// Where it is declared (`file:line:col`).
+    public var location: String
+    /// Its final state.
+    public var state: StepState
+    /// Seconds from the start of the run to the step's start, if it started.
+    public var startedAtSeconds: Double?
+    /// How long it ran, in seconds, if it started.
+    public var durationSeconds: Double?
+    /// How many attempts it made (retries included); 0 if it never started.
+    public var attempts: Int
+    /// Its outputs as JSON text, by name.
+    public var outputs: [String: String]
+    /// The winner of an `any` group.
+    public var winner: String?
+    /// Why it failed or was cancelled.
+    public var error: String?
+
+    /// Creates a step report.
+    public init(
+        id: String, name: String? = nil, kind: String, group: String? = nil, location: String, state: StepState,
+        startedAtSeconds: Double? = nil, durationSeconds: Double? = nil, attempts: Int = 0,
+        outputs: [String: String] = [:], winner: String? = nil, error: String? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.group = group
+        self.location = location
+        self.state = state
+        self.startedAtSeconds = startedAtSeconds
+        self.durationSeconds = durationSeconds
+        self.attempts = attempts
+        self.outputs = outputs
+        self.winner = winner
+        self.error = error
+    }
+}
+
+extension RunReport {
+    /// The report as pretty-printed JSON with sorted keys (stable for diffs and tests).
+    public func jsonText() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+    }
+}

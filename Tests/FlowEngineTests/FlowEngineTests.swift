@@ -1,8 +1,0 @@
-import FlowEngine
-import Testing
-
-@Suite struct FlowEngineTests {
-    @Test func noStepKindsBeforeTheExecutorLands() {
-        #expect(FlowEngine.stepKinds.isEmpty)
-    }
-}
