@@ -3,8 +3,8 @@
 
     bench/validate-generate.py STEPS OUTPUT.yaml [SEED]
 
-Steps need 0-3 earlier steps (mostly near ones, some anywhere before), read a need's output through
-an expression, and every 100th step is a `parallel: all` group of three children, so the checker
+Steps need 0-3 earlier steps (mostly near ones, some anywhere before), read a need's output (or,
+one time in five, the output of a need's need) through an expression, and every 100th step is a `parallel: all` group of three children, so the checker
 sees the DAG, groups, references and expressions a real file has, at scale. Outputs are declared
 only where something reads them, so the file validates without warnings.
 """
@@ -32,12 +32,18 @@ def main():
                 candidates.add(rng.randint(0, i - 1))
         chosen = sorted(candidates)
         needs.append(chosen)
-        reads.append(rng.choice(chosen) if chosen and rng.random() < 0.8 else None)
+        source = rng.choice(chosen) if chosen and rng.random() < 0.8 else None
+        # One read in five reaches further back, through a need's needs: legal, and the case
+        # the checker cannot answer from the direct needs alone.
+        if source is not None and needs[source] and rng.random() < 0.2:
+            source = rng.choice(needs[source])
         if i % 100 == 99 and count - total >= 4:
             groups.add(i)
             total += 4
         else:
             total += 1
+        # Groups and sleeps read nothing, so they must not make their source declare an output.
+        reads.append(None if i in groups or i % 11 == 5 else source)
         top_level += 1
     read = {r for r in reads if r is not None}
 
