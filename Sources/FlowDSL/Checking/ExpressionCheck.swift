@@ -5,7 +5,7 @@ struct ExpressionCheck {
     private(set) var diagnostics: [Diagnostic] = []
     /// `steps.X.outputs.Y` pairs read anywhere, for the "output nobody reads" warning.
     private(set) var readOutputs = Set<String>()
-    private let dependencies: DependencyQuery
+    private var dependencies: DependencyQuery
 
     init(workflow: Workflow) {
         self.workflow = workflow

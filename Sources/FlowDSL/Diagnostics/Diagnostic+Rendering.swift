@@ -39,6 +39,25 @@ extension Diagnostic {
 /// A file's text split into lines the way line numbers count them (`\n` or `\r\n` ends a line).
 enum SourceLines {
     static func split(_ text: String) -> [Substring] {
-        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        // Splits the UTF-8 bytes at "\n" (dropping a "\r" before it), which is what splitting the
+        // Characters at "\n" and "\r\n" does, without grapheme breaking: that took a tenth of
+        // checking a large file.
+        var lines: [Substring] = []
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        var index = start
+        while index != bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "\n") {
+                var end = index
+                if end > start, bytes[bytes.index(before: end)] == UInt8(ascii: "\r") {
+                    end = bytes.index(before: end)
+                }
+                lines.append(text[start..<end])
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        lines.append(text[start..<bytes.endIndex])
+        return lines
     }
 }

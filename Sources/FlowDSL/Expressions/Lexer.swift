@@ -25,14 +25,23 @@ struct Lexer {
         return text.allSatisfy(isIdentifierPart)
     }
 
+    // Byte comparisons rather than Character properties: names are ASCII, and Unicode property
+    // lookups were a large part of checking big workflows.
     static func isIdentifierStart(_ character: Character) -> Bool {
-        character == "_" || (character.isASCII && character.isLetter)
+        guard let byte = character.asciiValue else { return false }
+        return byte == UInt8(ascii: "_") || isASCIILetter(byte)
     }
 
     /// Dashes are allowed inside names, as in step ids (`steps.fetch-users`); there is no
     /// subtraction operator for them to clash with.
     static func isIdentifierPart(_ character: Character) -> Bool {
-        character == "_" || character == "-" || (character.isASCII && (character.isLetter || character.isNumber))
+        guard let byte = character.asciiValue else { return false }
+        return byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || isASCIILetter(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
 
     private func peek(_ ahead: Int = 0) -> Character? {
@@ -109,7 +118,8 @@ struct Lexer {
     private mutating func identifier() -> Token {
         let start = position
         while let character = peek(), Lexer.isIdentifierPart(character) { position += 1 }
-        let name = String(characters[start..<position])
+        // Every character of a name is ASCII, so its bytes are its UTF-8.
+        let name = String(decoding: characters[start..<position].compactMap(\.asciiValue), as: UTF8.self)
         let kind: Token.Kind =
             switch name {
             case "true": .trueKeyword
