@@ -4,8 +4,8 @@
 #   scripts/fuzz.sh [workflow|expression] [seconds]    (defaults: workflow, 600)
 #
 # FlowDSL, Yams and libyaml (C) are built by SwiftPM in their own scratch folder with coverage
-# instrumentation and AddressSanitizer (`--sanitize fuzzer --sanitize address` compiles Swift with
-# -sanitize=fuzzer and C with -fsanitize=fuzzer, without linking libFuzzer into a library); the
+# instrumentation and AddressSanitizer (Swift with -sanitize=fuzzer,address, C with
+# -fsanitize=fuzzer-no-link,address, without linking libFuzzer into a library); the
 # harness in Fuzz/<Name>Fuzzer/main.swift is then linked against their objects with libFuzzer's main.
 #
 # The corpus grows in .build-fuzz/corpus/<target>, seeded from workflows/, Fuzz/WorkflowFuzzer/seeds/,
@@ -29,7 +29,11 @@ esac
 
 cd "$(dirname "$0")/.."
 scratch=.build-fuzz
-swift build --target FlowDSL --scratch-path "$scratch" --sanitize fuzzer --sanitize address >&2
+# SwiftPM's `--sanitize fuzzer` does not always reach the Swift frontend of a library target (it
+# compiled FlowDSL with ASan only, after a Package.swift change), so coverage is asked for explicitly.
+swift build --target FlowDSL --scratch-path "$scratch" --sanitize fuzzer --sanitize address \
+    -Xswiftc -sanitize=fuzzer -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
+    -Xcc -fsanitize=fuzzer-no-link >&2
 debug="$scratch/debug"
 objects=$(find "$debug/FlowDSL.build" "$debug/Yams.build" "$debug/CYaml.build" -name '*.o' | sort)
 binary="$scratch/$target-fuzzer"
