@@ -4,51 +4,48 @@ import Foundation
 /// Writes diagnostics where users and tools expect them: compiler-style text on stderr, or a
 /// JSON array on stdout for `--format json`.
 enum DiagnosticOutput {
-    /// One diagnostic as `flow validate --format json` prints it.
-    struct Record: Encodable {
-        let file: String
-        let line: Int?
-        let column: Int?
-        let severity: String
-        let message: String
-        let hint: String?
-
-        init(_ diagnostic: Diagnostic, file: String) {
-            self.file = diagnostic.location?.file ?? file
-            self.line = diagnostic.location?.line
-            self.column = diagnostic.location?.column
-            self.severity = diagnostic.severity.rawValue
-            self.message = diagnostic.message
-            self.hint = diagnostic.hint
-        }
-
-        // Explicit nulls, so every record has the same six keys.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(file, forKey: .file)
-            try container.encode(line, forKey: .line)
-            try container.encode(column, forKey: .column)
-            try container.encode(severity, forKey: .severity)
-            try container.encode(message, forKey: .message)
-            try container.encode(hint, forKey: .hint)
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case file, line, column, severity, message, hint
-        }
-    }
-
     static func writeText(_ results: [CheckResult]) {
         for result in results {
             StandardError.write(result.renderedDiagnostics())
         }
     }
 
-    static func json(_ results: [CheckResult]) throws -> String {
-        let records = results.flatMap { result in result.diagnostics.map { Record($0, file: result.file) } }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(records), as: UTF8.self)
+    /// A JSON array with one object per diagnostic, keys in the documented order
+    /// `file, line, column, severity, message, hint` (null where there is no value).
+    static func json(_ results: [CheckResult]) -> String {
+        let records = results.flatMap { result in
+            result.diagnostics.map { diagnostic in
+                let fields = [
+                    ("file", string(diagnostic.location?.file ?? result.file)),
+                    ("line", diagnostic.location.map { String($0.line) } ?? "null"),
+                    ("column", diagnostic.location.map { String($0.column) } ?? "null"),
+                    ("severity", string(diagnostic.severity.rawValue)),
+                    ("message", string(diagnostic.message)),
+                    ("hint", diagnostic.hint.map(string) ?? "null"),
+                ]
+                return "  {" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+            }
+        }
+        return records.isEmpty ? "[]" : "[\n" + records.joined(separator: ",\n") + "\n]"
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    static func string(_ text: String) -> String {
+        var output = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output + "\""
     }
 }
 

@@ -8,6 +8,14 @@ struct DryRunPlan {
     let workflow: Workflow
     let inputs: [String: InputValue]
     let concurrency: Int
+    private let known: DryRunValues
+
+    init(workflow: Workflow, inputs: [String: InputValue], concurrency: Int) {
+        self.workflow = workflow
+        self.inputs = inputs
+        self.concurrency = concurrency
+        self.known = DryRunValues(workflow: workflow, inputs: inputs)
+    }
 
     func rendered() -> String {
         let stepCount = workflow.allSteps.count
@@ -75,10 +83,10 @@ struct DryRunPlan {
     /// A value with inputs, defaults and env substituted, secrets masked, runtime values as placeholders.
     private func render(_ text: ScalarText) -> String {
         guard let template = text.template else { return text.text }
-        return template.render(placeholder: known)
+        return template.render(known: known, placeholder: placeholder)
     }
 
-    private func known(_ reference: Reference) -> String? {
+    private func placeholder(_ reference: Reference) -> String? {
         let key: String? =
             reference.path.count == 1
             ? reference.path.first.flatMap { if case .key(let key) = $0 { key } else { nil } } : nil
@@ -92,7 +100,7 @@ struct DryRunPlan {
             if let declared = workflow.env.first(where: { $0.name == key }) {
                 // One level only: an env value reading env again is shown as a placeholder.
                 return declared.value.template?.render { inner in
-                    inner.root == "secrets" ? "***" : inner.root == "inputs" ? known(inner) : nil
+                    inner.root == "secrets" ? "***" : inner.root == "inputs" ? placeholder(inner) : nil
                 }
             }
             return ProcessInfo.processInfo.environment[key]

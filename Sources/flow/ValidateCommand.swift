@@ -38,7 +38,7 @@ struct ValidateCommand: ParsableCommand {
                 print("\(result.file): valid, \(count) step\(count == 1 ? "" : "s")")
             }
         case .json:
-            print(try DiagnosticOutput.json(results))
+            print(DiagnosticOutput.json(results))
         }
         if results.contains(where: \.hasErrors) { throw ExitCode(2) }
     }

@@ -91,6 +91,17 @@ import Testing
         #expect(records.first?["hint"] as? String == "did you mean 'upload'?")
         #expect(records.last?["message"] as? String == "cannot read '\(missing)': no such file")
         #expect(records.last?["line"] is NSNull)
+        let firstRecord = "[\n  {\"file\": \"\(file)\", \"line\": 6, \"column\": 13, \"severity\": \"error\""
+        #expect(outcome.stdout.hasPrefix(firstRecord), "keys in the documented order")
+    }
+
+    @Test func jsonFormatOfAValidFileIsAnEmptyArray() throws {
+        let scratch = try Scratch()
+        let file = try scratch.write("ok.yaml", Self.valid)
+        let outcome = try FlowProcess.run(["validate", "--format", "json", file])
+        #expect(outcome.exitCode == 0)
+        #expect(outcome.stdout == "[]\n")
+        #expect(outcome.stderr.isEmpty)
     }
 
     @Test func validateWithoutFilesIsAUsageError() throws {
@@ -135,6 +146,8 @@ import Testing
           touch:
             needs: upload
             run: [touch, MARKER]
+          versioned:
+            http: { url: "/${{ format('v{0}-{1}', inputs.retries, env.STAGE) }}/${{ format('{0}', secrets.PASSWORD) }}" }
         """
 
     @Test func dryRunPrintsThePlanAndTouchesNothing() throws {
@@ -156,8 +169,9 @@ import Testing
         #expect(outcome.exitCode == 0, "\(outcome.stderr)")
         let base = "http://127.0.0.1:\(listener.port)"
         let plan = outcome.stdout
-        #expect(plan.contains("4 steps in 4 waves, at most 16 at once"))
+        #expect(plan.contains("5 steps in 4 waves, at most 16 at once"))
         #expect(plan.contains("wave 1:\n  login: POST \(base)/login\n"))
+        #expect(plan.contains("versioned: GET \(base)/v3-test/<format('{0}', secrets.PASSWORD)>\n"))
         #expect(plan.contains(#"json {"user":"demo","password":"***"}"#))
         #expect(!plan.contains("hunter2"))
         #expect(plan.contains("users: GET \(base)/api/users?stage=test&n=3  (needs login)"))
@@ -167,6 +181,29 @@ import Testing
         #expect(plan.contains("touch: run touch \(marker)  (needs upload)"))
         #expect(!FileManager.default.fileExists(atPath: marker))
         #expect(listener.acceptedConnections() == 0)
+    }
+
+    /// The plan shown in Grammar.md's "Command line" section is what `flow` prints.
+    @Test func grammarPlanExampleIsCurrent() throws {
+        let grammar = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Grammar.md")
+        let lines = try String(contentsOf: grammar, encoding: .utf8).components(separatedBy: "\n")
+        let intro = try #require(lines.firstIndex { $0.contains("`flow run plan.yaml --dry-run") })
+        func block(_ fence: String, after start: Int) throws -> (text: String, end: Int) {
+            let open = try #require(lines[start...].firstIndex { $0 == "  " + fence })
+            let close = try #require(lines[(open + 1)...].firstIndex { $0 == "  ```" })
+            let body = lines[(open + 1)..<close].map { String($0.dropFirst(min(2, $0.count))) }
+            return (body.joined(separator: "\n") + "\n", close)
+        }
+        let workflow = try block("```yaml", after: intro)
+        let plan = try block("```text", after: workflow.end)
+        let scratch = try Scratch()
+        let file = try scratch.write("plan.yaml", workflow.text)
+        let report = scratch.path("report.pdf")
+        #expect(FileManager.default.createFile(atPath: report, contents: Data(count: 1_048_576)))
+        let outcome = try FlowProcess.run(["run", file, "--dry-run", "--input", "artifact=\(report)"])
+        #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.replacingOccurrences(of: scratch.folder.path + "/", with: "") == plan.text)
     }
 
     @Test func dryRunRejectsBadInputsNamingThem() throws {

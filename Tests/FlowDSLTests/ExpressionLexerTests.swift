@@ -56,6 +56,19 @@ import Testing
         #expect(syntaxError("'e\u{301}👋🏽' # x")?.offset == 5)
     }
 
+    @Test func crlfAndUnicodeWhitespaceSeparateTokens() throws {
+        #expect(try evaluate("1\r\n==\r\n1") == true)
+        #expect(try evaluate("1\u{A0}==\u{2003}1") == true)
+        #expect(syntaxError("a\r\n#") == ExpressionSyntaxError(offset: 2, length: 1, message: "unknown character '#'"))
+        #expect(syntaxError("a § b") == ExpressionSyntaxError(offset: 2, length: 1, message: "unknown character '§'"))
+    }
+
+    @Test func stringsKeepEveryCharacterExactly() throws {
+        #expect(try evaluate("'a\r\nb'") == "a\r\nb")
+        #expect(try evaluate("'é''x👋🏽'") == "é'x👋🏽")
+        #expect(try evaluate("\"''\"") == "''")
+    }
+
     @Test func namesMayContainDashesAndUnderscores() throws {
         let expression = try Expression.parse("steps.fetch-users.outputs.first_name")
         #expect(

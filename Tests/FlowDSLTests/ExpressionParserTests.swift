@@ -82,6 +82,17 @@ import Testing
         #expect(expression.references.first?.description == "result.json.items[0]['first name'][*]")
     }
 
+    @Test(arguments: [
+        "env['my var']", "inputs['it''s']", "steps.a-b.outputs.x_1", "result.json[0][12]", "secrets",
+        "steps.x.outputs[*]",
+    ])
+    func describesAReferenceAsItIsWritten(text: String) throws {
+        // `[*]` stands for a computed index; parse one and compare with the description.
+        let source = text.replacing("[*]", with: "[inputs.key]")
+        let reference = try #require(Expression.parse(source).references.first)
+        #expect(reference.description == text)
+    }
+
     @Test func referencesInsideCallsAndParenthesesAreFound() throws {
         let expression = try Expression.parse("length(fromJSON(steps.a.outputs.x).list) > (inputs.n)")
         #expect(expression.references.map(\.description) == ["steps.a.outputs.x", "inputs.n"])

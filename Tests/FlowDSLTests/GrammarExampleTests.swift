@@ -17,22 +17,26 @@ import Testing
             .deletingLastPathComponent()
     }
 
-    /// The fenced blocks opened by ```yaml or ```yaml invalid, with the line of their first YAML line.
+    /// The fenced blocks opened by ```yaml or ```yaml invalid (also indented, inside a list item),
+    /// with the line of their first YAML line and the fence's indentation removed.
     static func blocks(in text: String) -> [Example] {
         var examples: [Example] = []
         var current: [String]?
         var invalid = false
+        var indent = 0
         var start = 0
         for (index, line) in text.components(separatedBy: "\n").enumerated() {
-            if current == nil, line == "```yaml" || line == "```yaml invalid" {
+            let trimmed = line.drop { $0 == " " }
+            if current == nil, trimmed == "```yaml" || trimmed == "```yaml invalid" {
                 current = []
-                invalid = line.hasSuffix("invalid")
+                invalid = trimmed.hasSuffix("invalid")
+                indent = line.count - trimmed.count
                 start = index + 2
-            } else if let lines = current, line == "```" {
+            } else if let lines = current, trimmed == "```" {
                 examples.append(Example(source: lines.joined(separator: "\n") + "\n", line: start, invalid: invalid))
                 current = nil
             } else if current != nil {
-                current?.append(line)
+                current?.append(String(line.dropFirst(min(indent, line.prefix { $0 == " " }.count))))
             }
         }
         return examples
@@ -43,8 +47,15 @@ import Testing
         return (try? String(contentsOf: url, encoding: .utf8)).map(blocks(in:)) ?? []
     }
 
-    @Test func grammarHasAnExamplePerConstruct() {
+    @Test func grammarHasAnExamplePerConstruct() throws {
         let examples = Self.grammarExamples
+        let text = try String(contentsOf: Self.packageRoot.appendingPathComponent("Grammar.md"), encoding: .utf8)
+        let fences = text.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("```yaml") }
+        // `yaml context` blocks (the Expressions section's evaluation contexts) are not workflows;
+        // any other info string is a typo that would silently skip an example.
+        #expect(Set(fences).isSubset(of: ["```yaml", "```yaml invalid", "```yaml context"]))
+        #expect(examples.count == fences.filter { $0 != "```yaml context" }.count)
         #expect(examples.filter { !$0.invalid }.count >= 14)
         #expect(examples.contains { $0.invalid })
     }

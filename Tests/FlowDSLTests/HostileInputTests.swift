@@ -47,7 +47,7 @@ import Testing
         var bytes = Array("version: 1\nsteps:\n  a: { sleep: 1s }\n#".utf8)
         bytes += [UInt8](repeating: 0x61, count: InputLimits.maximumFileSize)
         let error = onlyError(WorkflowLoader.check(bytes: bytes, file: "big.yaml"))
-        #expect(error?.message.contains("at most 10MiB") == true)
+        #expect(error?.message.contains("at most 64MiB") == true)
     }
 
     @Test func aHugeFileOnDiskIsRefusedByItsSize() throws {
@@ -57,7 +57,16 @@ import Testing
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.truncate(atOffset: UInt64(InputLimits.maximumFileSize + 1))
         try handle.close()
-        #expect(onlyError(WorkflowLoader.load(path: path))?.message.contains("at most 10MiB") == true)
+        #expect(onlyError(WorkflowLoader.load(path: path))?.message.contains("at most 64MiB") == true)
+    }
+
+    @Test func tooManyValuesAreRefusedBeforeComposing() {
+        var text = "version: 1\nx: ["
+        text += String(repeating: "1,", count: InputLimits.maximumNodes)
+        text += "1]\n"
+        let error = onlyError(WorkflowLoader.check(source: text, file: "wide.yaml"))
+        #expect(error?.message == "the YAML holds more than 4000000 values")
+        #expect(error?.location?.line == 2)
     }
 
     @Test func veryDeepFlowNestingIsRefused() {

@@ -27,6 +27,7 @@ import Testing
         ("$${{ 1 }}", .string("$1")),
         ("${{ 1 }}${{ 2 }}", .string("12")),
         ("café ${{ 'ok' }} 👋🏽", .string("café ok 👋🏽")),
+        ("a\r\n${{ 'b\r\nc' }}\r\n", .string("a\r\nb\r\nc\r\n")),
         ("", .string("")),
     ])
     func interpolatesIntoText(text: String, expected: Value) throws {
@@ -70,6 +71,14 @@ import Testing
         #expect(reference.length == 25)
     }
 
+    @Test func offsetsCountCharactersAfterNonASCIIText() throws {
+        let template = try Template.parse("👋🏽 é\r\n${{ steps.a.outputs.b }}")
+        let embedded = try #require(template.expressions.first)
+        #expect(embedded.openingOffset == 4)
+        #expect(embedded.offset == 7)
+        #expect(embedded.expression.references.map(\.offset) == [1])
+    }
+
     @Test(arguments: [
         ("a ${{ }} b", 2, 6, "empty expression: '${{ }}' contains nothing"),
         ("${{}}", 0, 5, "empty expression: '${{ }}' contains nothing"),
@@ -83,6 +92,8 @@ import Testing
         ("x ${{ f(1 }}", 10, 1, "expected ')' to close '(' at 7, found the end of the expression"),
         ("é👋🏽 ${{ a b }}", 9, 1, "unexpected 'b' after the end of the expression"),
         ("${{ ${{ 1 }} }}", 4, 1, "unknown character '$'"),
+        ("é\r\n${{ 1 # }}", 8, 1, "unknown character '#'"),
+        ("é\r\n${{ f(1 }}", 10, 1, "expected ')' to close '(' at 7, found the end of the expression"),
     ])
     func reportsSyntaxErrorsAtTheirColumnInTheTemplate(text: String, offset: Int, length: Int, message: String) {
         #expect(throws: ExpressionSyntaxError(offset: offset, length: length, message: message)) {
@@ -125,5 +136,37 @@ import Testing
     @Test func templatesAreEqualWhenTheirTextIs() throws {
         #expect(try Template.parse("a ${{ 1 }}") == Template.parse("a ${{ 1 }}"))
         #expect(try Template.parse("a ${{ 1 }}") != Template.parse("a ${{ 2 }}"))
+    }
+}
+
+@Suite struct TemplateRenderTests {
+    let known = ExpressionTestContext(
+        roots: ["inputs": ["base": "http://h", "version": 2], "secrets": ["TOKEN": "s3cr3t"]],
+        status: ["success": true])
+
+    func placeholder(_ reference: Reference) -> String? {
+        switch reference.root {
+        case "secrets": "***"
+        case "inputs": reference.description == "inputs.base" ? "http://h" : nil
+        default: nil
+        }
+    }
+
+    @Test func evaluatesCompoundExpressionsOverWhatIsKnown() throws {
+        let template = try Template.parse(
+            "${{ inputs.base }}/${{ format('v{0}', inputs.version) }}/${{ steps.a.outputs.id || 'x' }}")
+        #expect(template.render(known: known, placeholder: placeholder) == "http://h/v2/<steps.a.outputs.id || 'x'>")
+        // Without a context, only constants are evaluated.
+        #expect(
+            template.render(placeholder: placeholder)
+                == "http://h/<format('v{0}', inputs.version)>/<steps.a.outputs.id || 'x'>")
+    }
+
+    @Test func neverEvaluatesSecretsOrStatusFunctions() throws {
+        let template = try Template.parse(
+            "${{ format('Bearer {0}', secrets.TOKEN) }} ${{ success() }} ${{ secrets.TOKEN }}")
+        let rendered = template.render(known: known, placeholder: placeholder)
+        #expect(rendered == "<format('Bearer {0}', secrets.TOKEN)> <success()> ***")
+        #expect(!rendered.contains("s3cr3t"))
     }
 }

@@ -16,12 +16,15 @@ public struct GroupStep: Sendable, Hashable {
     public let failFast: Bool
     /// The children, in file order.
     public let children: [Step]
+    /// Where `parallel:` is written.
+    public let location: SourceLocation?
 
     /// Creates a group.
-    public init(mode: Mode, atLeast: Int?, failFast: Bool, children: [Step]) {
+    public init(mode: Mode, atLeast: Int?, failFast: Bool, children: [Step], location: SourceLocation? = nil) {
         self.mode = mode
         self.atLeast = atLeast
         self.failFast = failFast
         self.children = children
+        self.location = location
     }
 }

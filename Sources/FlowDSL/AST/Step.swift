@@ -41,33 +41,85 @@ public struct Output: Sendable, Hashable {
 }
 
 /// One step of a workflow, top level or inside a group.
+///
+/// A value type whose fields live in one shared immutable box: steps are copied often (into
+/// lookups, checks and plans), and copying a box is one reference count instead of one per field.
 public struct Step: Sendable, Hashable {
+    /// The fields; immutable after init, so sharing the box between copies and threads is safe.
+    private final class Storage: Sendable {
+        let id: String
+        let location: SourceLocation
+        let name: String?
+        let description: String?
+        let needs: [String]
+        let needLocations: [SourceLocation]
+        let parent: String?
+        let kind: StepKind
+        let condition: ScalarText?
+        let timeout: Duration?
+        let retry: Retry?
+        let continueOnError: Bool
+        let outputs: [Output]
+
+        init(
+            id: String,
+            location: SourceLocation,
+            name: String?,
+            description: String?,
+            needs: [String],
+            needLocations: [SourceLocation],
+            parent: String?,
+            kind: StepKind,
+            condition: ScalarText?,
+            timeout: Duration?,
+            retry: Retry?,
+            continueOnError: Bool,
+            outputs: [Output]
+        ) {
+            self.id = id
+            self.location = location
+            self.name = name
+            self.description = description
+            self.needs = needs
+            self.needLocations = needLocations
+            self.parent = parent
+            self.kind = kind
+            self.condition = condition
+            self.timeout = timeout
+            self.retry = retry
+            self.continueOnError = continueOnError
+            self.outputs = outputs
+        }
+    }
+
+    private let storage: Storage
+
     /// The id, unique in the whole file.
-    public let id: String
+    public var id: String { storage.id }
     /// Where the id is written.
-    public let location: SourceLocation
+    public var location: SourceLocation { storage.location }
     /// Text for humans.
-    public let name: String?
+    public var name: String? { storage.name }
     /// Text for humans.
-    public let description: String?
+    public var description: String? { storage.description }
     /// The ids this step waits for, in the order written.
-    public let needs: [String]
+    public var needs: [String] { storage.needs }
     /// Where each of `needs` is written (same order).
-    public let needLocations: [SourceLocation]
+    public var needLocations: [SourceLocation] { storage.needLocations }
     /// The enclosing group's id, if any.
-    public let parent: String?
+    public var parent: String? { storage.parent }
     /// What the step does.
-    public let kind: StepKind
+    public var kind: StepKind { storage.kind }
     /// `if:`; nil means `success()`.
-    public let condition: ScalarText?
+    public var condition: ScalarText? { storage.condition }
     /// The step's own timeout, retries included.
-    public let timeout: Duration?
+    public var timeout: Duration? { storage.timeout }
     /// The step's own retry policy.
-    public let retry: Retry?
+    public var retry: Retry? { storage.retry }
     /// Whether a failure counts as success for dependents.
-    public let continueOnError: Bool
+    public var continueOnError: Bool { storage.continueOnError }
     /// Declared outputs, in file order.
-    public let outputs: [Output]
+    public var outputs: [Output] { storage.outputs }
 
     /// Creates a step.
     public init(
@@ -85,19 +137,45 @@ public struct Step: Sendable, Hashable {
         continueOnError: Bool = false,
         outputs: [Output] = []
     ) {
-        self.id = id
-        self.location = location
-        self.name = name
-        self.description = description
-        self.needs = needs
-        self.needLocations = needLocations
-        self.parent = parent
-        self.kind = kind
-        self.condition = condition
-        self.timeout = timeout
-        self.retry = retry
-        self.continueOnError = continueOnError
-        self.outputs = outputs
+        storage = Storage(
+            id: id,
+            location: location,
+            name: name,
+            description: description,
+            needs: needs,
+            needLocations: needLocations,
+            parent: parent,
+            kind: kind,
+            condition: condition,
+            timeout: timeout,
+            retry: retry,
+            continueOnError: continueOnError,
+            outputs: outputs
+        )
+    }
+
+    /// Steps are equal when every field is.
+    public static func == (lhs: Step, rhs: Step) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        return lhs.id == rhs.id
+            && lhs.location == rhs.location
+            && lhs.name == rhs.name
+            && lhs.description == rhs.description
+            && lhs.needs == rhs.needs
+            && lhs.needLocations == rhs.needLocations
+            && lhs.parent == rhs.parent
+            && lhs.kind == rhs.kind
+            && lhs.condition == rhs.condition
+            && lhs.timeout == rhs.timeout
+            && lhs.retry == rhs.retry
+            && lhs.continueOnError == rhs.continueOnError
+            && lhs.outputs == rhs.outputs
+    }
+
+    /// Hashes the id and its location, which tell steps apart (consistent with `==`).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(location)
     }
 
     /// The group's children, or none for other kinds.
@@ -111,10 +189,17 @@ extension Step {
     /// The `if:` condition as one expression, written bare (`if: always()`) or as `${{ }}`;
     /// nil when there is no condition (meaning `success()`) or it does not compile.
     public var conditionExpression: Expression? {
-        guard let condition else { return nil }
-        guard let template = condition.template else { return nil }
+        condition?.conditionExpression
+    }
+}
+
+extension ScalarText {
+    /// The text read as a condition (`if:`, an `assert:` entry): one expression, bare or in
+    /// `${{ }}`; nil when it is text around expressions or does not compile.
+    public var conditionExpression: Expression? {
+        guard let template else { return nil }
         if template.isSingleExpression { return template.expressions.first?.expression }
-        if template.isLiteral { return try? Expression.parse(condition.text) }
+        if template.isLiteral { return try? Expression.parse(text) }
         return nil
     }
 }

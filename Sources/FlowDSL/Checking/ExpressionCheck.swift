@@ -5,7 +5,9 @@ struct ExpressionCheck {
     private(set) var diagnostics: [Diagnostic] = []
     /// `steps.X.outputs.Y` pairs read anywhere, for the "output nobody reads" warning.
     private(set) var readOutputs = Set<String>()
-    private var dependencies: DependencyQuery
+    /// Steps whose outputs are read as a whole (`toJSON(steps.x.outputs)`, a computed name).
+    private(set) var wholeOutputsRead = Set<String>()
+    private let dependencies: DependencyQuery
 
     init(workflow: Workflow) {
         self.workflow = workflow
@@ -17,6 +19,7 @@ struct ExpressionCheck {
             check(site)
         }
         for step in workflow.allSteps {
+            if wholeOutputsRead.contains(step.id) { continue }
             for output in step.outputs where !readOutputs.contains("\(step.id).\(output.name)") {
                 diagnostics.append(
                     .warning(
@@ -41,26 +44,26 @@ struct ExpressionCheck {
             return
         }
         guard let template = text.template else { return }
-        if site.isCondition, template.isLiteral {
+        if let key = site.conditionKey, template.isLiteral {
             do {
                 let expression = try Expression.parse(text.text)
                 check(expression, offset: 0, site: site)
             } catch {
                 diagnostics.append(
                     .error(
-                        "invalid expression in 'if': \(error.message)",
+                        "invalid expression in '\(key)': \(error.message)",
                         at: text.location(ofOffset: error.offset),
                         length: error.length
                     ))
             }
             return
         }
-        if site.isCondition, !template.isSingleExpression {
+        if let key = site.conditionKey, !template.isSingleExpression {
             diagnostics.append(
                 .error(
-                    "an 'if' condition must be one expression, not text with expressions in it",
+                    "an '\(key)' condition must be one expression, not text with expressions in it",
                     at: text.location,
-                    hint: "write 'if: ${{ a && b }}' or 'if: a && b'"
+                    hint: "write '${{ a && b }}' or 'a && b'"
                 ))
         }
         for embedded in template.expressions {
@@ -148,6 +151,7 @@ struct ExpressionCheck {
         case .step(let step), .stepResult(let step):
             reader = step
         }
+        if readsOutputsAsAWhole(reference.path) { wholeOutputsRead.insert(id) }
         if reference.path.count >= 2, case .key(let field) = reference.path[1] {
             switch field {
             case "outputs":
@@ -178,6 +182,12 @@ struct ExpressionCheck {
                 )
             }
         }
+        // An `any` group's own outputs may name its winner, known once the group has finished.
+        if case .stepResult = site.scope, id == reader.id, reference.path.count >= 2,
+            reference.path[1] == .key("winner")
+        {
+            return nil
+        }
         if !dependencies.depends(reader.id, on: id) {
             return (
                 "step '\(reader.id)' reads steps.\(id) but does not depend on '\(id)'",
@@ -185,6 +195,18 @@ struct ExpressionCheck {
             )
         }
         return nil
+    }
+
+    /// `steps.x`, `steps.x[expr]`, `steps.x.outputs` or `steps.x.outputs[expr]`: no single output named.
+    private func readsOutputsAsAWhole(_ path: [PathComponent]) -> Bool {
+        guard path.count >= 2 else { return true }
+        switch path[1] {
+        case .key("outputs"):
+            guard path.count >= 3, case .key = path[2] else { return true }
+            return false
+        case .key: return false
+        default: return true
+        }
     }
 
     private func isGroup(_ step: Step) -> Bool {

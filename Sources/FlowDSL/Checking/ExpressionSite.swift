@@ -12,13 +12,13 @@ struct ExpressionSite {
 
     let text: ScalarText
     let scope: Scope
-    /// `if:` takes a bare expression as well as `${{ }}`.
-    let isCondition: Bool
+    /// For `if:` and `assert:` entries, which take a bare expression as well as `${{ }}`: the key.
+    let conditionKey: String?
 
-    init(_ text: ScalarText, _ scope: Scope, isCondition: Bool = false) {
+    init(_ text: ScalarText, _ scope: Scope, conditionKey: String? = nil) {
         self.text = text
         self.scope = scope
-        self.isCondition = isCondition
+        self.conditionKey = conditionKey
     }
 
     /// Every site of a workflow, in file order within each step.
@@ -34,7 +34,8 @@ struct ExpressionSite {
 
     private static func sites(of step: Step) -> [ExpressionSite] {
         var texts: [ScalarText] = []
-        var resultTexts: [ScalarText] = step.outputs.map(\.value)
+        let resultTexts: [ScalarText] = step.outputs.map(\.value)
+        var assertions: [ScalarText] = []
         switch step.kind {
         case .http(let http):
             texts.append(http.url)
@@ -45,10 +46,10 @@ struct ExpressionSite {
             case .text(let text), .file(let text): texts.append(text)
             case nil: break
             }
-            resultTexts += http.expect.assertions
+            assertions = http.expect.assertions
         case .upload(let upload):
             texts += [upload.file, upload.url] + (upload.headers + upload.metadata).map(\.value)
-            resultTexts += upload.expect.assertions
+            assertions = upload.expect.assertions
         case .run(let run):
             switch run.command {
             case .script(let script): texts.append(script)
@@ -60,8 +61,11 @@ struct ExpressionSite {
             break
         }
         var sites: [ExpressionSite] = []
-        if let condition = step.condition { sites.append(ExpressionSite(condition, .step(step), isCondition: true)) }
+        if let condition = step.condition {
+            sites.append(ExpressionSite(condition, .step(step), conditionKey: "if"))
+        }
         sites += texts.map { ExpressionSite($0, .step(step)) }
+        sites += assertions.map { ExpressionSite($0, .stepResult(step), conditionKey: "assert") }
         sites += resultTexts.map { ExpressionSite($0, .stepResult(step)) }
         return sites
     }

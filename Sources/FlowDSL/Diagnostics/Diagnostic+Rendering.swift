@@ -18,46 +18,50 @@ extension Diagnostic {
         return text
     }
 
+    /// The widest source line a snippet shows; longer lines show a window around the column.
+    public static let snippetWidth = 200
+
     /// The source line and the caret line under it, with a gutter wide enough for the line number.
     private static func snippet(_ line: Substring, location: SourceLocation, length: Int) -> String {
         let number = String(location.line)
         let width = max(4, number.count)
         let gutter = String(repeating: " ", count: width - number.count + 1) + number
         let blank = String(repeating: " ", count: width + 1)
-        let scalars = Array(line.unicodeScalars)
+        var scalars = Array(line.unicodeScalars)
+        var column = location.column
+        var prefix = ""
+        var suffix = ""
+        if scalars.count > snippetWidth {
+            // A minified or hostile line: show the part around the problem only.
+            let start = max(0, min(column - 1 - snippetWidth / 2, scalars.count - snippetWidth))
+            let end = min(scalars.count, start + snippetWidth)
+            prefix = start > 0 ? "…" : ""
+            suffix = end < scalars.count ? "…" : ""
+            scalars = Array(scalars[start..<end])
+            column = column - start + (prefix.isEmpty ? 0 : 1)
+            if !prefix.isEmpty { scalars.insert("…", at: 0) }
+        }
         // Keep tabs from the source in the padding so the caret lines up in any terminal.
         var padding = ""
-        for index in 0..<max(0, location.column - 1) {
+        for index in 0..<max(0, column - 1) {
             padding += index < scalars.count && scalars[index] == "\t" ? "\t" : " "
         }
-        let available = max(1, scalars.count - (location.column - 1))
+        let available = max(1, scalars.count - (column - 1))
         let underline = "^" + String(repeating: "~", count: max(0, min(length, available) - 1))
-        return "\(gutter) | \(line)\n\(blank) | \(padding)\(underline)\n"
+        var shown = String(String.UnicodeScalarView(scalars))
+        shown += suffix
+        return "\(gutter) | \(shown)\n\(blank) | \(padding)\(underline)\n"
     }
 }
 
 /// A file's text split into lines the way line numbers count them (`\n` or `\r\n` ends a line).
 enum SourceLines {
+    /// Splits on `\n` bytes (a UTF-8 newline is never part of another character), dropping a
+    /// `\r` before it: byte-wise, many times faster than splitting Characters.
     static func split(_ text: String) -> [Substring] {
-        // Splits the UTF-8 bytes at "\n" (dropping a "\r" before it), which is what splitting the
-        // Characters at "\n" and "\r\n" does, without grapheme breaking: that took a tenth of
-        // checking a large file.
-        var lines: [Substring] = []
-        let bytes = text.utf8
-        var start = bytes.startIndex
-        var index = start
-        while index != bytes.endIndex {
-            if bytes[index] == UInt8(ascii: "\n") {
-                var end = index
-                if end > start, bytes[bytes.index(before: end)] == UInt8(ascii: "\r") {
-                    end = bytes.index(before: end)
-                }
-                lines.append(text[start..<end])
-                start = bytes.index(after: index)
-            }
-            index = bytes.index(after: index)
+        text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { bytes in
+            let line = Substring(bytes)
+            return line.utf8.last == 0x0D ? Substring(line.utf8.dropLast()) : line
         }
-        lines.append(text[start..<bytes.endIndex])
-        return lines
     }
 }

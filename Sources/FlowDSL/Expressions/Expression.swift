@@ -19,12 +19,15 @@ public struct Expression: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Total on any input: it never traps, and work grows linearly with the length of `source`.
     public static func parse(_ source: String) throws(ExpressionSyntaxError) -> Expression {
-        try parse(source, messageOffsetBase: 0)
+        try parse(source, text: SourceText(source), messageOffsetBase: 0)
     }
 
-    /// Parses `source`, quoting positions in messages as if `source` started at `messageOffsetBase`.
-    static func parse(_ source: String, messageOffsetBase: Int) throws(ExpressionSyntaxError) -> Expression {
-        let tokens = try Lexer.tokens(of: Array(source))
+    /// Parses `source`, already split as `text` (a template has done that work), quoting
+    /// positions in messages as if `source` started at `messageOffsetBase`.
+    static func parse(
+        _ source: String, text: SourceText, messageOffsetBase: Int
+    ) throws(ExpressionSyntaxError) -> Expression {
+        let tokens = try Lexer.tokens(of: text)
         var parser = Parser(tokens: tokens, messageOffsetBase: messageOffsetBase)
         let root = try parser.parseExpression()
         return Expression(

@@ -81,7 +81,7 @@ extension Functions {
                     continue
                 }
                 var digits = ""
-                while let next = characters.first, next.isASCII, next.isNumber, digits.count < 9 {
+                while let next = characters.first, next.asciiValue?.isASCIIDigit == true, digits.count < 9 {
                     digits.append(next)
                     characters.removeFirst()
                 }

@@ -1,99 +1,91 @@
-/// Splits an expression into tokens. Works on Characters so that every offset it reports is a
-/// Character offset, the unit diagnostics count columns in; one pass, no backtracking.
+/// Splits an expression into tokens. Offsets count Characters, the unit diagnostics count
+/// columns in; the scan compares the Characters' ASCII codes. One pass, no backtracking.
 struct Lexer {
-    private let characters: [Character]
+    private let source: SourceText
     private var position = 0
 
-    init(_ characters: [Character]) {
-        self.characters = characters
+    init(_ source: SourceText) {
+        self.source = source
     }
 
     /// Every token of the text, ending with `.end`.
-    static func tokens(of characters: [Character]) throws(ExpressionSyntaxError) -> [Token] {
-        var lexer = Lexer(characters)
+    static func tokens(of source: SourceText) throws(ExpressionSyntaxError) -> [Token] {
+        var lexer = Lexer(source)
         var tokens: [Token] = []
         while true {
             let token = try lexer.next()
             tokens.append(token)
-            if token.kind == .end { return tokens }
+            if case .end = token.kind { return tokens }
         }
     }
 
     /// Whether `text` can be written after a `.` (otherwise it needs `['…']`).
     static func isIdentifier(_ text: String) -> Bool {
-        guard let first = text.first, isIdentifierStart(first) else { return false }
-        return text.allSatisfy(isIdentifierPart)
+        guard let first = text.utf8.first, isIdentifierStart(first) else { return false }
+        return text.utf8.allSatisfy(isIdentifierPart)
     }
 
-    // Byte comparisons rather than Character properties: names are ASCII, and Unicode property
-    // lookups were a large part of checking big workflows.
-    static func isIdentifierStart(_ character: Character) -> Bool {
-        guard let byte = character.asciiValue else { return false }
-        return byte == UInt8(ascii: "_") || isASCIILetter(byte)
+    static func isIdentifierStart(_ code: UInt8) -> Bool {
+        code == UInt8(ascii: "_") || code.isASCIILetter
     }
 
     /// Dashes are allowed inside names, as in step ids (`steps.fetch-users`); there is no
     /// subtraction operator for them to clash with.
-    static func isIdentifierPart(_ character: Character) -> Bool {
-        guard let byte = character.asciiValue else { return false }
-        return byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || isASCIILetter(byte)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    static func isIdentifierPart(_ code: UInt8) -> Bool {
+        code == UInt8(ascii: "_") || code == UInt8(ascii: "-") || code.isASCIILetter || code.isASCIIDigit
     }
 
-    private static func isASCIILetter(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-    }
-
-    private func peek(_ ahead: Int = 0) -> Character? {
-        let index = position + ahead
-        return index < characters.count ? characters[index] : nil
+    private func peek(_ ahead: Int = 0) -> UInt8? {
+        source.code(position + ahead)
     }
 
     private mutating func next() throws(ExpressionSyntaxError) -> Token {
-        while let character = peek(), character.isWhitespace { position += 1 }
-        guard let character = peek() else { return Token(kind: .end, offset: characters.count, length: 1) }
+        while position < source.count, source.isWhitespace(position) { position += 1 }
+        guard let code = peek() else { return Token(kind: .end, offset: source.count, length: 1) }
         let start = position
-        switch character {
-        case ".": return single(.dot)
-        case ",": return single(.comma)
-        case "(": return single(.leftParen)
-        case ")": return single(.rightParen)
-        case "[": return single(.leftBracket)
-        case "]": return single(.rightBracket)
-        case "!": return peek(1) == "=" ? double(.notEqual) : single(.not)
-        case "<": return peek(1) == "=" ? double(.lessEqual) : single(.less)
-        case ">": return peek(1) == "=" ? double(.greaterEqual) : single(.greater)
-        case "=":
-            guard peek(1) == "=" else {
+        let equalSign = UInt8(ascii: "=")
+        switch code {
+        case UInt8(ascii: "."): return single(.dot)
+        case UInt8(ascii: ","): return single(.comma)
+        case UInt8(ascii: "("): return single(.leftParen)
+        case UInt8(ascii: ")"): return single(.rightParen)
+        case UInt8(ascii: "["): return single(.leftBracket)
+        case UInt8(ascii: "]"): return single(.rightBracket)
+        case UInt8(ascii: "!"): return peek(1) == equalSign ? double(.notEqual) : single(.not)
+        case UInt8(ascii: "<"): return peek(1) == equalSign ? double(.lessEqual) : single(.less)
+        case UInt8(ascii: ">"): return peek(1) == equalSign ? double(.greaterEqual) : single(.greater)
+        case equalSign:
+            guard peek(1) == equalSign else {
                 throw ExpressionSyntaxError(
                     offset: start, length: 1, message: "unknown operator '=', did you mean '=='?")
             }
             return double(.equal)
-        case "&":
-            guard peek(1) == "&" else {
+        case UInt8(ascii: "&"):
+            guard peek(1) == UInt8(ascii: "&") else {
                 throw ExpressionSyntaxError(
                     offset: start, length: 1, message: "unknown operator '&', did you mean '&&'?")
             }
             return double(.and)
-        case "|":
-            guard peek(1) == "|" else {
+        case UInt8(ascii: "|"):
+            guard peek(1) == UInt8(ascii: "|") else {
                 throw ExpressionSyntaxError(
                     offset: start, length: 1, message: "unknown operator '|', did you mean '||'?")
             }
             return double(.or)
-        case "'", "\"":
-            return try string(quote: character)
-        case "-":
-            guard let digit = peek(1), digit.isASCII, digit.isNumber else {
+        case UInt8(ascii: "'"), UInt8(ascii: "\""):
+            return try string(quote: code)
+        case UInt8(ascii: "-"):
+            guard let digit = peek(1), digit.isASCIIDigit else {
                 throw ExpressionSyntaxError(
                     offset: start, length: 1,
                     message: "unexpected '-': only number literals can be negative, there is no subtraction")
             }
             return try number()
         default:
-            if character.isASCII, character.isNumber { return try number() }
-            if Lexer.isIdentifierStart(character) { return identifier() }
-            throw ExpressionSyntaxError(offset: start, length: 1, message: "unknown character \(describe(character))")
+            if code.isASCIIDigit { return try number() }
+            if Lexer.isIdentifierStart(code) { return identifier() }
+            throw ExpressionSyntaxError(
+                offset: start, length: 1, message: "unknown character \(describe(source.character(start)))")
         }
     }
 
@@ -117,9 +109,8 @@ struct Lexer {
 
     private mutating func identifier() -> Token {
         let start = position
-        while let character = peek(), Lexer.isIdentifierPart(character) { position += 1 }
-        // Every character of a name is ASCII, so its bytes are its UTF-8.
-        let name = String(decoding: characters[start..<position].compactMap(\.asciiValue), as: UTF8.self)
+        while let code = peek(), Lexer.isIdentifierPart(code) { position += 1 }
+        let name = source.text(start..<position)
         let kind: Token.Kind =
             switch name {
             case "true": .trueKeyword
@@ -132,21 +123,22 @@ struct Lexer {
 
     /// `'it''s'` and `"say ""hi"""`: a quote is escaped by doubling it, as in GitHub Actions
     /// and SQL; backslashes are ordinary characters (YAML already processed its own escapes).
-    private mutating func string(quote: Character) throws(ExpressionSyntaxError) -> Token {
+    private mutating func string(quote: UInt8) throws(ExpressionSyntaxError) -> Token {
         let start = position
         position += 1
         var text = ""
-        while let character = peek() {
+        var runStart = position
+        while let code = peek() {
             position += 1
-            if character == quote {
-                if peek() == quote {
-                    text.append(quote)
-                    position += 1
-                } else {
-                    return Token(kind: .string(text), offset: start, length: position - start)
-                }
+            guard code == quote else { continue }
+            // The run up to and including the first quote of a doubled pair is literal text.
+            if peek() == quote {
+                text += source.text(runStart..<position)
+                position += 1
+                runStart = position
             } else {
-                text.append(character)
+                text += source.text(runStart..<(position - 1))
+                return Token(kind: .string(text), offset: start, length: position - start)
             }
         }
         throw ExpressionSyntaxError(offset: start, length: position - start, message: "unterminated string")
@@ -154,47 +146,45 @@ struct Lexer {
 
     private mutating func number() throws(ExpressionSyntaxError) -> Token {
         let start = position
-        let negative = peek() == "-"
+        let negative = peek() == UInt8(ascii: "-")
         if negative { position += 1 }
         let digitsStart = position
         var value: Double?
-        if peek() == "0", let x = peek(1), x == "x" || x == "X" {
+        if peek() == UInt8(ascii: "0"), let x = peek(1), x | 0x20 == UInt8(ascii: "x") {
             position += 2
             let hexStart = position
-            while let character = peek(), character.isASCII, character.isHexDigit { position += 1 }
+            while let code = peek(), code.isASCIIHexDigit { position += 1 }
             // 13 hex digits fit a double exactly; longer literals are refused rather than rounded.
-            let hex = String(characters[hexStart..<position])
+            let hex = source.text(hexStart..<position)
             value = hex.isEmpty || hex.count > 13 ? nil : UInt64(hex, radix: 16).map { Double($0) }
         } else {
             skipDigits()
-            if peek() == ".", let digit = peek(1), digit.isASCII, digit.isNumber {
+            if peek() == UInt8(ascii: "."), let digit = peek(1), digit.isASCIIDigit {
                 position += 1
                 skipDigits()
             }
-            if let e = peek(), e == "e" || e == "E" {
+            if let e = peek(), e | 0x20 == UInt8(ascii: "e") {
                 var exponentStart = position + 1
-                if let sign = peek(1), sign == "+" || sign == "-" { exponentStart += 1 }
-                if exponentStart < characters.count, characters[exponentStart].isASCII,
-                    characters[exponentStart].isNumber
-                {
+                if let sign = peek(1), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { exponentStart += 1 }
+                if let digit = source.code(exponentStart), digit.isASCIIDigit {
                     position = exponentStart
                     skipDigits()
                 }
             }
-            value = Double(String(characters[digitsStart..<position]))
+            value = Double(source.text(digitsStart..<position))
         }
         let valueEnd = position
         // `1abc`, `0x` or `1e` is a typo, not a number followed by a name.
-        while let character = peek(), Lexer.isIdentifierPart(character) { position += 1 }
+        while let code = peek(), Lexer.isIdentifierPart(code) { position += 1 }
         guard let number = value, number.isFinite, position == valueEnd else {
-            let text = String(characters[start..<position])
+            let text = source.text(start..<position)
             throw ExpressionSyntaxError(offset: start, length: position - start, message: "invalid number '\(text)'")
         }
         return Token(kind: .number(negative ? -number : number), offset: start, length: position - start)
     }
 
     private mutating func skipDigits() {
-        while let character = peek(), character.isASCII, character.isNumber { position += 1 }
+        while let code = peek(), code.isASCIIDigit { position += 1 }
     }
 }
 

@@ -21,11 +21,11 @@ struct Parser {
 
     /// Parses the whole token list as one expression.
     mutating func parseExpression() throws(ExpressionSyntaxError) -> SyntaxNode {
-        if current.kind == .end {
+        if case .end = current.kind {
             throw ExpressionSyntaxError(offset: 0, length: max(1, current.offset), message: "empty expression")
         }
         let node = try parseOr()
-        guard current.kind == .end else {
+        guard case .end = current.kind else {
             throw ExpressionSyntaxError(
                 offset: current.offset, length: current.length,
                 message: "unexpected \(current.quoted) after the end of the expression")
@@ -54,7 +54,7 @@ struct Parser {
 
     private mutating func parseOr() throws(ExpressionSyntaxError) -> SyntaxNode {
         var operands = [try parseAnd()]
-        while current.kind == .or {
+        while case .or = current.kind {
             _ = advance()
             operands.append(try parseAnd())
         }
@@ -63,7 +63,7 @@ struct Parser {
 
     private mutating func parseAnd() throws(ExpressionSyntaxError) -> SyntaxNode {
         var operands = [try parseEquality()]
-        while current.kind == .and {
+        while case .and = current.kind {
             _ = advance()
             operands.append(try parseEquality())
         }
@@ -103,7 +103,7 @@ struct Parser {
     }
 
     private mutating func parseUnary() throws(ExpressionSyntaxError) -> SyntaxNode {
-        guard current.kind == .not else { return try parsePostfix() }
+        guard case .not = current.kind else { return try parsePostfix() }
         let bang = advance()
         try enter(bang)
         defer { depth -= 1 }
@@ -198,7 +198,7 @@ struct Parser {
             return .literal(.null)
         case .identifier(let name):
             _ = advance()
-            if current.kind == .leftParen { return try parseCall(name: name, nameToken: token) }
+            if case .leftParen = current.kind { return try parseCall(name: name, nameToken: token) }
             return .root(name, Span(offset: token.offset, length: token.length))
         case .leftParen:
             let open = advance()
@@ -222,10 +222,12 @@ struct Parser {
         try enter(open)
         defer { depth -= 1 }
         var arguments: [SyntaxNode] = []
-        if current.kind != .rightParen {
+        var hasArguments = true
+        if case .rightParen = current.kind { hasArguments = false }
+        if hasArguments {
             while true {
                 arguments.append(try parseOr())
-                guard current.kind == .comma else { break }
+                guard case .comma = current.kind else { break }
                 _ = advance()
             }
         }
@@ -237,8 +239,14 @@ struct Parser {
     }
 
     private mutating func expect(_ kind: Token.Kind, closing open: Token) throws(ExpressionSyntaxError) -> Token {
-        guard current.kind == kind else {
-            let closer = kind == .rightParen ? "')'" : "']'"
+        let matches: Bool
+        switch (current.kind, kind) {
+        case (.rightParen, .rightParen), (.rightBracket, .rightBracket): matches = true
+        default: matches = false
+        }
+        guard matches else {
+            let closer: String
+            if case .rightParen = kind { closer = "')'" } else { closer = "']'" }
             throw ExpressionSyntaxError(
                 offset: current.offset, length: current.length,
                 message:

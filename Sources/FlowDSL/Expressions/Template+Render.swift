@@ -4,31 +4,40 @@ extension Template {
     /// An expression that is a plain reference becomes `placeholder(reference)`, or
     /// `<steps.login.outputs.token>` when that returns `nil` (not known before running; a
     /// caller masks secrets by returning `***`). An expression without references or status
-    /// functions is evaluated now (`${{ 1 + 1 }}`-like constants, `format('a{0}', 'b')`); any
-    /// other expression is shown as `<its source>`.
+    /// functions is evaluated now (`format('a{0}', 'b')`); any other expression is shown as
+    /// `<its source>`.
     public func render(placeholder: (Reference) -> String?) -> String {
+        render(known: ConstantContext(), placeholder: placeholder)
+    }
+
+    /// Like `render(placeholder:)`, and a compound expression is evaluated against `known` (say,
+    /// the inputs and env, but not the steps) when everything it reads is there:
+    /// `${{ format('{0}/v{1}', inputs.base, inputs.version) }}` shows its value. One that reads
+    /// `secrets` is never evaluated, so a secret cannot reach a plan through a function.
+    public func render(known: some EvaluationContext, placeholder: (Reference) -> String?) -> String {
         var output = ""
         for part in parts {
             switch part {
             case .literal(let literal):
                 output += literal
             case .expression(let index):
-                output += Template.render(expressions[index].expression, placeholder: placeholder)
+                output += Template.render(expressions[index].expression, known: known, placeholder: placeholder)
             }
         }
         return output
     }
 
-    private static func render(_ expression: Expression, placeholder: (Reference) -> String?) -> String {
+    private static func render(
+        _ expression: Expression, known: some EvaluationContext, placeholder: (Reference) -> String?
+    ) -> String {
         if expression.references.count == 1, let reference = expression.references.first,
             expression.isPlainReference
         {
             return placeholder(reference) ?? "<\(reference)>"
         }
         let usesStatus = expression.functionCalls.contains { Functions.statusFunctions.contains($0.name) }
-        if expression.references.isEmpty, !usesStatus,
-            let value = try? expression.evaluate(ConstantContext())
-        {
+        let readsSecrets = expression.references.contains { $0.root == "secrets" }
+        if !usesStatus, !readsSecrets, let value = try? expression.evaluate(known) {
             return value.interpolated
         }
         return "<\(expression.source.trimmingWhitespace())>"

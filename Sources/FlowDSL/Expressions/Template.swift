@@ -18,29 +18,8 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Total on any input: it never traps, and work grows linearly with the length of `text`.
     public static func parse(_ text: String) throws(ExpressionSyntaxError) -> Template {
-        // Most values hold no `${{`: finding that in the UTF-8 bytes spares splitting them into
-        // Characters, which dominated checking large workflows.
-        if !containsOpening(text.utf8) {
-            return Template(text: text, expressions: [], parts: text.isEmpty ? [] : [.literal(text)])
-        }
-        let (parts, expressions) = try TemplateScanner.scan(Array(text))
+        let (parts, expressions) = try TemplateScanner.scan(SourceText(text))
         return Template(text: text, expressions: expressions, parts: parts)
-    }
-
-    private static func containsOpening(_ bytes: String.UTF8View) -> Bool {
-        var iterator = bytes.makeIterator()
-        var matched = 0
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "$") {
-                matched = 1
-            } else if byte == UInt8(ascii: "{"), matched > 0 {
-                if matched == 2 { return true }
-                matched = 2
-            } else {
-                matched = 0
-            }
-        }
-        return false
     }
 
     /// No `${{ }}` at all: the value is the text itself.

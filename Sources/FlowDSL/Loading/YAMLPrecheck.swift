@@ -35,6 +35,7 @@ enum YAMLPrecheck {
         var frames: [Frame] = []
         var anchors: [String: (size: Int, height: Int)] = [:]
         var expanded = 0
+        var nodes = 0
         var event = yaml_event_t()
         while true {
             guard yaml_parser_parse(&parser, &event) == 1 else { return syntaxProblem(parser) }
@@ -42,6 +43,19 @@ enum YAMLPrecheck {
             let line = Int(event.start_mark.line) + 1
             let column = Int(event.start_mark.column) + 1
             var finished: Frame?
+            if event.type == YAML_SCALAR_EVENT || event.type == YAML_SEQUENCE_START_EVENT
+                || event.type == YAML_MAPPING_START_EVENT
+            {
+                nodes += 1
+                if nodes > InputLimits.maximumNodes {
+                    return Problem(
+                        message: "the YAML holds more than \(InputLimits.maximumNodes) values",
+                        line: line,
+                        column: column,
+                        hint: "flow refuses larger documents; see \"Limits\" in Grammar.md"
+                    )
+                }
+            }
             switch event.type {
             case YAML_STREAM_END_EVENT:
                 return nil

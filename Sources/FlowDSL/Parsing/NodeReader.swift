@@ -104,6 +104,11 @@ struct NodeReader {
             typeError(what, expected: "text", at: node)
             return nil
         }
+        // An empty or `~` value is almost always a forgotten value; quote "" to mean empty text.
+        if scalar.style == .plain, case .null = PlainScalar.classify(scalar.string) {
+            typeError(what, expected: "text", at: node, hint: "write \"\" for empty text")
+            return nil
+        }
         return scalarText(scalar, node: node)
     }
 

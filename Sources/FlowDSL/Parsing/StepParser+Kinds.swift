@@ -27,21 +27,26 @@ extension StepParser {
             default: body = reader.text(first.value, "'body-file'").map(HTTPStep.Body.file)
             }
         }
+        let method = field["method"].flatMap { parseMethod($0.value) } ?? .get
+        let query = field["query"].map { reader.namedValues($0.value, "'query'") } ?? []
+        let headers = field["headers"].map { reader.namedValues($0.value, "'headers'") } ?? []
+        let timeout = field["timeout"].flatMap { reader.duration($0.value, "'timeout'") }
+        let followRedirects = field["follow-redirects"].flatMap { reader.bool($0.value, "'follow-redirects'") }
+        let expect = parseExpect(inner: field["expect"], step: stepExpect)
         guard let urlField = field["url"] else {
             reader.error("'http' has no 'url'", at: kindEntry.keyNode, hint: "add 'url: /path' or a full URL")
             return nil
         }
         guard let url = reader.text(urlField.value, "'url'") else { return nil }
-        let method = field["method"].flatMap { parseMethod($0.value) } ?? .get
         return HTTPStep(
             method: method,
             url: url,
-            query: field["query"].map { reader.namedValues($0.value, "'query'") } ?? [],
-            headers: field["headers"].map { reader.namedValues($0.value, "'headers'") } ?? [],
+            query: query,
+            headers: headers,
             body: body,
-            timeout: field["timeout"].flatMap { reader.duration($0.value, "'timeout'") },
-            followRedirects: field["follow-redirects"].flatMap { reader.bool($0.value, "'follow-redirects'") },
-            expect: parseExpect(inner: field["expect"], step: stepExpect),
+            timeout: timeout,
+            followRedirects: followRedirects,
+            expect: expect,
             location: reader.location(kindEntry.keyNode)
         )
     }

@@ -166,6 +166,12 @@ struct StepParser {
                 hint: "a race needs at least two children; use the child as a plain step"
             )
         }
-        return GroupStep(mode: mode, atLeast: atLeast, failFast: failFast, children: children)
+        return GroupStep(
+            mode: mode,
+            atLeast: atLeast,
+            failFast: failFast,
+            children: children,
+            location: reader.location(kindEntry.keyNode)
+        )
     }
 }

@@ -68,8 +68,13 @@ struct WorkflowParser {
 
     private mutating func parseVersion(_ node: Node, into parts: inout Parts) {
         let supported = LanguageVersion.supported.map(String.init).joined(separator: ", ")
-        guard case .scalar(let scalar) = node, let version = Int(scalar.string) else {
+        guard case .scalar(let scalar) = node, Double(scalar.string) != nil else {
             reader.typeError("'version'", expected: "a number", at: node, hint: "write 'version: 1'")
+            return
+        }
+        guard let version = Int(scalar.string) else {
+            reader.error(
+                "unsupported version \(scalar.string)", at: node, hint: "this flow understands version \(supported)")
             return
         }
         guard LanguageVersion.supported.contains(version) else {
@@ -182,16 +187,5 @@ struct WorkflowParser {
             }
         }
         return HTTPDefaults(baseURL: baseURL, headers: headers, timeout: timeout, followRedirects: followRedirects)
-    }
-}
-
-/// Step ids and input names: `[A-Za-z_][A-Za-z0-9_-]*`.
-public enum IdentifierSyntax {
-    /// Whether `name` is a valid step id or input name.
-    public static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first else { return false }
-        let isLetter: (Unicode.Scalar) -> Bool = { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }
-        guard isLetter(first) || first == "_" else { return false }
-        return name.unicodeScalars.allSatisfy { isLetter($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
     }
 }

@@ -8,7 +8,9 @@ public enum DurationSyntax {
     /// Parses `text`; nil when it is not a duration.
     public static func parse(_ text: String) -> Duration? {
         let trimmed = text.trimmingSpaces
-        if let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 {
+        if let seconds = Double(trimmed) {
+            // About 30,000 years: anything longer is a typo, and would overflow the conversion.
+            guard seconds.isFinite, seconds >= 0, seconds < 1e12 else { return nil }
             return .milliseconds(Int64((seconds * 1000).rounded()))
         }
         var rest = Substring(trimmed)
@@ -44,53 +46,5 @@ public enum DurationSyntax {
         }
         if remaining > 0 { text += "\(remaining)s" }
         return text
-    }
-}
-
-/// Sizes as written in workflows: a bare number of bytes, or a number with `B`, `KB`, `MB`, `GB`
-/// (powers of 1000) or `KiB`, `MiB`, `GiB` (powers of 1024).
-public enum SizeSyntax {
-    static let units: [(suffix: String, bytes: Double)] = [
-        ("KiB", 1024), ("MiB", 1_048_576), ("GiB", 1_073_741_824),
-        ("KB", 1000), ("MB", 1_000_000), ("GB", 1_000_000_000), ("B", 1),
-    ]
-
-    /// Parses `text` into a byte count; nil when it is not a size.
-    public static func parse(_ text: String) -> Int? {
-        let trimmed = text.trimmingSpaces
-        let digits = trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-        guard !digits.isEmpty, let amount = Double(digits) else { return nil }
-        let suffix = trimmed.dropFirst(digits.count).trimmingSpaces
-        let factor: Double
-        if suffix.isEmpty {
-            factor = 1
-        } else if let unit = units.first(where: { $0.suffix == suffix }) {
-            factor = unit.bytes
-        } else {
-            return nil
-        }
-        let bytes = (amount * factor).rounded()
-        guard bytes.isFinite, bytes < 1e18 else { return nil }
-        return Int(bytes)
-    }
-
-    /// How a plan shows a size: `100KiB`, `5MiB`, `1500B`.
-    public static func format(_ bytes: Int) -> String {
-        for (suffix, factor) in [("GiB", 1_073_741_824), ("MiB", 1_048_576), ("KiB", 1024)]
-        where bytes >= factor && bytes % factor == 0 {
-            return "\(bytes / factor)\(suffix)"
-        }
-        return "\(bytes)B"
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs (FlowDSL does not import Foundation).
-    var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
     }
 }

@@ -1,0 +1,74 @@
+/// Text split into Characters, the unit every offset counts, with each Character's ASCII code
+/// beside it: scanning compares bytes, many times cheaper than comparing Characters.
+///
+/// Most workflow text is plain ASCII without "\r", where bytes and Characters coincide; such text
+/// skips the segmentation into Characters altogether.
+struct SourceText {
+    /// The code of a Character that is not a single ASCII scalar.
+    static let nonASCII: UInt8 = 0xFF
+    /// The code of "\r\n", which Swift keeps as one Character.
+    static let crlf: UInt8 = 0xFE
+
+    /// For each Character: its ASCII value, `crlf`, or `nonASCII`.
+    let codes: [UInt8]
+    /// The Characters, kept only when the text is not plain ASCII (otherwise the codes say it all).
+    private let characters: [Character]
+
+    init(_ text: String) {
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+            self.init(codes: Array(text.utf8), characters: [])
+        } else {
+            let characters = Array(text)
+            let codes = characters.map { character in
+                guard let ascii = character.asciiValue else { return SourceText.nonASCII }
+                return ascii == 0x0A && character != "\n" ? SourceText.crlf : ascii
+            }
+            self.init(codes: codes, characters: characters)
+        }
+    }
+
+    private init(codes: [UInt8], characters: [Character]) {
+        self.codes = codes
+        self.characters = characters
+    }
+
+    /// The part of `source` in `range`, as its own text.
+    init(_ source: SourceText, range: Range<Int>) {
+        codes = Array(source.codes[range])
+        characters = source.characters.isEmpty ? [] : Array(source.characters[range])
+    }
+
+    var count: Int { codes.count }
+
+    /// The code at `index`, or `nil` past either end.
+    func code(_ index: Int) -> UInt8? {
+        index >= 0 && index < codes.count ? codes[index] : nil
+    }
+
+    /// The Character at `index`.
+    func character(_ index: Int) -> Character {
+        characters.isEmpty ? Character(Unicode.Scalar(codes[index])) : characters[index]
+    }
+
+    /// The text of `range`, built from bytes when it is plain ASCII.
+    func text(_ range: Range<Int>) -> String {
+        let slice = codes[range]
+        if characters.isEmpty || slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+        return String(characters[range])
+    }
+
+    /// Whether the Character at `index` separates tokens.
+    func isWhitespace(_ index: Int) -> Bool {
+        switch codes[index] {
+        case 0x09...0x0D, 0x20, SourceText.crlf: true
+        case SourceText.nonASCII: characters[index].isWhitespace
+        default: false
+        }
+    }
+}
+
+extension UInt8 {
+    var isASCIIDigit: Bool { self >= 0x30 && self <= 0x39 }
+    var isASCIILetter: Bool { (self | 0x20) >= 0x61 && (self | 0x20) <= 0x7A }
+    var isASCIIHexDigit: Bool { isASCIIDigit || ((self | 0x20) >= 0x61 && (self | 0x20) <= 0x66) }
+}
