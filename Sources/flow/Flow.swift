@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `flow` command line: runs, checks and explains workflow files.
 @main
-struct Flow: ParsableCommand {
+struct Flow: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flow",
         abstract: "Run declarative HTTP, upload and command workflows written in YAML.",
@@ -12,6 +12,8 @@ struct Flow: ParsableCommand {
             See Grammar.md for the language.
             """,
         version: FlowVersion.current,
-        subcommands: [ValidateCommand.self, RunCommand.self, GraphCommand.self, SchemaCommand.self]
+        subcommands: [
+            ValidateCommand.self, RunCommand.self, GraphCommand.self, SchemaCommand.self, SandboxCommand.self,
+        ]
     )
 }

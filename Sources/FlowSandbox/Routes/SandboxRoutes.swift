@@ -1,0 +1,13 @@
+internal import Hummingbird
+
+/// Every endpoint of the sandbox, registered in one place.
+enum SandboxRoutes {
+    static func register(on router: Router<SandboxContext>, state: SandboxState) {
+        BasicRoutes.register(on: router, state: state)
+        AuthRoutes.register(on: router, state: state)
+        FlakyRoutes.register(on: router, state: state)
+        ContentRangeRoutes.register(on: router, state: state)
+        TusRoutes.register(on: router, state: state)
+        UploadInfoRoutes.register(on: router, state: state)
+    }
+}

@@ -1,0 +1,16 @@
+/// Where and how a sandbox listens, and where it keeps uploads.
+public struct SandboxConfiguration: Sendable {
+    /// The address to bind; loopback unless a demo needs otherwise.
+    public var host: String = "127.0.0.1"
+    /// The TCP port; 0 picks a free one (read it back from `Sandbox.port`).
+    public var port: Int = 0
+    /// The folder for uploads; nil means a fresh temporary folder removed on stop.
+    public var storageDirectory: String?
+
+    /// Makes a configuration; the defaults suit tests: loopback, a free port, a temporary folder.
+    public init(host: String = "127.0.0.1", port: Int = 0, storageDirectory: String? = nil) {
+        self.host = host
+        self.port = port
+        self.storageDirectory = storageDirectory
+    }
+}

@@ -1,0 +1,58 @@
+/// One request as the sandbox saw it, as listed by `GET /_events`.
+public struct SandboxEvent: Sendable, Codable, Equatable {
+    /// The request number since start or the last reset, from 1.
+    public var id: Int
+    /// The HTTP method, e.g. `GET`.
+    public var method: String
+    /// The path with its query string.
+    public var path: String
+    /// The TCP connection the request came on; equal ids mean a reused keep-alive connection.
+    public var connection: Int
+    /// Seconds since start or the last reset when the request head arrived.
+    public var startedAt: Double
+    /// Seconds since start or the last reset when the response was finished; nil while in flight.
+    public var endedAt: Double?
+    /// The status sent, nil if none was sent.
+    public var status: Int?
+    /// Whether the client hung up before the response was complete.
+    public var clientDisconnected: Bool
+    /// The request body bytes the server received.
+    public var bytesReceived: Int
+
+    /// Makes an event; the sandbox fills these in as a request progresses.
+    public init(
+        id: Int,
+        method: String,
+        path: String,
+        connection: Int,
+        startedAt: Double,
+        endedAt: Double? = nil,
+        status: Int? = nil,
+        clientDisconnected: Bool = false,
+        bytesReceived: Int = 0
+    ) {
+        self.id = id
+        self.method = method
+        self.path = path
+        self.connection = connection
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.status = status
+        self.clientDisconnected = clientDisconnected
+        self.bytesReceived = bytesReceived
+    }
+
+    /// Encodes every field, `null` included, so `/_events` readers always see the same keys.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(method, forKey: .method)
+        try container.encode(path, forKey: .path)
+        try container.encode(connection, forKey: .connection)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(endedAt, forKey: .endedAt)
+        try container.encode(status, forKey: .status)
+        try container.encode(clientDisconnected, forKey: .clientDisconnected)
+        try container.encode(bytesReceived, forKey: .bytesReceived)
+    }
+}

@@ -1,0 +1,143 @@
+import Crypto
+import Foundation
+internal import NIOCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One upload: a file in the storage folder, its offset, and the SHA-256 of what it holds so far.
+///
+/// The hasher state is kept between chunks, so the final digest never re-reads the file.
+final class Upload: Sendable {
+    /// The two protocols; the raw value is the path segment (`/uploads/cr`, `/uploads/tus`).
+    enum Kind: String, Sendable {
+        case contentRange = "cr"
+        case tus
+    }
+
+    /// What `/info`, HEAD and the status query report.
+    struct Snapshot: Sendable {
+        var offset: Int
+        var length: Int
+        var sha256: String
+        var metadata: String?
+        var complete: Bool { offset == length }
+    }
+
+    let kind: Kind
+    let id: String
+    let length: Int
+    let metadata: String?
+
+    private struct State {
+        var offset = 0
+        /// The digest state of the stored bytes.
+        var sha256 = SHA256()
+        /// The digest state including the chunk being written; adopted when the chunk is kept.
+        var pending = SHA256()
+        var busy = false
+        var removed = false
+        var dropAt: Int?
+        var dropArmed = false
+        var chunks = 0
+    }
+
+    private let state: Mutex<State>
+    private let descriptor: Int32
+
+    /// Creates the upload's file, empty; throws when the file cannot be created.
+    init(kind: Kind, id: String, length: Int, metadata: String?, dropAt: Int?, path: String) throws {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw UploadFileError(operation: "create \(path)", code: errno) }
+        self.descriptor = descriptor
+        self.kind = kind
+        self.id = id
+        self.length = length
+        self.metadata = metadata
+        self.state = Mutex(State(dropAt: dropAt, dropArmed: dropAt != nil))
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// The state as clients may see it.
+    func snapshot() -> Snapshot {
+        state.withLock { state in
+            Snapshot(
+                offset: state.offset, length: length, sha256: state.sha256.finalize().hexString, metadata: metadata)
+        }
+    }
+
+    /// Arms `?drop-at=N` (counted from the next chunk) unless this upload was armed before: it drops once.
+    func armDrop(at chunk: Int?) {
+        guard let chunk, chunk > 0 else { return }
+        state.withLock { state in
+            guard !state.dropArmed else { return }
+            state.dropArmed = true
+            state.dropAt = state.chunks + chunk
+        }
+    }
+
+    /// Reserves the upload for one chunk that must start at `offset`.
+    func beginChunk(at offset: Int) -> Result<ChunkWriter, ChunkRefusal> {
+        state.withLock { state in
+            if state.removed { return .failure(.gone) }
+            if state.busy { return .failure(.busy(offset: state.offset)) }
+            guard offset == state.offset else { return .failure(.offsetMismatch(offset: state.offset)) }
+            state.busy = true
+            state.pending = state.sha256
+            state.chunks += 1
+            let drop = state.dropAt == state.chunks
+            if drop { state.dropAt = nil }
+            return .success(ChunkWriter(upload: self, descriptor: descriptor, start: state.offset, dropsHalfway: drop))
+        }
+    }
+
+    /// Ends a chunk: keeps what `writer` wrote, or, when `keep` is false, cuts the file back.
+    func endChunk(_ writer: ChunkWriter, keep: Bool) {
+        state.withLock { state in
+            state.busy = false
+            if keep {
+                state.offset = writer.start + writer.written
+                state.sha256 = state.pending
+            } else {
+                _ = ftruncate(descriptor, off_t(state.offset))
+            }
+        }
+    }
+
+    /// Adds bytes of the chunk being written to the pending digest.
+    func absorb(_ buffer: ByteBuffer) {
+        state.withLock { state in
+            buffer.withUnsafeReadableBytes { state.pending.update(bufferPointer: $0) }
+        }
+    }
+
+    /// Marks the upload terminated; later requests see it as unknown.
+    func remove() {
+        state.withLock { $0.removed = true }
+    }
+}
+
+/// Why a chunk was not even started.
+enum ChunkRefusal: Error, Equatable {
+    case gone
+    case busy(offset: Int)
+    case offsetMismatch(offset: Int)
+}
+
+/// A failed file operation and why it failed.
+struct UploadFileError: Error, CustomStringConvertible {
+    var description: String
+
+    init(operation: String, code: Int32) {
+        self.init(operation: operation, reason: String(cString: strerror(code)))
+    }
+
+    init(operation: String, reason: String) {
+        description = "cannot \(operation): \(reason)"
+    }
+}
