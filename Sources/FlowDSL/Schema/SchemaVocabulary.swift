@@ -63,8 +63,9 @@ enum SchemaVocabulary {
         ])
     }
 
-    /// Any YAML scalar: what headers, query parameters, environment variables and outputs accept.
+    /// A YAML scalar other than null: what headers, query parameters, environment variables and
+    /// outputs accept (numbers and booleans are read as their text).
     static let scalar = JSONNode.object([
-        "type": .array([.string("string"), .string("number"), .string("boolean"), .string("null")])
+        "type": .array([.string("string"), .string("number"), .string("boolean")])
     ])
 }
