@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a valid workflow of N steps with random needs and expressions, for bench/validate.
 
-    bench/validate-generate.py STEPS OUTPUT.yaml [SEED]
+    bench/validate-generate.py STEPS OUTPUT.yaml [SEED | --chain]
 
 Steps need 0-3 earlier steps (mostly near ones, some anywhere before), read a need's output (or,
 one time in five, the output of a need's need) through an expression, and every 100th step is a `parallel: all` group of three children, so the checker
@@ -12,9 +12,23 @@ import random
 import sys
 
 
+def chain(count, path):
+    """A chain where every step reads the first one's output (a login token, say): the reads the
+    race check must answer far from the reader."""
+    out = ["version: 1", "name: chain-%d" % count, "steps:",
+           "  s0: { run: x, outputs: { v: \"${{ result.stdout }}\" } }"]
+    for i in range(1, count):
+        out.append("  s%d: { needs: s%d, run: [echo, \"${{ steps.s0.outputs.v }}\"] }" % (i, i - 1))
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
 def main():
     count = int(sys.argv[1])
     path = sys.argv[2]
+    if len(sys.argv) > 3 and sys.argv[3] == "--chain":
+        chain(count, path)
+        return
     rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 4)
     # Top-level step i: its needs and which need's output it reads.
     needs = []
