@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        // Comes with Hummingbird; named for NIOConcurrencyHelpers' locks in FlowSandbox.
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         // Already required by swift-subprocess (FilePath on Linux); named so FlowEngine can import it.
         .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
     ],
@@ -50,6 +52,7 @@ let package = Package(
             name: "FlowSandbox",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -62,6 +65,8 @@ let package = Package(
         ),
         // Benchmarks (release-built by the bench/ scripts; not part of the product).
         .executableTarget(name: "BenchTasks", dependencies: ["FlowTasks"], path: "bench/tasks"),
+        // bench/http's client side (issue 3); built in release by that script only.
+        .executableTarget(name: "BenchHTTP", dependencies: ["FlowHTTP", "FlowTasks"]),
         .testTarget(name: "FlowTasksTests", dependencies: ["FlowTasks"]),
         .testTarget(name: "FlowDSLTests", dependencies: ["FlowDSL"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FlowHTTPTests", dependencies: ["FlowHTTP", "FlowTasks", "FlowSandbox"]),

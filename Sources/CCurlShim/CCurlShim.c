@@ -32,6 +32,10 @@ CURLcode flow_easy_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
 
+CURLcode flow_easy_setopt_seek_function(CURL *handle, curl_seek_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, callback);
+}
+
 CURLcode flow_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }
@@ -66,6 +70,10 @@ CURLMcode flow_multi_setopt_socket_function(CURLM *multi, curl_socket_callback c
 
 CURLMcode flow_multi_setopt_timer_function(CURLM *multi, curl_multi_timer_callback callback) {
     return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, callback);
+}
+
+CURLcode flow_multi_message_result(const CURLMsg *message) {
+    return message->data.result;
 }
 
 const curl_version_info_data *flow_curl_version_info(void) {

@@ -1,9 +1,9 @@
 import Foundation
 internal import Hummingbird
 internal import Logging
+internal import NIOConcurrencyHelpers
 internal import NIOCore
 internal import ServiceLifecycle
-import Synchronization
 
 /// A running local HTTP API for demos, tests and benchmarks; see "flow sandbox — endpoints" in README.md.
 public final class Sandbox: Sendable {
@@ -17,7 +17,7 @@ public final class Sandbox: Sendable {
     private let running: Task<Void, Never>
     private let storage: String
     private let ownsStorage: Bool
-    private let stopped = Mutex(false)
+    private let stopped = NIOLockedValueBox(false)
 
     /// How long `stop()` lets requests in flight finish before cancelling them.
     static let stopGracePeriod = Duration.seconds(2)
@@ -72,19 +72,19 @@ public final class Sandbox: Sendable {
         groupConfiguration.maximumGracefulShutdownDuration = Self.stopGracePeriod
         groupConfiguration.maximumCancellationDuration = Self.stopGracePeriod
         let serviceGroup = ServiceGroup(configuration: groupConfiguration)
-        let failure = Mutex<(any Error)?>(nil)
+        let failure = NIOLockedValueBox<(any Error)?>(nil)
         let running = Task {
             do {
                 try await serviceGroup.run()
             } catch {
-                failure.withLock { $0 = error }
+                failure.withLockedValue { $0 = error }
             }
             boundContinuation.finish()
         }
         var iterator = bound.makeAsyncIterator()
         guard let port = await iterator.next() else {
             if ownsStorage { try? FileManager.default.removeItem(atPath: storage) }
-            let cause = failure.withLock { $0 }.map { "\($0)" } ?? "the server stopped before it listened"
+            let cause = failure.withLockedValue { $0 }.map { "\($0)" } ?? "the server stopped before it listened"
             throw SandboxError.cannotListen(host: configuration.host, port: configuration.port, reason: cause)
         }
         return Sandbox(
@@ -110,7 +110,7 @@ public final class Sandbox: Sendable {
 
     /// Stops accepting connections, lets requests in flight finish, and removes a temporary storage folder.
     public func stop() async {
-        let first = stopped.withLock { stopped in
+        let first = stopped.withLockedValue { stopped in
             defer { stopped = true }
             return !stopped
         }

@@ -16,6 +16,7 @@ CURLcode flow_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_sli
 CURLcode flow_easy_setopt_write_function(CURL *handle, CURLoption option, curl_write_callback _Nullable callback);
 CURLcode flow_easy_setopt_read_function(CURL *handle, CURLoption option, curl_read_callback _Nullable callback);
 CURLcode flow_easy_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback _Nullable callback);
+CURLcode flow_easy_setopt_seek_function(CURL *handle, curl_seek_callback _Nullable callback);
 
 CURLcode flow_easy_getinfo_long(CURL *handle, CURLINFO info, long *_Nonnull value);
 CURLcode flow_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *_Nonnull value);
@@ -27,6 +28,9 @@ CURLMcode flow_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 CURLMcode flow_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *_Nullable value);
 CURLMcode flow_multi_setopt_socket_function(CURLM *multi, curl_socket_callback _Nullable callback);
 CURLMcode flow_multi_setopt_timer_function(CURLM *multi, curl_multi_timer_callback _Nullable callback);
+
+/// The result code of a finished transfer's message (a union member Swift reaches awkwardly).
+CURLcode flow_multi_message_result(const CURLMsg *message);
 
 /// The running libcurl's version data (CURLVERSION_NOW is a macro Swift cannot see).
 const curl_version_info_data *flow_curl_version_info(void);

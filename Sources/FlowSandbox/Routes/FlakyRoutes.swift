@@ -1,13 +1,13 @@
 internal import Hummingbird
-import Synchronization
+internal import NIOConcurrencyHelpers
 
 /// How many times each `/flaky/{key}` has been called.
 final class FlakyCounters: Sendable {
-    private let calls = Mutex<[String: Int]>([:])
+    private let calls = NIOLockedValueBox<[String: Int]>([:])
 
     /// Counts one more call for `key` and returns the new count, from 1.
     func next(_ key: String) -> Int {
-        calls.withLock { calls in
+        calls.withLockedValue { calls in
             let count = (calls[key] ?? 0) + 1
             calls[key] = count
             return count
@@ -16,7 +16,7 @@ final class FlakyCounters: Sendable {
 
     /// Forgets every count.
     func reset() {
-        calls.withLock { $0 = [:] }
+        calls.withLockedValue { $0 = [:] }
     }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+internal import NIOConcurrencyHelpers
 
 /// The bearer tokens handed out by `POST /login`.
 final class Sessions: Sendable {
@@ -8,22 +8,22 @@ final class Sessions: Sendable {
     /// The demo account's password; documented in README.md.
     static let password = "s3cret"
 
-    private let tokens = Mutex<[String: String]>([:])
+    private let tokens = NIOLockedValueBox<[String: String]>([:])
 
     /// A new token for `user`.
     func open(for user: String) -> String {
         let token = UUID().uuidString.lowercased()
-        tokens.withLock { $0[token] = user }
+        tokens.withLockedValue { $0[token] = user }
         return token
     }
 
     /// The user a token belongs to, or nil for an unknown token.
     func user(for token: String) -> String? {
-        tokens.withLock { $0[token] }
+        tokens.withLockedValue { $0[token] }
     }
 
     /// Forgets every token.
     func reset() {
-        tokens.withLock { $0 = [:] }
+        tokens.withLockedValue { $0 = [:] }
     }
 }

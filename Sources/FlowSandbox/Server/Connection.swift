@@ -1,4 +1,4 @@
-import Synchronization
+internal import NIOConcurrencyHelpers
 
 /// One TCP connection as the sandbox sees it: a number for the event log, and whether the client hung up.
 final class Connection: Sendable {
@@ -12,7 +12,7 @@ final class Connection: Sendable {
         var abandoned: Set<Int> = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     init(id: Int) {
         self.id = id
@@ -20,12 +20,12 @@ final class Connection: Sendable {
 
     /// Whether the client closed its side (or the whole connection) already.
     var hasHungUp: Bool {
-        state.withLock { $0.hungUp }
+        state.withLockedValue { $0.hungUp }
     }
 
     /// Called from the channel pipeline when the input side closes; wakes every waiter.
     func markHungUp() {
-        let waiters = state.withLock { state in
+        let waiters = state.withLockedValue { state in
             state.hungUp = true
             let waiters = Array(state.waiters.values)
             state.waiters = [:]
@@ -53,13 +53,13 @@ final class Connection: Sendable {
 
     /// Returns when the client hangs up, or at once when the task is cancelled.
     private func hangUp() async {
-        let token = state.withLock { state in
+        let token = state.withLockedValue { state in
             state.nextToken += 1
             return state.nextToken
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state in
+                let resumeNow = state.withLockedValue { state in
                     if state.hungUp || state.abandoned.remove(token) != nil { return true }
                     state.waiters[token] = continuation
                     return false
@@ -68,7 +68,7 @@ final class Connection: Sendable {
             }
         } onCancel: {
             // The cancel can come before the continuation is stored; `abandoned` covers that order.
-            let waiter = state.withLock { state in
+            let waiter = state.withLockedValue { state in
                 guard let waiter = state.waiters.removeValue(forKey: token) else {
                     state.abandoned.insert(token)
                     return nil as CheckedContinuation<Void, Never>?

@@ -1,7 +1,7 @@
 internal import HTTPTypes
+internal import NIOConcurrencyHelpers
 internal import NIOCore
 internal import NIOHTTPTypes
-import Synchronization
 
 /// The open connections, found by their channel, so request handlers can see a client hang up.
 final class ConnectionRegistry: Sendable {
@@ -10,14 +10,14 @@ final class ConnectionRegistry: Sendable {
         var open: [ObjectIdentifier: Connection] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// The connection for a channel.
     ///
     /// The tracker registers a channel before its first request is read, so an unknown channel is
     /// one that already closed: it gets a fresh number, marked hung up, and is not kept.
     func connection(for channel: any Channel) -> Connection {
-        let (connection, known) = state.withLock { state in
+        let (connection, known) = state.withLockedValue { state in
             if let known = state.open[ObjectIdentifier(channel)] { return (known, true) }
             state.count += 1
             return (Connection(id: state.count), false)
@@ -27,7 +27,7 @@ final class ConnectionRegistry: Sendable {
     }
 
     fileprivate func open(_ key: ObjectIdentifier) -> Connection {
-        state.withLock { state in
+        state.withLockedValue { state in
             if let known = state.open[key] { return known }
             state.count += 1
             let connection = Connection(id: state.count)
@@ -37,7 +37,7 @@ final class ConnectionRegistry: Sendable {
     }
 
     fileprivate func remove(_ key: ObjectIdentifier) {
-        _ = state.withLock { $0.open.removeValue(forKey: key) }
+        _ = state.withLockedValue { $0.open.removeValue(forKey: key) }
     }
 }
 

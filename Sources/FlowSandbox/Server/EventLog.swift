@@ -1,4 +1,4 @@
-import Synchronization
+internal import NIOConcurrencyHelpers
 
 /// The requests seen since start or the last reset, in arrival order.
 final class EventLog: Sendable {
@@ -19,11 +19,11 @@ final class EventLog: Sendable {
     /// The most events kept; a long-running sandbox forgets the oldest half past this.
     static let capacity = 100_000
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Records a request that just arrived.
     func begin(method: String, path: String, connection: Int) -> Entry {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.events.count >= Self.capacity {
                 let dropped = state.events.count / 2
                 state.events.removeFirst(dropped)
@@ -61,12 +61,12 @@ final class EventLog: Sendable {
 
     /// The events so far, oldest first.
     func snapshot() -> [SandboxEvent] {
-        state.withLock { $0.events }
+        state.withLockedValue { $0.events }
     }
 
     /// Forgets every event and restarts the clock and the numbering.
     func reset() {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.events = []
             state.forgotten = 0
             state.generation += 1
@@ -75,7 +75,7 @@ final class EventLog: Sendable {
     }
 
     private func update(_ entry: Entry, _ change: (inout SandboxEvent, ContinuousClock.Instant) -> Void) {
-        state.withLock { state in
+        state.withLockedValue { state in
             let index = entry.id - 1 - state.forgotten
             guard entry.generation == state.generation, state.events.indices.contains(index) else { return }
             change(&state.events[index], state.epoch)

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
+internal import NIOConcurrencyHelpers
 internal import NIOCore
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -31,7 +31,9 @@ final class Upload: Sendable {
     let length: Int
     let metadata: String?
 
-    private struct State {
+    /// `@unchecked Sendable` for swift-crypto's digest state, which is not marked Sendable: a
+    /// `State` lives only inside `state` and is read and written only under its lock.
+    private struct State: @unchecked Sendable {
         var offset = 0
         /// The digest state of the stored bytes.
         var sha256 = SHA256()
@@ -44,7 +46,7 @@ final class Upload: Sendable {
         var chunks = 0
     }
 
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
     private let descriptor: Int32
 
     /// Creates the upload's file, empty; throws when the file cannot be created.
@@ -56,7 +58,7 @@ final class Upload: Sendable {
         self.id = id
         self.length = length
         self.metadata = metadata
-        self.state = Mutex(State(dropAt: dropAt, dropArmed: dropAt != nil))
+        self.state = NIOLockedValueBox(State(dropAt: dropAt, dropArmed: dropAt != nil))
     }
 
     deinit {
@@ -65,7 +67,7 @@ final class Upload: Sendable {
 
     /// The state as clients may see it.
     func snapshot() -> Snapshot {
-        state.withLock { state in
+        state.withLockedValue { state in
             Snapshot(
                 offset: state.offset, length: length, sha256: state.sha256.finalize().hexString, metadata: metadata)
         }
@@ -74,7 +76,7 @@ final class Upload: Sendable {
     /// Arms `?drop-at=N` (counted from the next chunk) unless this upload was armed before: it drops once.
     func armDrop(at chunk: Int?) {
         guard let chunk, chunk > 0 else { return }
-        state.withLock { state in
+        state.withLockedValue { state in
             guard !state.dropArmed else { return }
             state.dropArmed = true
             state.dropAt = state.chunks + chunk
@@ -83,7 +85,7 @@ final class Upload: Sendable {
 
     /// Reserves the upload for one chunk that must start at `offset`.
     func beginChunk(at offset: Int) -> Result<ChunkWriter, ChunkRefusal> {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.removed { return .failure(.gone) }
             if state.busy { return .failure(.busy(offset: state.offset)) }
             guard offset == state.offset else { return .failure(.offsetMismatch(offset: state.offset)) }
@@ -98,7 +100,7 @@ final class Upload: Sendable {
 
     /// Ends a chunk: keeps what `writer` wrote, or, when `keep` is false, cuts the file back.
     func endChunk(_ writer: ChunkWriter, keep: Bool) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.busy = false
             if keep {
                 state.offset = writer.start + writer.written
@@ -111,14 +113,14 @@ final class Upload: Sendable {
 
     /// Adds bytes of the chunk being written to the pending digest.
     func absorb(_ buffer: ByteBuffer) {
-        state.withLock { state in
+        state.withLockedValue { state in
             buffer.withUnsafeReadableBytes { state.pending.update(bufferPointer: $0) }
         }
     }
 
     /// Marks the upload terminated; later requests see it as unknown.
     func remove() {
-        state.withLock { $0.removed = true }
+        state.withLockedValue { $0.removed = true }
     }
 }
 

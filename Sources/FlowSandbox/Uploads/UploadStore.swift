@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
+internal import NIOConcurrencyHelpers
 
 /// The uploads in progress and done, each a file in the storage folder.
 final class UploadStore: Sendable {
     let directory: String
-    private let uploads = Mutex<[String: Upload]>([:])
+    private let uploads = NIOLockedValueBox<[String: Upload]>([:])
 
     init(directory: String) {
         self.directory = directory
@@ -21,14 +21,14 @@ final class UploadStore: Sendable {
 
     /// The upload of that kind and id, if it exists and was not terminated.
     func find(_ kind: Upload.Kind, _ id: String) -> Upload? {
-        uploads.withLock { $0[key(kind, id)] }
+        uploads.withLockedValue { $0[key(kind, id)] }
     }
 
     /// The existing upload, or a new empty one of `length` bytes.
     func findOrCreate(_ kind: Upload.Kind, _ id: String, length: Int, metadata: String? = nil, dropAt: Int? = nil)
         throws -> Upload
     {
-        try uploads.withLock { uploads in
+        try uploads.withLockedValue { uploads in
             if let existing = uploads[key(kind, id)] { return existing }
             let upload = try Upload(
                 kind: kind,
@@ -45,7 +45,7 @@ final class UploadStore: Sendable {
 
     /// Terminates an upload: forgets it and deletes its file.
     func remove(_ kind: Upload.Kind, _ id: String) -> Bool {
-        guard let upload = uploads.withLock({ $0.removeValue(forKey: key(kind, id)) }) else { return false }
+        guard let upload = uploads.withLockedValue({ $0.removeValue(forKey: key(kind, id)) }) else { return false }
         upload.remove()
         try? FileManager.default.removeItem(atPath: path(kind, id))
         return true
@@ -53,7 +53,7 @@ final class UploadStore: Sendable {
 
     /// Forgets every upload and deletes the files.
     func reset() {
-        let all = uploads.withLock { uploads in
+        let all = uploads.withLockedValue { uploads in
             defer { uploads = [:] }
             return Array(uploads.values)
         }
@@ -65,7 +65,7 @@ final class UploadStore: Sendable {
 
     /// Drops every upload so their files close before the sandbox stops.
     func closeAll() {
-        uploads.withLock { $0 = [:] }
+        uploads.withLockedValue { $0 = [:] }
     }
 
     private func key(_ kind: Upload.Kind, _ id: String) -> String {

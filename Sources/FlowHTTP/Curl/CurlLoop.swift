@@ -1,0 +1,216 @@
+internal import CCurlShim
+import Dispatch
+import FlowTasks
+import Foundation
+
+/// Owns libcurl's multi handle and runs every transfer, on one dedicated thread.
+///
+/// Why a thread looping on `curl_multi_poll` rather than DispatchSources fed by curl's socket
+/// callback: curl opens and closes its sockets itself, and a DispatchSource must be cancelled,
+/// and its cancel handler must have run, before its descriptor is closed or its number reused;
+/// getting that right needs close-socket callbacks and deferred closes, and mistakes show up as
+/// events for the wrong connection. A poll loop has none of that: it is how curl's own tool drives
+/// `--parallel`, it is not a Dispatch worker (so waiting in poll starves no pool), and
+/// `curl_multi_wakeup` interrupts the wait the moment a request arrives or is cancelled.
+///
+/// Other threads talk to the loop only through `inbox`, a lock-guarded list of commands; the
+/// multi handle, the easy handles and the `Transfer` table never leave the loop thread.
+final class CurlLoop: Sendable {
+    typealias ProgressHandler = @Sendable (HTTPProgress) -> Void
+
+    private enum Command: Sendable {
+        case start(id: Int, request: HTTPRequest, progress: ProgressHandler?, promise: Promise<HTTPResponse>)
+        case cancel(id: Int)
+    }
+
+    private struct Inbox: Sendable {
+        var commands: [Command] = []
+        var nextID = 1
+        /// Published by the loop once made; `nil` again once closed, so no wake-up can reach a
+        /// multi handle being cleaned up.
+        var multi: WakeHandle?
+        /// A wake-up was sent and the loop has not yet taken the commands: no need for another.
+        var wakePending = false
+        var closing = false
+    }
+
+    private let inbox = LockedValue(Inbox())
+    private let configuration: HTTPClientConfiguration
+    private let progressQueue = DispatchQueue(label: "flow.http.progress")
+
+    init(configuration: HTTPClientConfiguration) {
+        self.configuration = configuration
+        let thread = Thread { [self] in run() }
+        thread.name = "flow.http"
+        thread.start()
+    }
+
+    /// Queues a request; returns its id, or `nil` once the loop is shut down.
+    func start(_ request: HTTPRequest, progress: ProgressHandler?, promise: Promise<HTTPResponse>) -> Int? {
+        inbox.withLock { inbox in
+            guard !inbox.closing else { return nil }
+            let id = inbox.nextID
+            inbox.nextID += 1
+            inbox.commands.append(.start(id: id, request: request, progress: progress, promise: promise))
+            Self.wake(&inbox)
+            return id
+        }
+    }
+
+    /// Aborts the transfer `id` if it is still running; curl closes its connection.
+    func cancel(_ id: Int) {
+        inbox.withLock { inbox in
+            guard !inbox.closing else { return }
+            inbox.commands.append(.cancel(id: id))
+            Self.wake(&inbox)
+        }
+    }
+
+    /// Aborts everything, frees every curl handle and ends the thread. Safe to call repeatedly.
+    func shutdown() {
+        inbox.withLock { inbox in
+            guard !inbox.closing else { return }
+            inbox.closing = true
+            inbox.wakePending = false
+            Self.wake(&inbox)
+        }
+    }
+
+    private static func wake(_ inbox: inout Inbox) {
+        guard !inbox.wakePending, let multi = inbox.multi else { return }
+        inbox.wakePending = true
+        _ = curl_multi_wakeup(multi.pointer)
+    }
+
+    /// The multi handle as other threads may use it: only to wake the loop.
+    ///
+    /// `@unchecked Sendable` is safe because `curl_multi_wakeup` is the one multi call curl
+    /// documents as callable from any thread, and the handle is only reachable through `inbox`
+    /// while it is valid (the loop withdraws it under the lock before cleaning up).
+    private struct WakeHandle: @unchecked Sendable {
+        let pointer: UnsafeMutableRawPointer
+    }
+
+    // MARK: The loop thread
+
+    private func run() {
+        guard CurlGlobal.initialized, let multi = curl_multi_init() else {
+            closeWithoutCurl()
+            return
+        }
+        _ = flow_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(0, configuration.maxConnections))
+        _ = flow_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(0, configuration.maxConnectionsPerHost))
+        inbox.withLock { $0.multi = WakeHandle(pointer: multi) }
+        var transfers: [Int: Transfer] = [:]
+        while true {
+            let (commands, closing) = inbox.withLock { inbox in
+                let taken = inbox.commands
+                inbox.commands = []
+                inbox.wakePending = false
+                if inbox.closing { inbox.multi = nil }
+                return (taken, inbox.closing)
+            }
+            if closing {
+                close(multi, transfers: transfers, pending: commands)
+                return
+            }
+            for command in commands {
+                apply(command, multi: multi, transfers: &transfers)
+            }
+            var running: Int32 = 0
+            _ = curl_multi_perform(multi, &running)
+            if collectFinished(multi, transfers: &transfers) > 0, transfers.isEmpty {
+                awaitFollowUp()
+            }
+            _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+    }
+
+    private func apply(_ command: Command, multi: UnsafeMutableRawPointer, transfers: inout [Int: Transfer]) {
+        switch command {
+        case .start(let id, let request, let progress, let promise):
+            guard !promise.isCompleted else { return }
+            do {
+                let transfer = try Transfer(
+                    id: id, request: request, promise: promise, progress: progress, progressQueue: progressQueue)
+                let added = curl_multi_add_handle(multi, transfer.easy)
+                guard added == CURLM_OK else {
+                    let text = String(cString: curl_multi_strerror(added))
+                    promise.fail(
+                        HTTPError(
+                            kind: .other, message: "curl could not start \(transfer.url): \(text)", url: transfer.url))
+                    return
+                }
+                transfers[id] = transfer
+            } catch {
+                promise.fail(error)
+            }
+        case .cancel(let id):
+            guard let transfer = transfers.removeValue(forKey: id) else { return }
+            // Removing an unfinished transfer makes curl close its connection, which the
+            // server sees as the client hanging up.
+            _ = curl_multi_remove_handle(multi, transfer.easy)
+            transfer.promise.fail(FutureError.cancelled)
+        }
+    }
+
+    /// Called when the last transfer in flight has just finished: its completion callback often
+    /// starts the next request at once (chained steps, a caller walking pages). Yielding the
+    /// core a few times while looking for it is cheaper than sleeping in poll and being woken,
+    /// which costs a second trip through the scheduler per request. Only when nothing else is in
+    /// flight: with other transfers running, poll has work coming anyway.
+    private func awaitFollowUp() {
+        for _ in 0..<64 {
+            if inbox.withLock({ !$0.commands.isEmpty || $0.closing }) { return }
+            sched_yield()
+        }
+    }
+
+    /// Completes the promises of finished transfers; returns how many.
+    private func collectFinished(_ multi: UnsafeMutableRawPointer, transfers: inout [Int: Transfer]) -> Int {
+        var finished = 0
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let code = flow_multi_message_result(message)
+            var privateData: UnsafeMutableRawPointer?
+            _ = flow_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &privateData)
+            _ = curl_multi_remove_handle(multi, easy)
+            guard let id = privateData.map({ Int(bitPattern: $0) }),
+                let transfer = transfers.removeValue(forKey: id)
+            else { continue }
+            transfer.promise.complete(transfer.outcome(code).mapError { $0 })
+            finished += 1
+        }
+        return finished
+    }
+
+    private func close(_ multi: UnsafeMutableRawPointer, transfers: [Int: Transfer], pending: [Command]) {
+        for transfer in transfers.values {
+            _ = curl_multi_remove_handle(multi, transfer.easy)
+            transfer.promise.fail(Self.shutDownError(transfer.url))
+        }
+        failPending(pending)
+        _ = curl_multi_cleanup(multi)
+    }
+
+    private func closeWithoutCurl() {
+        let pending = inbox.withLock { inbox in
+            inbox.closing = true
+            let taken = inbox.commands
+            inbox.commands = []
+            return taken
+        }
+        failPending(pending)
+    }
+
+    private func failPending(_ commands: [Command]) {
+        for case .start(_, let request, _, let promise) in commands {
+            promise.fail(Self.shutDownError(request.fullURL))
+        }
+    }
+
+    static func shutDownError(_ url: String) -> HTTPError {
+        HTTPError(kind: .cancelled, message: "the HTTP client was shut down before \(url) answered", url: url)
+    }
+}

@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Feeds a request body to curl piece by piece, and rewinds when curl must send it again (a
+/// redirect keeping the method, or a retry on a fresh connection after a kept-alive one died).
+///
+/// A file range is read with `pread` straight into curl's buffer, so memory stays flat whatever
+/// the file's size.
+final class RequestBodySource {
+    private enum Storage {
+        case bytes([UInt8])
+        case file(descriptor: Int32, offset: Int64)
+    }
+
+    private let storage: Storage
+    let length: Int64
+    private var position: Int64 = 0
+    /// Why reading stopped early, when it did.
+    private(set) var failure: String?
+
+    /// Opens the body; throws a message when its file is missing, unreadable or too short.
+    init(_ body: HTTPBody) throws(BodyError) {
+        switch body {
+        case .empty:
+            storage = .bytes([])
+            length = 0
+        case .bytes(let bytes):
+            storage = .bytes(bytes)
+            length = Int64(bytes.count)
+        case .file(let path, let offset, let length):
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw BodyError(message: "cannot open the body file '\(path)': \(Self.systemError())")
+            }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else {
+                let message = "cannot read the body file '\(path)': \(Self.systemError())"
+                close(descriptor)
+                throw BodyError(message: message)
+            }
+            guard Int64(info.st_size) >= offset + length else {
+                close(descriptor)
+                throw BodyError(
+                    message:
+                        "the body file '\(path)' has \(info.st_size) bytes, fewer than offset \(offset) + length \(length)"
+                )
+            }
+            storage = .file(descriptor: descriptor, offset: offset)
+            self.length = length
+        }
+    }
+
+    deinit {
+        if case .file(let descriptor, _) = storage { close(descriptor) }
+    }
+
+    /// Copies up to `capacity` next bytes into `buffer`; returns how many, 0 at the end, or
+    /// `nil` when the file could not be read (see `failure`).
+    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
+        let wanted = Int(min(Int64(capacity), length - position))
+        guard wanted > 0 else { return 0 }
+        switch storage {
+        case .bytes(let bytes):
+            bytes.withUnsafeBytes { source in
+                let start = Int(position)
+                buffer.copyMemory(from: source.baseAddress! + start, byteCount: wanted)
+            }
+            position += Int64(wanted)
+            return wanted
+        case .file(let descriptor, let offset):
+            var got = 0
+            while true {
+                got = pread(descriptor, buffer, wanted, off_t(offset + position))
+                if got >= 0 || errno != EINTR { break }
+            }
+            guard got > 0 else {
+                failure =
+                    got == 0
+                    ? "the body file became shorter while it was being sent"
+                    : "reading the body file failed: \(Self.systemError())"
+                return nil
+            }
+            position += Int64(got)
+            return got
+        }
+    }
+
+    /// Moves to `offset` from the start; false when that is outside the body.
+    func rewind(to offset: Int64) -> Bool {
+        guard offset >= 0, offset <= length else { return false }
+        position = offset
+        return true
+    }
+
+    private static func systemError() -> String {
+        String(cString: strerror(errno))
+    }
+}
+
+/// Why a request body cannot be sent.
+struct BodyError: Error {
+    var message: String
+}

@@ -1,0 +1,119 @@
+internal import CCurlShim
+
+extension Transfer {
+    /// Sets every curl option the request asks for, and the callbacks that feed this object.
+    func configure() throws(HTTPError) {
+        var failed: CURLcode?
+        func check(_ code: CURLcode) {
+            if code != CURLE_OK, failed == nil { failed = code }
+        }
+        check(flow_easy_setopt_string(easy, CURLOPT_URL, url))
+        check(flow_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
+        check(flow_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
+        // Threads and signals do not mix: without this curl's resolver time-outs use SIGALRM.
+        check(flow_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
+        check(flow_easy_setopt_pointer(easy, CURLOPT_PRIVATE, UnsafeMutableRawPointer(bitPattern: id)))
+        check(flow_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer))
+        check(flow_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, transferWriteBody))
+        check(flow_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context))
+        check(flow_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, transferWriteHeader))
+        check(flow_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context))
+        check(flow_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0))
+        check(flow_easy_setopt_long(easy, CURLOPT_MAXREDIRS, HTTPRequest.maxRedirects))
+        check(flow_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, request.verifyTLS ? 1 : 0))
+        check(flow_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, request.verifyTLS ? 2 : 0))
+        check(flow_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS))
+        if url.utf8.count >= 8, url.prefix(8).lowercased() == "https://" {
+            // Requests started together wait for the first TLS handshake to learn whether the
+            // server multiplexes (HTTP/2) instead of each opening its own connection.
+            check(flow_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
+        }
+        // Refuses an announced oversized body before any of it arrives; the write callback
+        // catches bodies without a Content-Length. Not for HEAD, whose Content-Length describes
+        // a body that never comes.
+        if request.method != "HEAD" {
+            check(flow_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxResponseBodySize)))
+        }
+        if let timeout = request.timeout {
+            check(flow_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout)))
+        }
+        if let connectTimeout = request.connectTimeout {
+            check(flow_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connectTimeout)))
+        }
+        configureMethodAndBody(check)
+        configureHeaders(check)
+        configureProgress(check)
+        if let failed {
+            let text = String(cString: curl_easy_strerror(failed))
+            throw HTTPError(
+                kind: .invalidRequest,
+                curlCode: Int(failed.rawValue),
+                message: "curl refused an option of the request to \(url): \(text)",
+                url: url
+            )
+        }
+    }
+
+    private func configureMethodAndBody(_ check: (CURLcode) -> Void) {
+        let method = request.method
+        let hasBody = request.body != .empty
+        if method == "HEAD" {
+            check(flow_easy_setopt_long(easy, CURLOPT_NOBODY, 1))
+        } else if method == "GET" && !hasBody {
+            check(flow_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
+        } else if hasBody || ["POST", "PUT", "PATCH"].contains(method) {
+            // POST mode with a known size sends `Content-Length` and pulls the body through the
+            // read callback; CUSTOMREQUEST then names the real method.
+            check(flow_easy_setopt_long(easy, CURLOPT_POST, 1))
+            check(flow_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.length)))
+            check(flow_easy_setopt_read_function(easy, CURLOPT_READFUNCTION, transferReadBody))
+            check(flow_easy_setopt_pointer(easy, CURLOPT_READDATA, context))
+            check(flow_easy_setopt_seek_function(easy, transferSeekBody))
+            check(flow_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, context))
+            if method != "POST" {
+                check(flow_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method))
+            }
+        } else {
+            check(flow_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method))
+        }
+    }
+
+    private func configureHeaders(_ check: (CURLcode) -> Void) {
+        var lines: [String] = []
+        for (name, value) in request.headers {
+            // `Name;` is curl's way to send a header with an empty value; `Name:` would remove it.
+            lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
+        }
+        // curl otherwise waits up to a second for `100 Continue` before sending each body.
+        lines.append("Expect:")
+        if request.method != "GET" && request.method != "HEAD" && !request.headers.contains("Content-Type") {
+            // POST mode would otherwise label every body as a form.
+            lines.append("Content-Type:")
+        }
+        if !request.headers.contains("User-Agent") {
+            lines.append(Self.userAgent)
+        }
+        for line in lines {
+            guard let appended = curl_slist_append(headerList, line) else { continue }
+            headerList = appended
+        }
+        check(flow_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
+    }
+
+    private func configureProgress(_ check: (CURLcode) -> Void) {
+        guard hasProgressHandler else { return }
+        check(flow_easy_setopt_long(easy, CURLOPT_NOPROGRESS, 0))
+        check(flow_easy_setopt_xferinfo_function(easy, transferProgress))
+        check(flow_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, context))
+    }
+
+    private static let userAgent = "User-Agent: flow (libcurl/\(CurlVersion.text))"
+
+    /// curl treats 0 as "no limit", so the shortest limit is one millisecond.
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        let total = seconds.multipliedReportingOverflow(by: 1000)
+        guard !total.overflow else { return Int.max }
+        return max(1, Int(total.partialValue + attoseconds / 1_000_000_000_000_000))
+    }
+}

@@ -1,0 +1,186 @@
+internal import CCurlShim
+import Dispatch
+import FlowTasks
+
+/// One request in flight: its curl easy handle, what curl's callbacks collect, and its promise.
+///
+/// Confined to the loop thread that owns the multi handle (see `CurlLoop`). curl's C callbacks
+/// reach it through an unretained pointer; the loop's table of transfers keeps it alive for as
+/// long as its easy handle is attached, and no callback runs once the handle is removed.
+final class Transfer {
+    let id: Int
+    let url: String
+    let promise: Promise<HTTPResponse>
+    let easy: UnsafeMutableRawPointer
+    let request: HTTPRequest
+    let body: RequestBodySource
+
+    private let progress: (@Sendable (HTTPProgress) -> Void)?
+    private let progressQueue: DispatchQueue
+    private var lastProgress = HTTPProgress(bytesSent: 0, totalToSend: 0, bytesReceived: 0, totalToReceive: 0)
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    private var responseHeaders = HTTPHeaders()
+    private var responseBody: [UInt8] = []
+    private var bodyLimitExceeded = false
+
+    /// Makes the easy handle and sets every option; throws when the request cannot be sent.
+    init(
+        id: Int,
+        request: HTTPRequest,
+        promise: Promise<HTTPResponse>,
+        progress: (@Sendable (HTTPProgress) -> Void)?,
+        progressQueue: DispatchQueue
+    ) throws(HTTPError) {
+        let url = request.fullURL
+        do {
+            body = try RequestBodySource(request.body)
+        } catch {
+            throw HTTPError(kind: .invalidRequest, message: error.message, url: url)
+        }
+        guard let easy = curl_easy_init() else {
+            throw HTTPError(kind: .other, message: "curl could not make a transfer handle for \(url)", url: url)
+        }
+        self.id = id
+        self.url = url
+        self.request = request
+        self.promise = promise
+        self.easy = easy
+        self.progress = progress
+        self.progressQueue = progressQueue
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        try configure()
+    }
+
+    deinit {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    /// Whether anyone asked for progress reports (curl skips the work otherwise).
+    var hasProgressHandler: Bool { progress != nil }
+
+    /// This transfer as curl's callbacks' context pointer.
+    var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// The transfer behind a callback's context pointer.
+    static func from(_ context: UnsafeMutableRawPointer) -> Transfer {
+        Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    // MARK: What curl's callbacks call
+
+    /// Takes a piece of the response body; false refuses it (over the limit), which aborts the transfer.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard responseBody.count + bytes.count <= request.maxResponseBodySize else {
+            bodyLimitExceeded = true
+            return false
+        }
+        responseBody.append(contentsOf: bytes)
+        return true
+    }
+
+    /// Takes one header line, status lines included (each one starts a new response: a
+    /// redirect or an interim `1xx`, whose headers are not the final ones).
+    ///
+    /// Works on the raw bytes: this runs for every header of every response.
+    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == Self.lineFeed || bytes[end - 1] == Self.carriageReturn { end -= 1 }
+        guard end > 0 else { return }
+        if end >= 5, Self.statusLinePrefix.indices.allSatisfy({ bytes[$0] == Self.statusLinePrefix[$0] }) {
+            responseHeaders = HTTPHeaders()
+            responseBody.removeAll(keepingCapacity: true)
+            return
+        }
+        if Self.isBlank(bytes[0]) {
+            // An obsolete folded continuation of the previous field's value.
+            responseHeaders.appendToLastValue(" " + Self.text(bytes, Self.trimmed(bytes, 0, end)))
+            return
+        }
+        guard let colon = bytes[0..<end].firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name = Self.text(bytes, 0..<colon)
+        responseHeaders.add(name, Self.text(bytes, Self.trimmed(bytes, colon + 1, end)))
+    }
+
+    private static let lineFeed = UInt8(ascii: "\n")
+    private static let carriageReturn = UInt8(ascii: "\r")
+    private static let statusLinePrefix = Array("HTTP/".utf8)
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+
+    private static func trimmed(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> Range<Int> {
+        var start = start
+        var end = end
+        while start < end, isBlank(bytes[start]) { start += 1 }
+        while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+        return start..<end
+    }
+
+    private static func text(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// Reports progress on the progress queue when something moved.
+    func report(_ current: HTTPProgress) {
+        guard let progress, current != lastProgress else { return }
+        lastProgress = current
+        progressQueue.async { progress(current) }
+    }
+
+    // MARK: The end
+
+    /// The response, or the error, once curl says the transfer is done with `code`.
+    func outcome(_ code: CURLcode) -> Result<HTTPResponse, HTTPError> {
+        guard code == CURLE_OK else {
+            let failure = HTTPError.CurlFailure(
+                code: code,
+                detail: String(cString: errorBuffer),
+                url: url,
+                timeout: request.timeout,
+                bodyLimitExceeded: bodyLimitExceeded || code == CURLE_FILESIZE_EXCEEDED
+                    ? request.maxResponseBodySize : nil,
+                bodyReadFailure: body.failure
+            )
+            return .failure(HTTPError(failure))
+        }
+        var status = 0
+        _ = flow_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        var effective: UnsafePointer<CChar>?
+        _ = flow_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+        var version = 0
+        _ = flow_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+        let response = HTTPResponse(
+            status: status,
+            headers: responseHeaders,
+            body: responseBody,
+            effectiveURL: effective.map { String(cString: $0) } ?? url,
+            httpVersion: Self.versionName(version),
+            timings: HTTPTimings(
+                connect: microseconds(CURLINFO_CONNECT_TIME_T),
+                firstByte: microseconds(CURLINFO_STARTTRANSFER_TIME_T),
+                total: microseconds(CURLINFO_TOTAL_TIME_T)
+            )
+        )
+        return .success(response)
+    }
+
+    private func microseconds(_ info: CURLINFO) -> Duration {
+        var value: curl_off_t = 0
+        _ = flow_easy_getinfo_off_t(easy, info, &value)
+        return .microseconds(value)
+    }
+
+    private static func versionName(_ version: Int) -> String {
+        switch version {
+        case CURL_HTTP_VERSION_1_0: return "1.0"
+        case CURL_HTTP_VERSION_2_0: return "2"
+        case CURL_HTTP_VERSION_3: return "3"
+        default: return "1.1"
+        }
+    }
+}

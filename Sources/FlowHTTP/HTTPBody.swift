@@ -1,0 +1,19 @@
+/// What a request sends after its headers.
+public enum HTTPBody: Sendable, Equatable {
+    /// No body.
+    case empty
+    /// Bytes held in memory.
+    case bytes([UInt8])
+    /// `length` bytes of the file at `path` from `offset`, read from disk as curl sends them, so
+    /// memory stays flat whatever the size.
+    case file(path: String, offset: Int64, length: Int64)
+
+    /// How many bytes the body holds.
+    public var count: Int64 {
+        switch self {
+        case .empty: return 0
+        case .bytes(let bytes): return Int64(bytes.count)
+        case .file(_, _, let length): return length
+        }
+    }
+}

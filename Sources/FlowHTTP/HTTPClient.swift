@@ -1,0 +1,50 @@
+import Dispatch
+import FlowTasks
+
+/// An HTTP client on libcurl's multi interface: any number of requests in flight, connections
+/// kept alive and reused, results as futures.
+///
+/// Requests run on one internal thread (see `CurlLoop`); no Dispatch worker ever waits for the
+/// network. Futures run their default callbacks on the client's own serial queue, so heavy work
+/// belongs on a queue the caller names. Cancelling a returned future aborts its transfer and
+/// closes its connection; releasing the client shuts it down.
+public final class HTTPClient: Sendable {
+    private let loop: CurlLoop
+    private let queue = DispatchQueue(label: "flow.http.client")
+
+    /// A client with its own connection pool.
+    public init(configuration: HTTPClientConfiguration = .init()) {
+        // Before the loop thread starts, so curl is set up once while no other thread uses it.
+        _ = CurlGlobal.initialized
+        loop = CurlLoop(configuration: configuration)
+    }
+
+    deinit {
+        loop.shutdown()
+    }
+
+    /// Sends `request`; the future gives the response whatever its status, or fails with an
+    /// `HTTPError` (or `FutureError.cancelled` once cancelled). `progress` runs on a private
+    /// serial queue, in order, as bytes move.
+    public func execute(
+        _ request: HTTPRequest,
+        progress: (@Sendable (HTTPProgress) -> Void)? = nil
+    ) -> Future<HTTPResponse> {
+        if let problem = request.validationProblem {
+            return .failed(HTTPError(kind: .invalidRequest, message: problem, url: request.url), on: queue)
+        }
+        let promise = Promise<HTTPResponse>(on: queue)
+        guard let id = loop.start(request, progress: progress, promise: promise) else {
+            promise.fail(CurlLoop.shutDownError(request.fullURL))
+            return promise.future
+        }
+        promise.onCancel { [loop] in loop.cancel(id) }
+        return promise.future
+    }
+
+    /// Aborts every request in flight (their futures fail with kind `.cancelled`) and frees the
+    /// connections. Later requests fail at once. Safe to call more than once.
+    public func shutdown() {
+        loop.shutdown()
+    }
+}

@@ -1,0 +1,13 @@
+/// Limits shared by every request of one `HTTPClient`.
+public struct HTTPClientConfiguration: Sendable {
+    /// The most connections open at once; 0 for no cap. Requests beyond wait for a free one.
+    public var maxConnections: Int
+    /// The most connections open at once to one host; 0 for no cap.
+    public var maxConnectionsPerHost: Int
+
+    /// Limits; none by default.
+    public init(maxConnections: Int = 0, maxConnectionsPerHost: Int = 0) {
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerHost = maxConnectionsPerHost
+    }
+}

@@ -1,0 +1,54 @@
+/// Why a request produced no response, classified so retry logic can decide.
+public struct HTTPError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// The broad cause.
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        /// The host name could not be resolved.
+        case dns
+        /// No connection could be opened (refused, unreachable).
+        case connect
+        /// The TLS handshake or certificate verification failed.
+        case tls
+        /// The total or connect time limit passed.
+        case timeout
+        /// The connection broke during the exchange, or the server sent nothing.
+        case connectionReset
+        /// The request was aborted, e.g. by shutting the client down.
+        case cancelled
+        /// The response body was larger than the request allows.
+        case bodyTooLarge
+        /// The request itself is malformed: a bad URL, method, header or unreadable body file.
+        case invalidRequest
+        /// Anything else curl reports.
+        case other
+    }
+
+    /// The broad cause.
+    public var kind: Kind
+    /// libcurl's `CURLcode`, or 0 when flow found the problem before curl ran.
+    public var curlCode: Int
+    /// What went wrong: curl's own text plus what flow knows (the URL, the limit, a hint).
+    public var message: String
+    /// The URL requested.
+    public var url: String
+
+    /// An error; the client builds these from curl's results.
+    public init(kind: Kind, curlCode: Int = 0, message: String, url: String) {
+        self.kind = kind
+        self.curlCode = curlCode
+        self.message = message
+        self.url = url
+    }
+
+    /// Whether trying again may work: connection failures, broken connections and time-outs.
+    public var isTransient: Bool {
+        switch kind {
+        case .connect, .connectionReset, .timeout: return true
+        case .dns, .tls, .cancelled, .bodyTooLarge, .invalidRequest, .other: return false
+        }
+    }
+
+    /// The message, with curl's code when curl reported the problem.
+    public var description: String {
+        curlCode == 0 ? message : "\(message) (curl error \(curlCode))"
+    }
+}

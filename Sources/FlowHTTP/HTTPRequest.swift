@@ -1,0 +1,95 @@
+/// One HTTP request and how to carry it out.
+public struct HTTPRequest: Sendable {
+    /// The method, such as `GET` or `PUT`, sent as written.
+    public var method: String
+    /// An absolute `http` or `https` URL.
+    public var url: String
+    /// Query parameters, percent-encoded and appended to `url` in order.
+    public var query: [(String, String)]
+    /// Header fields to send; an empty `Expect:` is always added so uploads never wait for `100 Continue`.
+    public var headers: HTTPHeaders
+    /// What to send after the headers.
+    public var body: HTTPBody
+    /// The whole exchange's limit, redirects included; `nil` for none.
+    public var timeout: Duration?
+    /// The limit for opening the connection (TCP and TLS); `nil` for curl's default (300 s).
+    public var connectTimeout: Duration?
+    /// Whether to follow redirects (at most `maxRedirects`).
+    public var followRedirects: Bool
+    /// Whether to check the server's TLS certificate and host name.
+    public var verifyTLS: Bool
+    /// The largest response body accepted; a larger one fails with `HTTPError.Kind.bodyTooLarge`.
+    public var maxResponseBodySize: Int
+
+    /// How many redirects are followed at most.
+    public static let maxRedirects = 10
+    /// The default response body limit: 64 MiB.
+    public static let defaultMaxResponseBodySize = 64 << 20
+
+    /// A request; only the URL is required.
+    public init(
+        method: String = "GET",
+        url: String,
+        query: [(String, String)] = [],
+        headers: HTTPHeaders = [:],
+        body: HTTPBody = .empty,
+        timeout: Duration? = nil,
+        connectTimeout: Duration? = nil,
+        followRedirects: Bool = true,
+        verifyTLS: Bool = true,
+        maxResponseBodySize: Int = HTTPRequest.defaultMaxResponseBodySize
+    ) {
+        self.method = method
+        self.url = url
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.connectTimeout = connectTimeout
+        self.followRedirects = followRedirects
+        self.verifyTLS = verifyTLS
+        self.maxResponseBodySize = maxResponseBodySize
+    }
+
+    /// `url` with `query` percent-encoded onto it.
+    public var fullURL: String {
+        guard !query.isEmpty else { return url }
+        let encoded = query.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }
+            .joined(separator: "&")
+        let fragmentStart = url.firstIndex(of: "#") ?? url.endIndex
+        let base = url[..<fragmentStart]
+        let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
+        return base + separator + encoded + url[fragmentStart...]
+    }
+}
+
+/// Percent-encoding of query components (RFC 3986: everything but unreserved characters).
+enum PercentEncoding {
+    static func encode(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if isUnreserved(byte) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += "%" + hexDigit(byte >> 4) + hexDigit(byte & 0xF)
+            }
+        }
+        return out
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "_"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func hexDigit(_ value: UInt8) -> String {
+        String(Unicode.Scalar(value < 10 ? value + UInt8(ascii: "0") : value - 10 + UInt8(ascii: "A")))
+    }
+}

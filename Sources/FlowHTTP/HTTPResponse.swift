@@ -1,0 +1,72 @@
+/// What the server answered, after any redirects.
+public struct HTTPResponse: Sendable {
+    /// The status code, such as 200.
+    public var status: Int
+    /// The header fields of the final response.
+    public var headers: HTTPHeaders
+    /// The body, decoded from chunked transfer encoding but otherwise as sent.
+    public var body: [UInt8]
+    /// The URL that answered, after redirects.
+    public var effectiveURL: String
+    /// The protocol version used: `1.0`, `1.1`, `2` or `3`.
+    public var httpVersion: String
+    /// How long the phases of the exchange took.
+    public var timings: HTTPTimings
+
+    /// A response; the client builds these, tests and callers may too.
+    public init(
+        status: Int,
+        headers: HTTPHeaders = [:],
+        body: [UInt8] = [],
+        effectiveURL: String,
+        httpVersion: String = "1.1",
+        timings: HTTPTimings = .init()
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.effectiveURL = effectiveURL
+        self.httpVersion = httpVersion
+        self.timings = timings
+    }
+
+    /// The body read as UTF-8 (invalid sequences replaced).
+    public var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// Times from the start of a request, as curl measures them.
+public struct HTTPTimings: Sendable, Equatable {
+    /// Until the connection was open (TCP; TLS excluded). Zero when a kept-alive one was reused.
+    public var connect: Duration
+    /// Until the first byte of the response arrived.
+    public var firstByte: Duration
+    /// The whole exchange, redirects included.
+    public var total: Duration
+
+    /// Timings; all zero by default.
+    public init(connect: Duration = .zero, firstByte: Duration = .zero, total: Duration = .zero) {
+        self.connect = connect
+        self.firstByte = firstByte
+        self.total = total
+    }
+}
+
+/// How far a transfer has got, for progress bars. Totals are 0 while unknown.
+public struct HTTPProgress: Sendable, Equatable {
+    /// Request body bytes sent so far.
+    public var bytesSent: Int64
+    /// Request body bytes to send in all.
+    public var totalToSend: Int64
+    /// Response body bytes received so far.
+    public var bytesReceived: Int64
+    /// Response body bytes expected in all (from `Content-Length`), 0 when unknown.
+    public var totalToReceive: Int64
+
+    /// A progress report.
+    public init(bytesSent: Int64, totalToSend: Int64, bytesReceived: Int64, totalToReceive: Int64) {
+        self.bytesSent = bytesSent
+        self.totalToSend = totalToSend
+        self.bytesReceived = bytesReceived
+        self.totalToReceive = totalToReceive
+    }
+}

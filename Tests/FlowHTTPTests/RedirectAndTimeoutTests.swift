@@ -1,0 +1,69 @@
+import FlowHTTP
+import FlowTasks
+import Foundation
+import Testing
+
+@Suite struct RedirectAndTimeoutTests {
+    @Test func redirectsAreFollowed() async throws {
+        try await withSandbox { sandbox, client in
+            let response = try await client.execute(HTTPRequest(url: sandbox.baseURL + "/redirect/3")).value
+            #expect(response.status == 200)
+            #expect(response.effectiveURL == sandbox.baseURL + "/redirect/0")
+            #expect(try json(response)["redirected"] as? Bool == true)
+            #expect(response.headers["location"] == nil, "the headers are the final response's")
+            #expect(sandbox.events().map(\.path) == ["/redirect/3", "/redirect/2", "/redirect/1", "/redirect/0"])
+        }
+    }
+
+    @Test func redirectsAreNotFollowedWhenDisabled() async throws {
+        try await withSandbox { sandbox, client in
+            let request = HTTPRequest(url: sandbox.baseURL + "/redirect/2", followRedirects: false)
+            let response = try await client.execute(request).value
+            #expect(response.status == 302)
+            #expect(response.headers["Location"] == "/redirect/1")
+            #expect(sandbox.events().count == 1)
+        }
+    }
+
+    @Test func moreThanTenRedirectsFail() async throws {
+        try await withSandbox { sandbox, client in
+            let error = try #require(
+                await httpError(client.execute(HTTPRequest(url: sandbox.baseURL + "/redirect/11"))))
+            #expect(error.kind == .other)
+            #expect(error.message.lowercased().contains("redirect"))
+            let ten = try await client.execute(HTTPRequest(url: sandbox.baseURL + "/redirect/10")).value
+            #expect(ten.status == 200)
+        }
+    }
+
+    @Test func totalTimeoutFailsWithTimeout() async throws {
+        try await withSandbox { sandbox, client in
+            let clock = ContinuousClock()
+            let started = clock.now
+            let request = HTTPRequest(url: sandbox.baseURL + "/delay/3000", timeout: .milliseconds(300))
+            let error = try #require(await httpError(client.execute(request)))
+            let elapsed = clock.now - started
+            #expect(error.kind == .timeout)
+            #expect(error.isTransient)
+            #expect(error.message.contains("/delay/3000"))
+            #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(2), "took \(elapsed)")
+        }
+    }
+
+    @Test func connectTimeoutFailsWithTimeout() async throws {
+        let (port, descriptors) = try saturatedListener()
+        defer { descriptors.forEach { close($0) } }
+        // Let the queued handshakes complete so the next SYN finds the queue full.
+        try await Task.sleep(for: .milliseconds(100))
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let request = HTTPRequest(url: "http://127.0.0.1:\(port)/", connectTimeout: .milliseconds(300))
+        let error = try #require(await httpError(client.execute(request)))
+        let elapsed = clock.now - started
+        #expect(error.kind == .timeout)
+        #expect(error.isTransient)
+        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(3), "took \(elapsed)")
+    }
+}
