@@ -12,6 +12,8 @@ struct Flow: AsyncParsableCommand {
             See Grammar.md for the language.
             """,
         version: FlowVersion.current,
-        subcommands: [ValidateCommand.self, RunCommand.self, SandboxCommand.self]
+        subcommands: [
+            ValidateCommand.self, RunCommand.self, GraphCommand.self, SchemaCommand.self, SandboxCommand.self,
+        ]
     )
 }

@@ -7,7 +7,7 @@ struct ExpressionCheck {
     private(set) var readOutputs = Set<String>()
     /// Steps whose outputs are read as a whole (`toJSON(steps.x.outputs)`, a computed name).
     private(set) var wholeOutputsRead = Set<String>()
-    private let dependencies: DependencyQuery
+    private var dependencies: DependencyQuery
 
     init(workflow: Workflow) {
         self.workflow = workflow

@@ -26,7 +26,7 @@ struct NodeReader {
 
     /// How many columns a caret under `node` spans: the whole scalar on one line, else 1.
     func width(_ node: Node) -> Int {
-        guard case .scalar(let scalar) = node, !scalar.string.contains("\n") else { return 1 }
+        guard case .scalar(let scalar) = node, !scalar.string.utf8.contains(UInt8(ascii: "\n")) else { return 1 }
         switch scalar.style {
         case .singleQuoted, .doubleQuoted: return scalar.string.unicodeScalars.count + 2
         case .plain, .any: return scalar.string.unicodeScalars.count
@@ -115,13 +115,15 @@ struct NodeReader {
     func scalarText(_ scalar: Node.Scalar, node: Node) -> ScalarText {
         let start = location(node)
         var textStart: SourceLocation?
-        if !scalar.string.contains("\n") {
+        // Byte searches: `String.contains` with a string argument goes through Foundation here.
+        if !scalar.string.utf8.contains(UInt8(ascii: "\n")) {
             switch scalar.style {
             case .plain, .any:
                 textStart = start
-            case .singleQuoted where !scalar.string.contains("'"):
+            case .singleQuoted where !scalar.string.utf8.contains(UInt8(ascii: "'")):
                 textStart = SourceLocation(file: file, line: start.line, column: start.column + 1)
-            case .doubleQuoted where !scalar.string.contains("\\") && !scalar.string.contains("\""):
+            case .doubleQuoted
+            where !scalar.string.utf8.contains(UInt8(ascii: "\\")) && !scalar.string.utf8.contains(UInt8(ascii: "\"")):
                 textStart = SourceLocation(file: file, line: start.line, column: start.column + 1)
             default:
                 textStart = nil

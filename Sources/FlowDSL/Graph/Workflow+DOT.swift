@@ -1,0 +1,69 @@
+/// The workflow's DAG as Graphviz DOT: one box per step, each group a cluster labelled with how it
+/// finishes, and an edge from every need to its dependent.
+///
+/// DOT has no edges to clusters, so each group gets an invisible anchor node inside its cluster;
+/// edges to and from a group end at the anchor and are clipped at the cluster's border
+/// (`compound=true` with `lhead`/`ltail`), which draws them as touching the group.
+extension Workflow {
+    /// The DAG as DOT text (`flow graph --format dot`), ending with a newline.
+    public var dotGraph: String {
+        var groups: Set<String> = []
+        for step in allSteps {
+            if case .group = step.kind { groups.insert(step.id) }
+        }
+        var lines = [
+            "digraph \(DOTText.quoted(name ?? "workflow")) {",
+            "    compound=true;",
+            "    rankdir=TB;",
+            "    node [shape=box];",
+        ]
+        for step in steps {
+            appendDOT(step, indent: 1, into: &lines)
+        }
+        for step in allSteps {
+            for need in step.needs {
+                var attributes: [String] = []
+                if groups.contains(need) { attributes.append("ltail=\(DOTText.quoted("cluster_" + need))") }
+                if groups.contains(step.id) { attributes.append("lhead=\(DOTText.quoted("cluster_" + step.id))") }
+                let suffix = attributes.isEmpty ? "" : " [" + attributes.joined(separator: ", ") + "]"
+                lines.append("    \(DOTText.quoted(need)) -> \(DOTText.quoted(step.id))\(suffix);")
+            }
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func appendDOT(_ step: Step, indent: Int, into lines: inout [String]) {
+        let padding = String(repeating: "    ", count: indent)
+        guard case .group(let group) = step.kind else {
+            lines.append("\(padding)\(DOTText.quoted(step.id)) [label=\(DOTText.quoted(Self.graphLabel(of: step)))];")
+            return
+        }
+        let label = Self.graphLabel(of: step) + " (" + Self.graphMode(of: group) + ")"
+        lines.append("\(padding)subgraph \(DOTText.quoted("cluster_" + step.id)) {")
+        lines.append("\(padding)    label=\(DOTText.quoted(label));")
+        lines.append("\(padding)    \(DOTText.quoted(step.id)) [shape=point, style=invis];")
+        for child in group.children {
+            appendDOT(child, indent: indent + 1, into: &lines)
+        }
+        lines.append("\(padding)}")
+    }
+}
+
+/// DOT's quoted identifiers.
+enum DOTText {
+    /// `text` as a DOT double-quoted string.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for character in text {
+            switch character {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": break
+            default: result.append(character)
+            }
+        }
+        return result + "\""
+    }
+}

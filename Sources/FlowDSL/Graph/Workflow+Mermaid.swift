@@ -1,0 +1,105 @@
+/// The workflow's DAG as a Mermaid flowchart: one node per step, each group a subgraph labelled
+/// with how it finishes (`any`, `all`, `at-least k`), and an edge from every need to its dependent.
+extension Workflow {
+    /// The DAG as Mermaid flowchart text (`flow graph --format mermaid`), ending with a newline.
+    public var mermaidGraph: String {
+        let names = MermaidNames(steps: allSteps)
+        var lines: [String] = []
+        if let name, !name.isEmpty {
+            // Front matter is how Mermaid takes a title.
+            lines += ["---", "title: \(MermaidNames.label(name))", "---"]
+        }
+        lines.append("flowchart TD")
+        for step in steps {
+            appendMermaid(step, names: names, indent: 1, into: &lines)
+        }
+        for step in allSteps {
+            for need in step.needs {
+                guard let from = names.node[need], let to = names.node[step.id] else { continue }
+                lines.append("    \(from) --> \(to)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func appendMermaid(_ step: Step, names: MermaidNames, indent: Int, into lines: inout [String]) {
+        let padding = String(repeating: "    ", count: indent)
+        let node = names.node[step.id] ?? step.id
+        guard case .group(let group) = step.kind else {
+            lines.append("\(padding)\(node)[\"\(MermaidNames.label(Self.graphLabel(of: step)))\"]")
+            return
+        }
+        let label = Self.graphLabel(of: step) + " (" + Self.graphMode(of: group) + ")"
+        lines.append("\(padding)subgraph \(node)[\"\(MermaidNames.label(label))\"]")
+        for child in group.children {
+            appendMermaid(child, names: names, indent: indent + 1, into: &lines)
+        }
+        lines.append("\(padding)end")
+    }
+
+    /// What a node shows: the id, and the step's name when it has one.
+    static func graphLabel(of step: Step) -> String {
+        guard let name = step.name, !name.isEmpty, name != step.id else { return step.id }
+        return "\(step.id): \(name)"
+    }
+
+    /// How a group finishes, as its subgraph's label says it.
+    static func graphMode(of group: GroupStep) -> String {
+        switch group.mode {
+        case .any:
+            if let atLeast = group.atLeast, atLeast > 1 { return "at-least \(atLeast)" }
+            return "any"
+        case .all:
+            return group.failFast ? "all" : "all, no fail-fast"
+        }
+    }
+}
+
+/// Mermaid node ids for step ids. Most step ids are usable as they are; an id Mermaid would read
+/// as syntax (`end`, or `-` that could start an arrow) gets a generated one, kept unique.
+struct MermaidNames {
+    /// The node id of each step id.
+    let node: [String: String]
+
+    init(steps: [Step]) {
+        let ids = Set(steps.map(\.id))
+        var node: [String: String] = [:]
+        var taken = ids
+        for (index, step) in steps.enumerated() {
+            if Self.isPlain(step.id) {
+                node[step.id] = step.id
+                continue
+            }
+            var candidate = "step\(index + 1)"
+            while taken.contains(candidate) { candidate += "_" }
+            taken.insert(candidate)
+            node[step.id] = candidate
+        }
+        self.node = node
+    }
+
+    private static let keywords: Set<String> = [
+        "end", "graph", "flowchart", "subgraph", "direction", "style", "class", "classdef", "click",
+        "linkstyle", "default",
+    ]
+
+    private static func isPlain(_ id: String) -> Bool {
+        let allowed = id.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
+        }
+        return !id.isEmpty && allowed && !keywords.contains(id.lowercased())
+    }
+
+    /// `text` made safe inside a quoted Mermaid label (Mermaid's entity codes for the quote).
+    static func label(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "\"": result += "#quot;"
+            case "\n", "\r": result += " "
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,115 @@
+/// The JSON Schema (draft 2020-12) of the workflow language, for editors that complete and check
+/// workflow files through the YAML language server (`flow schema` prints it).
+///
+/// The schema checks structure only: keys, types, short forms, and the shapes of durations, sizes
+/// and status patterns. What needs the whole file (unknown step ids in `needs`, cycles, expression
+/// roots) is `flow validate`'s job.
+public enum WorkflowSchema {
+    /// The `$id` of the schema: where it would be published, and how tools tell versions apart.
+    public static let identifier = "https://flow.invalid/schema/workflow-v1.json"
+
+    /// The schema as indented JSON text, with a trailing newline.
+    public static var jsonText: String {
+        document.rendered() + "\n"
+    }
+
+    static var document: JSONNode {
+        .object([
+            "$schema": .string("https://json-schema.org/draft/2020-12/schema"),
+            "$id": .string(identifier),
+            "title": .string("flow workflow"),
+            "description": .string(
+                "A flow workflow (language version 1): HTTP requests, chunked uploads, local commands and "
+                    + "waits, their dependencies, and parallel groups."
+            ),
+            "type": .string("object"),
+            "required": .array([.string("version"), .string("steps")]),
+            "properties": topLevelProperties,
+            "additionalProperties": .bool(false),
+            "$defs": .object(definitions),
+        ])
+    }
+
+    private static var topLevelProperties: JSONNode {
+        typealias V = SchemaVocabulary
+        return .object([
+            "version": .object([
+                "description": .string("The language version of this file. Required; only 1 exists."),
+                "enum": .array(LanguageVersion.supported.map(JSONNode.integer)),
+            ]),
+            "name": V.text("The workflow's name, shown in output and reports."),
+            "description": V.text("What the workflow does, for humans."),
+            "inputs": V.map(
+                "Values given at run time with `flow run --input name=value`, read as `inputs.<name>`.",
+                values: V.ref("input")
+            ).adding(["propertyNames": V.ref("identifier")]),
+            "env": V.map(
+                "Environment variables exported to every `run` step (expressions allowed).",
+                values: V.scalar
+            ),
+            "defaults": V.closedObject(
+                "Settings every step inherits unless it sets its own.",
+                properties: [
+                    "http": V.ref("httpDefaults"),
+                    "retry": V.ref("retry", "The retry policy of every step that does not set `retry`."),
+                    "timeout": V.ref("duration", "The timeout of every step that does not set `timeout`."),
+                ]
+            ),
+            "concurrency": V.integer(
+                "The most steps in flight at once (default 16); `flow run --concurrency N` overrides it.",
+                minimum: 1
+            ),
+            "steps": V.ref("steps", "The workflow's steps: a mapping from step id to step. Required."),
+        ])
+    }
+
+    private static var definitions: [JSONNode.Member] {
+        var members: [JSONNode.Member] = []
+        func define(_ name: String, _ node: JSONNode) { members.append(.init(key: name, value: node)) }
+        define("identifier", identifierDefinition)
+        define("expression", expressionDefinition)
+        define("input", inputDefinition)
+        define("httpDefaults", httpDefaultsDefinition)
+        define("steps", stepsDefinition)
+        define("step", stepDefinition)
+        define("http", httpDefinition)
+        define("upload", uploadDefinition)
+        define("run", runDefinition)
+        define("expect", expectDefinition)
+        define("status", statusDefinition)
+        define("needs", needsDefinition)
+        define("retry", retryDefinition)
+        define("duration", durationDefinition)
+        define("size", sizeDefinition)
+        return members
+    }
+
+    private static var inputDefinition: JSONNode {
+        typealias V = SchemaVocabulary
+        return V.closedObject(
+            "A declared input.",
+            properties: [
+                "type": V.choice(
+                    "The input's type; a `file` input is a path resolved against the current directory.",
+                    ["string", "number", "boolean", "file"]
+                ),
+                "default": .object(["description": .string("The value used when `--input` does not set one.")]),
+                "required": V.boolean("Whether `flow run` refuses to start without this input."),
+                "description": V.text("What the input is for, for humans."),
+            ]
+        )
+    }
+
+    private static var httpDefaultsDefinition: JSONNode {
+        typealias V = SchemaVocabulary
+        return V.closedObject(
+            "Defaults for every `http` step.",
+            properties: [
+                "base-url": V.text("The URL relative step URLs resolve against."),
+                "headers": V.map("Headers sent with every request.", values: V.scalar),
+                "timeout": V.ref("duration", "The timeout of every request."),
+                "follow-redirects": V.boolean("Whether requests follow redirects (default true)."),
+            ]
+        )
+    }
+}
