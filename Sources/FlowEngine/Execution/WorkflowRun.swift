@@ -123,23 +123,9 @@ public final class WorkflowRun: Sendable {
             let outputs = step.outputs.isEmpty ? nil : groupOutputs(step, values: values)
             work = .group(policy, children: group.children.map(\.id), outputs: outputs)
         case .http(let request):
-            work = .leaf { start in
-                http.run(step, request, start: start).map(on: queue) { result, attempts in
-                    StepResult(
-                        result: result,
-                        outputs: try outputValues(step, values: values, records: start.records, result: result),
-                        attempts: attempts)
-                }
-            }
+            work = leaf(step, values: values, queue: queue) { http.run(step, request, start: $0) }
         case .run(let command):
-            work = .leaf { start in
-                run.run(step, command, start: start).map(on: queue) { result, attempts in
-                    StepResult(
-                        result: result,
-                        outputs: try outputValues(step, values: values, records: start.records, result: result),
-                        attempts: attempts)
-                }
-            }
+            work = leaf(step, values: values, queue: queue) { run.run(step, command, start: $0) }
         case .sleep(let duration):
             work = .leaf { start in
                 start.report(.attempt(1))
@@ -159,6 +145,19 @@ public final class WorkflowRun: Sendable {
             id: step.id, needs: step.needs, group: step.parent,
             condition: condition(of: step, values: values, records: records),
             continueOnError: step.continueOnError, timeout: step.timeout ?? workflow.defaults.timeout, work: work)
+    }
+
+    /// A leaf whose runner yields `result` and the attempts made; its outputs are evaluated after.
+    private static func leaf(
+        _ step: Step, values: RunValues, queue: DispatchQueue,
+        runner: @escaping @Sendable (StepStart<StepResult>) -> Future<(Value, Int)>
+    ) -> StepWork<StepResult> {
+        .leaf { start in
+            runner(start).map(on: queue) { result, attempts in
+                let outputs = try outputValues(step, values: values, records: start.records, result: result)
+                return StepResult(result: result, outputs: outputs, attempts: attempts)
+            }
+        }
     }
 
     /// A group's outputs read its children through `steps.*` and its `result.winner`.
