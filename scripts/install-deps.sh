@@ -14,6 +14,8 @@ for extra in "$@"; do
     esac
 done
 
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-pip)
+
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "installing: ${need_apt[*]}"
     sudo_cmd=()
@@ -21,4 +23,11 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     "${sudo_cmd[@]}" apt-get update -qq
     "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+
+# The schema test validates workflows with Python's jsonschema and PyYAML (the test peers).
+if ! python3 -c "import jsonschema, yaml" >/dev/null 2>&1; then
+    echo "installing: jsonschema PyYAML (pip)"
+    python3 -m pip install -q jsonschema PyYAML 2>/dev/null \
+        || python3 -m pip install -q --break-system-packages jsonschema PyYAML
 fi
