@@ -16,6 +16,9 @@ extension Future where Value == Void {
     /// A future that succeeds after `duration`, on `queue`. Cancelling it stops the timer, so a
     /// cancelled delay holds no thread and never fires.
     public static func delay(_ duration: Duration, on queue: DispatchQueue) -> Future<Void> {
+        // No timer for no wait: arming one costs a kernel wake-up and a thread switch (measured in
+        // bench/engine, where `sleep: 0s` steps spent most of their time there).
+        guard duration > .zero else { return Future.succeeded((), on: queue) }
         let promise = Promise<Void>(on: queue)
         let timer = TimerItem { promise.succeed(()) }
         promise.onCancel { timer.cancel() }

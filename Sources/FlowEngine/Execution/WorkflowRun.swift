@@ -129,7 +129,7 @@ public final class WorkflowRun: Sendable {
         case .sleep(let duration):
             work = .leaf { start in
                 start.report(.attempt(1))
-                return Future<Void>.delay(duration, on: queue).map { _ -> StepResult in
+                return Future<Void>.delay(duration, on: start.queue).map { _ -> StepResult in
                     let outputs = try outputValues(step, values: values, records: start.records, result: .object([:]))
                     return StepResult(result: .object([:]), outputs: outputs, attempts: 1)
                 }

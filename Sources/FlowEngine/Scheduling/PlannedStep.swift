@@ -1,3 +1,4 @@
+import Dispatch
 import FlowTasks
 
 /// What the scheduler knows about one step, whatever its kind: its place in the graph, when it may
@@ -104,6 +105,9 @@ public struct StepStart<Output: Sendable>: Sendable {
     public let records: RunRecords<Output>
     /// Reports progress (an attempt number, bytes sent) to the run's event stream.
     public let report: @Sendable (StepProgress) -> Void
+    /// The run's own queue. Work that only computes (a zero wait) completes here, which lets
+    /// FlowTasks' drain loop finish it without a thread hop; work that waits on I/O uses its own.
+    public let queue: DispatchQueue
 }
 
 /// Progress a running step reports.

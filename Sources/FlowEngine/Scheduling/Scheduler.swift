@@ -175,7 +175,7 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
             report: { [weak self] progress in
                 guard let self else { return }
                 self.queue.async { self.progress(id, progress) }
-            })
+            }, queue: queue)
         var work = runner(start)
         if let timeout = node.step.timeout {
             work = work.timeout(after: timeout)

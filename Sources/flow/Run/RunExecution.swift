@@ -59,6 +59,7 @@ struct RunExecution {
         await ProcessGroups.terminateAll(grace: .seconds(1))
         interrupts.stop()
         live?.stop()
+        Output.flush()
         let interrupted = interrupts.fired
         let report = run.report(
             records: records, interrupted: interrupted, startedAt: startedAt, duration: ContinuousClock.now - clock)

@@ -21,5 +21,6 @@ struct RunSummary {
             lines.append("  ✗ \(step.id) (\(step.location)): \(step.error ?? "failed")")
         }
         Output.line(lines.joined(separator: "\n"))
+        Output.flush()
     }
 }
