@@ -75,8 +75,14 @@ enum DurationFormat {
 }
 
 extension Duration {
+    /// The span in seconds as a floating-point number.
+    public var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
     /// The same span as a Dispatch interval, rounded to nanoseconds and clamped at zero.
-    var dispatchInterval: DispatchTimeInterval {
+    public var dispatchInterval: DispatchTimeInterval {
         let (seconds, attoseconds) = components
         let nanos = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if nanos.overflow { return .never }

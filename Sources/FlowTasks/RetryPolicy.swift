@@ -81,20 +81,12 @@ public struct RetryPolicy: Sendable {
         case .exponential:
             let exponent = min(max(failures - 1, 0), 62)
             let factor = Double(1 << exponent)
-            base = delay.secondsValue * factor > maxDelay.secondsValue ? maxDelay : delay * factor
+            base = delay.seconds * factor > maxDelay.seconds ? maxDelay : delay * factor
         }
         let capped = min(base, maxDelay)
         switch jitter {
         case .none: return capped
         case .full: return capped * min(max(random(), 0), 1)
         }
-    }
-}
-
-extension Duration {
-    /// The span in seconds as a floating-point number.
-    var secondsValue: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -40,35 +40,25 @@ struct RunValues: Sendable {
     let env: Value
     let secrets: Value
 
-    /// A scope for evaluating `texts`, with the records of the steps they read.
+    /// A scope for evaluating `texts` (and compiled `expressions`), with the records of the steps
+    /// they read.
     func scope(
-        for texts: [ScalarText], records: RunRecords<StepResult>, result: Value? = nil,
-        facts: ConditionFacts? = nil
+        for texts: [ScalarText], expressions: [Expression] = [], records: RunRecords<StepResult>,
+        result: Value? = nil, facts: ConditionFacts? = nil
     ) -> ExpressionScope {
-        var steps: [String: Value] = [:]
+        var read = expressions
         for text in texts {
-            for id in Self.stepsRead(by: text) where steps[id] == nil {
-                if let record = records[id] { steps[id] = Self.value(of: record) }
+            if let template = text.template { read += template.expressions.map(\.expression) }
+        }
+        var steps: [String: Value] = [:]
+        for reference in read.flatMap(\.references) where reference.root == "steps" {
+            guard case .key(let id)? = reference.path.first, steps[id] == nil, let record = records[id] else {
+                continue
             }
+            steps[id] = Self.value(of: record)
         }
         return ExpressionScope(
             inputs: inputs, env: env, secrets: secrets, steps: .object(steps), result: result, facts: facts)
-    }
-
-    /// The ids `steps.<id>` names in `text`.
-    static func stepsRead(by text: ScalarText) -> [String] {
-        let expressions: [Expression]
-        if let template = text.template, !template.isLiteral {
-            expressions = template.expressions.map(\.expression)
-        } else if let bare = try? Expression.parse(text.text) {
-            expressions = [bare]
-        } else {
-            expressions = []
-        }
-        return expressions.flatMap(\.references).compactMap { reference in
-            guard reference.root == "steps", case .key(let id)? = reference.path.first else { return nil }
-            return id
-        }
     }
 
     /// `steps.<id>` as expressions see it: `status`, `outputs`, and `winner` for an `any` group.

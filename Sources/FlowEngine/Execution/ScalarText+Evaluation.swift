@@ -19,33 +19,41 @@ extension ScalarText {
     func string(in scope: ExpressionScope) throws(StepError) -> String {
         try evaluate(in: scope).interpolated
     }
+}
 
-    /// A condition's truth: the text may be a bare expression (`always()`) or one `${{ }}`.
-    func condition(in scope: ExpressionScope) throws(StepError) -> Bool {
-        if let template, !template.isLiteral {
-            return try evaluate(in: scope).isTruthy
+/// A condition (`if:`, an `assert:` entry) compiled once, when the plan is built: the expression,
+/// bare or in `${{ }}`, and where it is written for errors.
+struct CompiledCondition: Sendable {
+    let text: ScalarText
+    let expression: Expression
+    /// Where the expression starts inside the text (after `${{`), for error columns.
+    private let offset: Int
+
+    /// Compiles `text`; the checker has already refused conditions that do not compile, so the
+    /// error is a safeguard.
+    init(_ text: ScalarText) throws(StepError) {
+        guard let expression = text.conditionExpression else {
+            throw StepError("invalid condition '\(text.text)'", at: text.location)
         }
-        do {
-            return try Expression.parse(text).evaluate(scope).isTruthy
-        } catch let error as ExpressionSyntaxError {
-            throw StepError("invalid expression in 'if': \(error.message)", at: location(ofOffset: error.offset))
-        } catch let error as EvaluationError {
-            throw StepError("cannot evaluate 'if: \(text)': \(error.message)", at: location(ofOffset: error.offset))
-        } catch {
-            throw StepError("cannot evaluate 'if: \(text)': \(error)", at: location)
-        }
+        self.text = text
+        self.expression = expression
+        offset = text.template.flatMap { $0.isSingleExpression ? $0.expressions.first?.offset : nil } ?? 0
     }
 
-    /// Whether a condition calls one of the status functions; one that does not is implicitly
-    /// `success() && …`, as in GitHub Actions.
+    /// Whether it calls a status function; one that does not is implicitly `success() && …`, as in
+    /// GitHub Actions.
     var callsStatusFunction: Bool {
-        let expressions: [Expression]
-        if let template, !template.isLiteral {
-            expressions = template.expressions.map(\.expression)
-        } else {
-            expressions = (try? Expression.parse(text)).map { [$0] } ?? []
-        }
         let statusFunctions: Set<String> = ["success", "failure", "always", "cancelled"]
-        return expressions.contains { $0.functionCalls.contains { statusFunctions.contains($0.name) } }
+        return expression.functionCalls.contains { statusFunctions.contains($0.name) }
+    }
+
+    /// The condition's truth in `scope`.
+    func holds(in scope: ExpressionScope) throws(StepError) -> Bool {
+        do {
+            return try expression.evaluate(scope).isTruthy
+        } catch {
+            throw StepError(
+                "cannot evaluate '\(text.text)': \(error.message)", at: text.location(ofOffset: offset + error.offset))
+        }
     }
 }

@@ -1,4 +1,5 @@
 import FlowDSL
+import FlowTasks
 import Foundation
 
 extension WorkflowRun {
@@ -48,13 +49,5 @@ extension WorkflowRun {
     /// The place an error points at, when it is a located step error.
     public static func location(of error: (any Error)?) -> String? {
         (error as? StepError)?.location.description
-    }
-}
-
-extension Duration {
-    /// The span in seconds.
-    public var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

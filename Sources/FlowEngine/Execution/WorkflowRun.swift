@@ -173,11 +173,18 @@ public final class WorkflowRun: Sendable {
 
     private static func condition(of step: Step, values: RunValues, records: RunRecords<StepResult>) -> StepCondition {
         guard let text = step.condition else { return .success }
-        let implicitSuccess = !text.callsStatusFunction
+        let compiled: CompiledCondition
+        do {
+            compiled = try CompiledCondition(text)
+        } catch {
+            return .custom { _ in throw error }
+        }
+        let implicitSuccess = !compiled.callsStatusFunction
         return .custom { facts in
             // As in GitHub Actions, a condition without a status function means `success() && …`.
             if implicitSuccess && !(facts.needsSucceeded && !facts.runCancelled) { return false }
-            return try text.condition(in: values.scope(for: [text], records: records, facts: facts))
+            let scope = values.scope(for: [], expressions: [compiled.expression], records: records, facts: facts)
+            return try compiled.holds(in: scope)
         }
     }
 

@@ -41,15 +41,8 @@ struct HTTPRetryRules {
 
     /// The policy for `retry` (1 attempt when there is none).
     func policy() -> RetryPolicy {
-        guard let retry else { return RetryPolicy(attempts: 1) }
         let rules = self
-        return RetryPolicy(
-            attempts: max(1, retry.attempts), delay: retry.delay,
-            backoff: RetryPolicy.Backoff(rawValue: retry.backoff.rawValue) ?? .constant,
-            maxDelay: retry.maxDelay ?? .seconds(60),
-            jitter: retry.jitter == .full ? .full : .none,
-            shouldRetry: { rules.shouldRetry($0) },
-            delayOverride: { Self.retryAfter(in: $0) })
+        return RetryPolicy(retry, shouldRetry: { rules.shouldRetry($0) }, delayOverride: { Self.retryAfter(in: $0) })
     }
 
     /// Whether `error` (from one attempt) is worth another attempt.

@@ -131,9 +131,11 @@ struct HTTPStepRunner: Sendable {
 
     private func check(_ expect: Expectation, result: Value, records: RunRecords<StepResult>) throws(StepError) {
         guard !expect.assertions.isEmpty else { return }
-        let scope = values.scope(for: expect.assertions, records: records, result: result)
-        for assertion in expect.assertions where !(try assertion.condition(in: scope)) {
-            throw StepError("assertion failed: \(assertion.text)", at: assertion.location)
+        var assertions: [CompiledCondition] = []
+        for text in expect.assertions { assertions.append(try CompiledCondition(text)) }
+        let scope = values.scope(for: [], expressions: assertions.map(\.expression), records: records, result: result)
+        for assertion in assertions where !(try assertion.holds(in: scope)) {
+            throw StepError("assertion failed: \(assertion.text.text)", at: assertion.text.location)
         }
     }
 

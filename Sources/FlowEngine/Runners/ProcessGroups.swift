@@ -24,9 +24,7 @@ public enum ProcessGroups {
     static func terminate(_ group: pid_t, grace: Duration) {
         guard group > 0 else { return }
         kill(-group, SIGTERM)
-        let (seconds, attoseconds) = grace.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        timers.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+        timers.asyncAfter(deadline: .now() + grace.dispatchInterval) {
             if kill(-group, 0) == 0 { kill(-group, SIGKILL) }
         }
     }

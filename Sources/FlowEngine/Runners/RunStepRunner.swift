@@ -24,14 +24,7 @@ struct RunStepRunner: Sendable {
         } catch {
             return Future.failed(error, on: queue)
         }
-        var policy = RetryPolicy(attempts: 1)
-        if let retry = step.retry ?? defaultRetry {
-            policy = RetryPolicy(
-                attempts: max(1, retry.attempts), delay: retry.delay,
-                backoff: RetryPolicy.Backoff(rawValue: retry.backoff.rawValue) ?? .constant,
-                maxDelay: retry.maxDelay ?? .seconds(60), jitter: retry.jitter == .full ? .full : .none,
-                shouldRetry: { ($0 as? StepError)?.retryable ?? false })
-        }
+        let policy = RetryPolicy(step.retry ?? defaultRetry) { ($0 as? StepError)?.retryable ?? false }
         return FlowTasks.retry(policy: policy, on: queue) { attempt in
             start.report(.attempt(attempt))
             return once(spec, command: command, start: start).map { ($0, attempt) }

@@ -36,6 +36,8 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         var childPromise: Promise<Output?>?
         /// The work in flight, for a running leaf.
         var work: Future<Output>?
+        /// The combinator deciding a running group; cancelling it cancels the children.
+        var decision: Future<String?>?
         /// For a group: decided, so children not yet started are cancelled instead of run.
         var decided = false
 
@@ -279,7 +281,7 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         decision.whenComplete(on: queue) { result in
             self.groupDecided(groupID, result, outputs: outputs)
         }
-        groupDecisions[groupID] = decision
+        group.decision = decision
     }
 
     private func groupDecided(
@@ -309,18 +311,13 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         checkProgress()
     }
 
-    private var groupDecisions: [String: Future<String?>] = [:]
-
     /// A group's combinator gave up on this child (a loser, or a sibling failed).
     private func cancelChild(_ id: String) {
         guard let node = nodes[id] else { return }
         switch node.record.state {
         case .running:
-            if let work = node.work {
-                work.cancel()
-            } else if let decision = groupDecisions[id] {
-                decision.cancel()
-            }
+            node.work?.cancel()
+            node.decision?.cancel()
         case .pending:
             finish(node, .cancelled, error: FutureError.cancelled)
         default:
@@ -348,7 +345,7 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
                 guard let childNode = nodes[child], !childNode.record.state.isFinal else { continue }
                 if childNode.record.state == .running {
                     childNode.work?.cancel()
-                    groupDecisions[child]?.cancel()
+                    childNode.decision?.cancel()
                 } else {
                     finish(childNode, state == .skipped ? .skipped : .cancelled, error: nil)
                 }

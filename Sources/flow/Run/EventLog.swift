@@ -1,6 +1,7 @@
 import Dispatch
 import FlowDSL
 import FlowEngine
+import FlowTasks
 import Foundation
 
 /// Prints a run's events as they happen: one plain line per event with a timestamp (CI logs,

@@ -1,6 +1,7 @@
 import Dispatch
 import FlowDSL
 import FlowEngine
+import FlowTasks
 import Foundation
 
 /// The terminal view of a run: each finished step is printed once, permanently, and below them a

@@ -2,6 +2,7 @@ import Dispatch
 import FlowDSL
 import FlowEngine
 import FlowHTTP
+import FlowTasks
 import Foundation
 
 /// Runs a checked workflow for `flow run`: secrets, the run itself, live events, interrupts,
@@ -83,7 +84,8 @@ struct RunExecution {
 final class InterruptWatch {
     private let sources: [any DispatchSourceSignal]
     private let queue = DispatchQueue(label: "flow.signals")
-    private let count = Counter()
+    /// The signals seen so far.
+    private let count = LockedBox(0)
 
     init(onInterrupt: @escaping @Sendable () -> Void) {
         var sources: [any DispatchSourceSignal] = []
@@ -92,7 +94,11 @@ final class InterruptWatch {
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             let count = count
             source.setEventHandler {
-                if count.increment() == 1 {
+                let seen = count.withLock { count in
+                    count += 1
+                    return count
+                }
+                if seen == 1 {
                     StandardError.write("\nflow: interrupted; cancelling what is in flight (again to quit at once)\n")
                     onInterrupt()
                 } else {
@@ -105,28 +111,9 @@ final class InterruptWatch {
         self.sources = sources
     }
 
-    var fired: Bool { count.value > 0 }
+    var fired: Bool { count.withLock { $0 > 0 } }
 
     func stop() {
         for source in sources { source.cancel() }
-    }
-
-    /// The number of signals seen; only the signal queue writes it.
-    private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var seen = 0
-
-        func increment() -> Int {
-            lock.lock()
-            defer { lock.unlock() }
-            seen += 1
-            return seen
-        }
-
-        var value: Int {
-            lock.lock()
-            defer { lock.unlock() }
-            return seen
-        }
     }
 }
