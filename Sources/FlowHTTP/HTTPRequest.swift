@@ -20,6 +20,13 @@ public struct HTTPRequest: Sendable {
     public var verifyTLS: Bool
     /// The largest response body accepted; a larger one fails with `HTTPError.Kind.bodyTooLarge`.
     public var maxResponseBodySize: Int
+    /// Sees every piece of the body as it is read to be sent, with its offset in the body's file
+    /// (or in the bytes); a piece curl must send again is seen again. Runs on the client's transfer
+    /// thread, so it must be quick (hashing is; waiting is not).
+    public var bodyObserver: BodyObserver?
+
+    /// What `bodyObserver` is: the offset of the piece and its bytes, valid only during the call.
+    public typealias BodyObserver = @Sendable (_ offset: Int64, _ bytes: UnsafeRawBufferPointer) -> Void
 
     /// How many redirects are followed at most.
     public static let maxRedirects = 10
@@ -37,7 +44,8 @@ public struct HTTPRequest: Sendable {
         connectTimeout: Duration? = nil,
         followRedirects: Bool = true,
         verifyTLS: Bool = true,
-        maxResponseBodySize: Int = HTTPRequest.defaultMaxResponseBodySize
+        maxResponseBodySize: Int = HTTPRequest.defaultMaxResponseBodySize,
+        bodyObserver: BodyObserver? = nil
     ) {
         self.method = method
         self.url = url
@@ -49,6 +57,7 @@ public struct HTTPRequest: Sendable {
         self.followRedirects = followRedirects
         self.verifyTLS = verifyTLS
         self.maxResponseBodySize = maxResponseBodySize
+        self.bodyObserver = bodyObserver
     }
 
     /// `url` with `query` percent-encoded onto it.

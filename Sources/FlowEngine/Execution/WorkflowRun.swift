@@ -12,6 +12,8 @@ public final class WorkflowRun: Sendable {
     /// Masks every secret value in text the run produces.
     public let masker: SecretMasker
     private let scheduler: Scheduler<StepResult>
+    private let cleanups = CleanupTracker()
+    private let queue: DispatchQueue
 
     /// Prepares a run. Fails, naming each place, when a secret the workflow reads is not set or
     /// the workflow-level values (`env`, `defaults.http`) cannot be evaluated.
@@ -28,14 +30,6 @@ public final class WorkflowRun: Sendable {
                 StepError(
                     "secret '\(name)' is not set (set FLOW_SECRET_\(name) or give it in a --secrets file)",
                     at: location))
-        }
-        for step in workflow.allSteps {
-            if case .upload = step.kind {
-                problems.append(
-                    StepError(
-                        "step '\(step.id)': upload steps cannot run in this version of flow yet "
-                            + "(`flow run --dry-run` shows their chunk plan)", at: step.location))
-            }
         }
         let values = RunValues(
             inputs: Self.inputValues(workflow, options), env: .object([:]),
@@ -62,6 +56,7 @@ public final class WorkflowRun: Sendable {
         guard problems.isEmpty else { throw RunSetupError(problems: problems) }
 
         let queue = DispatchQueue(label: "flow.run")
+        self.queue = queue
         let stepQueue = DispatchQueue(label: "flow.steps", attributes: .concurrent)
         let http = HTTPStepRunner(
             client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
@@ -69,19 +64,26 @@ public final class WorkflowRun: Sendable {
         let run = RunStepRunner(
             values: runValues, workflowEnvironment: environment, masker: masker, queue: stepQueue,
             defaultRetry: workflow.defaults.retry)
+        let upload = UploadStepRunner(
+            client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
+            cleanups: cleanups, queue: stepQueue)
         let records = RunRecords<StepResult>()
+        let runners = Runners(http: http, run: run, upload: upload)
         let plan = workflow.allSteps.map { step in
-            Self.plan(
-                step, workflow: workflow, values: runValues, records: records, http: http, run: run, queue: stepQueue)
+            Self.plan(step, workflow: workflow, values: runValues, records: records, runners: runners, queue: stepQueue)
         }
         scheduler = Scheduler(
             steps: plan, concurrency: options.concurrency ?? workflow.concurrency, queue: queue, records: records,
             onEvent: onEvent)
     }
 
-    /// Starts the run; the future completes with every step's record when all are final.
+    /// Starts the run; the future completes with every step's record when all are final and the
+    /// clean-up requests of cancelled steps (a tus `DELETE`) have finished.
     public func start() -> Future<RunRecords<StepResult>> {
-        scheduler.start()
+        let (cleanups, queue) = (cleanups, queue)
+        return scheduler.start().flatMap(on: queue) { records in
+            cleanups.settled(on: queue).map(on: queue) { records }
+        }
     }
 
     /// Interrupts the run: transfers are aborted and processes killed; `always()` steps still run.
@@ -111,9 +113,16 @@ public final class WorkflowRun: Sendable {
         return .object(inputs)
     }
 
+    /// The runner of each step kind.
+    private struct Runners {
+        let http: HTTPStepRunner
+        let run: RunStepRunner
+        let upload: UploadStepRunner
+    }
+
     private static func plan(
-        _ step: Step, workflow: Workflow, values: RunValues, records: RunRecords<StepResult>, http: HTTPStepRunner,
-        run: RunStepRunner, queue: DispatchQueue
+        _ step: Step, workflow: Workflow, values: RunValues, records: RunRecords<StepResult>, runners: Runners,
+        queue: DispatchQueue
     ) -> PlannedStep<StepResult> {
         let work: StepWork<StepResult>
         switch step.kind {
@@ -123,9 +132,11 @@ public final class WorkflowRun: Sendable {
             let outputs = step.outputs.isEmpty ? nil : groupOutputs(step, values: values)
             work = .group(policy, children: group.children.map(\.id), outputs: outputs)
         case .http(let request):
-            work = leaf(step, values: values, queue: queue) { http.run(step, request, start: $0) }
+            work = leaf(step, values: values, queue: queue) { runners.http.run(step, request, start: $0) }
         case .run(let command):
-            work = leaf(step, values: values, queue: queue) { run.run(step, command, start: $0) }
+            work = leaf(step, values: values, queue: queue) { runners.run.run(step, command, start: $0) }
+        case .upload(let upload):
+            work = leaf(step, values: values, queue: queue) { runners.upload.run(step, upload, start: $0) }
         case .sleep(let duration):
             work = .leaf { start in
                 start.report(.attempt(1))
@@ -133,12 +144,6 @@ public final class WorkflowRun: Sendable {
                     let outputs = try outputValues(step, values: values, records: start.records, result: .object([:]))
                     return StepResult(result: .object([:]), outputs: outputs, attempts: 1)
                 }
-            }
-        case .upload:
-            // Refused in `init` before anything runs; kept total so the plan is always complete.
-            work = .leaf { _ in
-                Future.failed(
-                    StepError("upload steps cannot run in this version of flow yet", at: step.location), on: queue)
             }
         }
         return PlannedStep(

@@ -72,9 +72,12 @@ struct HTTPRetryRules {
 
     /// The wait a `Retry-After` header asks for: seconds, or an HTTP date.
     static func retryAfter(in error: any Error) -> Duration? {
-        guard let unexpected = error as? UnexpectedStatus,
-            let value = unexpected.response.headers["Retry-After"]?.trimmingCharacters(in: .whitespaces)
-        else { return nil }
+        (error as? UnexpectedStatus).flatMap { retryAfter(in: $0.response) }
+    }
+
+    /// The wait a response's `Retry-After` header asks for, if it has one.
+    static func retryAfter(in response: HTTPResponse) -> Duration? {
+        guard let value = response.headers["Retry-After"]?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Double(value), seconds >= 0 {
             return .milliseconds(Int64(seconds * 1000))
         }

@@ -44,7 +44,7 @@ struct HTTPStepRunner: Sendable {
         }
         .map(on: queue) { response in
             let result = Self.result(of: response)
-            try check(http.expect, result: result, records: start.records)
+            try Self.check(http.expect, result: result, values: values, records: start.records)
             return (result, attempts.count)
         }
     }
@@ -70,15 +70,8 @@ struct HTTPStepRunner: Sendable {
     {
         let texts = [http.url] + http.query.map(\.value) + http.headers.map(\.value) + bodyTexts(http.body)
         let scope = values.scope(for: texts + defaults.http.headers.map(\.value), records: records)
-        var url = try http.url.string(in: scope)
-        if !url.lowercased().hasPrefix("http://") && !url.lowercased().hasPrefix("https://") {
-            guard let baseURL, !baseURL.isEmpty else {
-                throw StepError(
-                    "the URL '\(masker(url))' is relative and there is no defaults.http.base-url", at: http.url.location
-                )
-            }
-            url = Self.join(baseURL, url)
-        }
+        let url = try Self.absoluteURL(
+            try http.url.string(in: scope), baseURL: baseURL, masker: masker, at: http.url.location)
         var headers = HTTPHeaders()
         for header in defaults.http.headers {
             headers.set(header.name, try header.value.string(in: scope))
@@ -129,7 +122,10 @@ struct HTTPStepRunner: Sendable {
         }
     }
 
-    private func check(_ expect: Expectation, result: Value, records: RunRecords<StepResult>) throws(StepError) {
+    /// Fails with the first `expect.assert` that does not hold for `result`.
+    static func check(
+        _ expect: Expectation, result: Value, values: RunValues, records: RunRecords<StepResult>
+    ) throws(StepError) {
         guard !expect.assertions.isEmpty else { return }
         var assertions: [CompiledCondition] = []
         for text in expect.assertions { assertions.append(try CompiledCondition(text)) }
@@ -137,6 +133,17 @@ struct HTTPStepRunner: Sendable {
         for assertion in assertions where !(try assertion.holds(in: scope)) {
             throw StepError("assertion failed: \(assertion.text.text)", at: assertion.text.location)
         }
+    }
+
+    /// `url`, or, when it is relative, `url` joined to `defaults.http.base-url`.
+    static func absoluteURL(
+        _ url: String, baseURL: String?, masker: SecretMasker, at location: SourceLocation
+    ) throws(StepError) -> String {
+        if url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") { return url }
+        guard let baseURL, !baseURL.isEmpty else {
+            throw StepError("the URL '\(masker(url))' is relative and there is no defaults.http.base-url", at: location)
+        }
+        return join(baseURL, url)
     }
 
     private func describe(_ error: any Error, http: HTTPStep) -> any Error {

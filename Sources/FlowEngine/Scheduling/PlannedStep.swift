@@ -119,6 +119,12 @@ public enum StepProgress: Sendable, Equatable {
     /// Bytes done out of a total, if known.
     case bytes(done: Int64, total: Int64?)
 
+    /// Whether this is a line of text.
+    var isLine: Bool {
+        if case .line = self { return true }
+        return false
+    }
+
     /// Which output stream a line came from.
     public enum OutputStream: String, Sendable {
         /// Standard output.

@@ -212,7 +212,8 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
     }
 
     private func progress(_ id: String, _ progress: StepProgress) {
-        guard let node = nodes[id], node.record.state == .running else { return }
+        // Lines still count after a step ended: a cancelled upload says what it does about it.
+        guard let node = nodes[id], node.record.state == .running || progress.isLine else { return }
         onEvent(SchedulerEvent(id: id, kind: .progress(progress), record: node.record))
     }
 

@@ -18,13 +18,15 @@ final class RequestBodySource {
     }
 
     private let storage: Storage
+    private let observer: HTTPRequest.BodyObserver?
     let length: Int64
     private var position: Int64 = 0
     /// Why reading stopped early, when it did.
     private(set) var failure: String?
 
     /// Opens the body; throws a message when its file is missing, unreadable or too short.
-    init(_ body: HTTPBody) throws(BodyError) {
+    init(_ body: HTTPBody, observer: HTTPRequest.BodyObserver? = nil) throws(BodyError) {
+        self.observer = observer
         switch body {
         case .empty:
             storage = .bytes([])
@@ -70,6 +72,7 @@ final class RequestBodySource {
                 let start = Int(position)
                 buffer.copyMemory(from: source.baseAddress! + start, byteCount: wanted)
             }
+            observer?(position, UnsafeRawBufferPointer(start: buffer, count: wanted))
             position += Int64(wanted)
             return wanted
         case .file(let descriptor, let offset):
@@ -85,6 +88,7 @@ final class RequestBodySource {
                     : "reading the body file failed: \(Self.systemError())"
                 return nil
             }
+            observer?(offset + position, UnsafeRawBufferPointer(start: buffer, count: got))
             position += Int64(got)
             return got
         }

@@ -34,7 +34,7 @@ final class Transfer {
     ) throws(HTTPError) {
         let url = request.fullURL
         do {
-            body = try RequestBodySource(request.body)
+            body = try RequestBodySource(request.body, observer: request.bodyObserver)
         } catch {
             throw HTTPError(kind: .invalidRequest, message: error.message, url: url)
         }

@@ -1,0 +1,82 @@
+import Dispatch
+import FlowDSL
+import FlowHTTP
+import FlowTasks
+import Foundation
+
+/// Runs `upload` steps: evaluates the step into an `UploadTarget`, runs an `UploadSession` over
+/// its protocol, and checks `expect` against the final response.
+struct UploadStepRunner: Sendable {
+    let client: HTTPClient
+    let defaults: Defaults
+    /// `defaults.http.base-url`, evaluated when the run started.
+    let baseURL: String?
+    let values: RunValues
+    let masker: SecretMasker
+    let cleanups: CleanupTracker
+    let queue: DispatchQueue
+
+    /// Starts the step; the future's value is the `result` object and the attempts made.
+    func run(_ step: Step, _ upload: UploadStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
+        let target: UploadTarget
+        do {
+            target = try makeTarget(upload, records: start.records)
+        } catch {
+            return .failed(error, on: queue)
+        }
+        let session = UploadSession(
+            target: target, client: client, rules: UploadRetryRules(step.retry ?? defaults.retry), masker: masker,
+            cleanups: cleanups, queue: queue, report: start.report)
+        let values = values
+        return session.start().map(on: queue) { outcome in
+            let result = Self.result(of: outcome)
+            guard upload.expect.status.matches(outcome.response.status) else {
+                throw StepError(
+                    "the upload's final response was \(outcome.response.status), expected \(upload.expect.status)",
+                    at: upload.expect.location ?? upload.location)
+            }
+            try HTTPStepRunner.check(upload.expect, result: result, values: values, records: start.records)
+            return (result, outcome.attempts)
+        }
+    }
+
+    /// `result` for an upload: the final response's status and headers, where the upload lives,
+    /// the bytes sent and their sha256 (and the final response's body and JSON, as for `http`).
+    static func result(of outcome: UploadOutcome) -> Value {
+        guard case .object(var fields) = HTTPStepRunner.result(of: outcome.response) else { return .null }
+        fields["location"] = .string(outcome.location)
+        fields["bytes"] = .number(Double(outcome.bytes))
+        fields["sha256"] = .string(outcome.sha256)
+        return .object(fields)
+    }
+
+    private func makeTarget(_ upload: UploadStep, records: RunRecords<StepResult>) throws(StepError) -> UploadTarget {
+        let texts = [upload.file, upload.url] + upload.headers.map(\.value) + upload.metadata.map(\.value)
+        let scope = values.scope(for: texts + defaults.http.headers.map(\.value), records: records)
+        let url = try HTTPStepRunner.absoluteURL(
+            try upload.url.string(in: scope), baseURL: baseURL, masker: masker, at: upload.url.location)
+        let path = try upload.file.string(in: scope)
+        let file: UploadFile
+        do {
+            file = try UploadFile(path: path)
+        } catch {
+            throw StepError(masker(error.message), at: upload.file.location)
+        }
+        var headers = HTTPHeaders()
+        for header in defaults.http.headers { headers.set(header.name, try header.value.string(in: scope)) }
+        for header in upload.headers { headers.set(header.name, try header.value.string(in: scope)) }
+        var metadata: [(String, String)] = []
+        for entry in upload.metadata { metadata.append((entry.name, try entry.value.string(in: scope))) }
+        // tus servers (tuspyserver among them) want a file name and type; the step may override both.
+        if !metadata.contains(where: { $0.0 == "filetype" }) {
+            metadata.insert(("filetype", UploadTarget.mediaType(of: path)), at: 0)
+        }
+        if !metadata.contains(where: { $0.0 == "filename" }) {
+            metadata.insert(("filename", (path as NSString).lastPathComponent), at: 0)
+        }
+        return UploadTarget(
+            url: url, file: file, uploadProtocol: upload.uploadProtocol, method: upload.method?.rawValue ?? "PUT",
+            chunkSize: Int64(upload.chunkSize), headers: headers, metadata: metadata,
+            controlTimeout: defaults.http.timeout ?? .seconds(30), location: upload.location)
+    }
+}

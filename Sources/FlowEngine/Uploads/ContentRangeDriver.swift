@@ -1,0 +1,75 @@
+import FlowHTTP
+import FlowTasks
+import Foundation
+
+/// Content-Range uploads: each chunk is a `PUT` (or the step's `method`) of
+/// `Content-Range: bytes a-b/total`, answered 308 (or 2xx) until the last; asking is the same
+/// request with `Content-Range: bytes */total` and no body, answered with the `Range` held.
+struct ContentRangeDriver: UploadProtocolDriver {
+    var uploadURL: String? { nil }
+
+    func prepare(_ session: UploadSession) -> Future<Void> {
+        .succeeded((), on: session.queue)
+    }
+
+    func send(_ session: UploadSession, offset: Int64, length: Int64) -> Future<ServerAnswer> {
+        let target = session.target
+        let total = target.file.size
+        let range = "bytes \(offset)-\(offset + length - 1)/\(total)"
+        var request = HTTPRequest(
+            method: target.method, url: target.url,
+            body: .file(path: target.file.path, offset: offset, length: length))
+        request.headers.set("Content-Range", range)
+        let what = "\(target.method) \(target.url) (\(range))"
+        return session.send(request, chunkStart: offset).flatMap(on: session.queue) { response in
+            .succeeded(
+                try answer(response, what: what, session: session, afterChunkEnding: offset + length), on: session.queue
+            )
+        }
+    }
+
+    func ask(_ session: UploadSession) -> Future<ServerAnswer> {
+        let target = session.target
+        var request = HTTPRequest(method: target.method, url: target.url)
+        request.headers.set("Content-Range", "bytes */\(target.file.size)")
+        let what = "\(target.method) \(target.url) (Content-Range: bytes */\(target.file.size), asking for the offset)"
+        return session.send(request).flatMap(on: session.queue) { response in
+            .succeeded(try answer(response, what: what, session: session, afterChunkEnding: nil), on: session.queue)
+        }
+    }
+
+    func abandon(_ session: UploadSession) -> (Future<Void>, String)? { nil }
+
+    /// 2xx: complete (or, before the last chunk, holding everything up to its end); 308: holding
+    /// what `Range: bytes=0-N` says (nothing without one); anything else is an error.
+    private func answer(
+        _ response: HTTPResponse, what: String, session: UploadSession, afterChunkEnding end: Int64?
+    ) throws -> ServerAnswer {
+        let total = session.target.file.size
+        switch response.status {
+        case 200...299:
+            if let end, end < total { return .offset(end, response) }
+            return .complete(response)
+        case 308:
+            guard let range = response.headers["Range"] else { return .offset(0, response) }
+            guard let held = Self.heldBytes(range) else {
+                throw UploadProtocolError(
+                    description: "\(what): the server answered 308 with Range '\(range)', "
+                        + "not 'bytes=0-N'")
+            }
+            return .offset(held, response)
+        default:
+            throw UploadStatusError(
+                request: what, expected: "308 or 2xx", response: response, masker: session.masker)
+        }
+    }
+
+    /// `bytes=0-N` → N + 1.
+    static func heldBytes(_ range: String) -> Int64? {
+        let text = range.trimmingCharacters(in: .whitespaces).lowercased()
+        guard text.hasPrefix("bytes=0-"), let last = Int64(text.dropFirst("bytes=0-".count)), last >= 0 else {
+            return nil
+        }
+        return last + 1
+    }
+}

@@ -1,0 +1,54 @@
+import Crypto
+import FlowTasks
+
+/// The sha256 of a file computed from the pieces an upload reads to send, so the file is read once.
+///
+/// Pieces arrive in file order, but a resumed upload reads some bytes again (from the server's
+/// offset): only bytes past what was already hashed are added. Fed on the HTTP client's transfer
+/// thread, read on the upload's queue; the lock makes that safe.
+final class StreamDigest: Sendable {
+    private struct State {
+        var hasher = SHA256()
+        var hashedUpTo: Int64 = 0
+    }
+
+    private let state = LockedBox(State())
+
+    /// How many bytes from the start have been hashed.
+    var hashedBytes: Int64 { state.withLock { $0.hashedUpTo } }
+
+    /// Adds the part of `bytes` (which start at file offset `offset`) not hashed yet.
+    func feed(offset: Int64, _ bytes: UnsafeRawBufferPointer) {
+        state.withLock { state in
+            let end = offset + Int64(bytes.count)
+            // A gap cannot happen (uploads read in order from a server offset ≤ bytes read); skip
+            // rather than hash out of order if it ever did, which `finalHex` then reports.
+            guard offset <= state.hashedUpTo, end > state.hashedUpTo else { return }
+            let skip = Int(state.hashedUpTo - offset)
+            state.hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: bytes[skip...]))
+            state.hashedUpTo = end
+        }
+    }
+
+    /// The hex digest, when exactly `size` bytes were hashed; nil otherwise.
+    func finalHex(size: Int64) -> String? {
+        state.withLock { state in
+            guard state.hashedUpTo == size else { return nil }
+            return Hex.encode(state.hasher.finalize())
+        }
+    }
+}
+
+/// Lower-case hexadecimal text of bytes.
+enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+        var text: [UInt8] = []
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

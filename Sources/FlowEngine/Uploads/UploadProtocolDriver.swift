@@ -1,0 +1,49 @@
+import FlowHTTP
+import FlowTasks
+
+/// Where the server stands after a chunk, or when asked.
+enum ServerAnswer: Sendable {
+    /// It holds the first `offset` bytes and expects more.
+    case offset(Int64, HTTPResponse)
+    /// It holds the whole file; the response is the upload's final one.
+    case complete(HTTPResponse)
+}
+
+/// The requests of one upload protocol. The session (`UploadSession`) drives them: prepare, then
+/// chunks, asking the server where it stands after any error.
+protocol UploadProtocolDriver: Sendable {
+    /// Whatever comes before the first chunk (tus: `OPTIONS`, then `POST` to create the upload).
+    func prepare(_ session: UploadSession) -> Future<Void>
+    /// Sends `length` bytes of the file from `offset`.
+    func send(_ session: UploadSession, offset: Int64, length: Int64) -> Future<ServerAnswer>
+    /// Asks how much of the file the server holds.
+    func ask(_ session: UploadSession) -> Future<ServerAnswer>
+    /// What to do when the step is cancelled mid-way (tus termination deletes the upload): the
+    /// request to finish before the run ends and a line saying what it does; nil when nothing.
+    func abandon(_ session: UploadSession) -> (Future<Void>, String)?
+    /// The upload's own URL once known (the tus `Location`).
+    var uploadURL: String? { get }
+}
+
+/// A response with a status the protocol does not allow at that point.
+struct UploadStatusError: Error, CustomStringConvertible {
+    /// What was being done, such as `PATCH http://… (bytes 0–99 of 1000)`.
+    let request: String
+    /// The statuses that were acceptable, in words.
+    let expected: String
+    let response: HTTPResponse
+    let masker: SecretMasker
+
+    var description: String {
+        let reason = UnexpectedStatus.reasons[response.status].map { " \($0)" } ?? ""
+        var text = "\(request): expected \(expected), got \(response.status)\(reason)"
+        let body = masker(String(response.text.prefix(300))).replacingOccurrences(of: "\n", with: " ")
+        if !body.isEmpty { text += "; the response began: \(body)" }
+        return masker(text)
+    }
+}
+
+/// The server said something the protocol does not allow (a missing or impossible offset).
+struct UploadProtocolError: Error, CustomStringConvertible {
+    let description: String
+}

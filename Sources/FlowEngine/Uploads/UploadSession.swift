@@ -1,0 +1,263 @@
+import Dispatch
+import FlowDSL
+import FlowHTTP
+import FlowTasks
+import Foundation
+
+/// What a finished upload reports: the final response and what was sent.
+struct UploadOutcome: Sendable {
+    let response: HTTPResponse
+    /// The upload's own URL (tus) or the final response's `Location`, else the URL sent to.
+    let location: String
+    let bytes: Int64
+    let sha256: String
+    /// Attempts made: 1 plus one for each error recovered from.
+    let attempts: Int
+}
+
+/// One run of an upload step: chunks in order, and after any error, asking the server how much it
+/// holds and continuing from exactly there — never from what the client assumes it sent.
+///
+/// Every field below the lets is touched only on `queue` (serial), which is why this class can be
+/// `@unchecked Sendable`; the cancel handler reaches it only through `queue` and the driver's own lock.
+final class UploadSession: @unchecked Sendable {
+    let target: UploadTarget
+    let client: HTTPClient
+    let queue: DispatchQueue
+    let masker: SecretMasker
+    private let policy: RetryPolicy
+    private let rules: UploadRetryRules
+    private let driver: any UploadProtocolDriver
+    private let report: @Sendable (StepProgress) -> Void
+    private let cleanups: CleanupTracker
+    private let digest = StreamDigest()
+    private let promise: Promise<UploadOutcome>
+    private let progress = ProgressThrottle()
+
+    /// Cancels the request in flight.
+    private var cancelCurrent: (() -> Void)?
+    /// Errors since the server's offset last moved forward; the retry budget counts these.
+    private var failures = 0
+    private var attempts = 1
+    private var finished = false
+
+    init(
+        target: UploadTarget, client: HTTPClient, rules: UploadRetryRules, masker: SecretMasker,
+        cleanups: CleanupTracker,
+        queue: DispatchQueue, report: @escaping @Sendable (StepProgress) -> Void
+    ) {
+        self.target = target
+        self.client = client
+        self.policy = rules.policy()
+        self.rules = rules
+        self.masker = masker
+        self.cleanups = cleanups
+        self.queue = DispatchQueue(label: "flow.upload", target: queue)
+        self.report = report
+        switch target.uploadProtocol {
+        case .contentRange: driver = ContentRangeDriver()
+        case .tus: driver = TusDriver()
+        }
+        promise = Promise(on: queue)
+    }
+
+    /// Starts the upload; cancelling the future stops it (and deletes a tus upload when the server
+    /// supports termination).
+    func start() -> Future<UploadOutcome> {
+        let driver = driver
+        promise.onCancel { [self] in
+            // Registered at once, on the cancelling thread, so the run waits for it before it ends.
+            if let (cleanup, line) = driver.abandon(self) {
+                cleanups.add(cleanup)
+                report(.line(line, stream: .stderr))
+            }
+            queue.async { self.stop() }
+        }
+        queue.async { [self] in
+            report(.attempt(1))
+            report(.bytes(done: 0, total: target.file.size))
+            perform(driver.prepare(self), recoverFrom: 0) { _ in self.next(from: 0) }
+        }
+        return promise.future
+    }
+
+    // MARK: Requests
+
+    /// Sends a request of the upload (the step's headers added); `chunkStart` marks a chunk, whose
+    /// bytes feed the sha256 and the progress reports.
+    func send(_ request: HTTPRequest, chunkStart: Int64? = nil) -> Future<HTTPResponse> {
+        var request = request
+        for (name, value) in target.headers where !request.headers.contains(name) {
+            request.headers.set(name, value)
+        }
+        var onProgress: (@Sendable (HTTPProgress) -> Void)?
+        if let chunkStart {
+            let digest = digest
+            request.bodyObserver = { offset, bytes in digest.feed(offset: offset, bytes) }
+            let (report, progress, total) = (report, progress, target.file.size)
+            onProgress = { sent in
+                if progress.due() { report(.bytes(done: chunkStart + sent.bytesSent, total: total)) }
+            }
+        } else {
+            request.timeout = target.controlTimeout
+        }
+        let future = client.execute(request, progress: onProgress)
+        cancelCurrent = { future.cancel() }
+        return future
+    }
+
+    // MARK: The loop
+
+    /// Continues from the server's `offset`: the next chunk, or, for an empty file, asking.
+    private func next(from offset: Int64) {
+        guard !finished else { return }
+        report(.bytes(done: offset, total: target.file.size))
+        do {
+            try target.file.checkUnchanged()
+        } catch {
+            return fail(error)
+        }
+        if target.file.size == 0 {
+            perform(driver.ask(self), recoverFrom: offset) { self.handle($0, sentFrom: nil) }
+            return
+        }
+        let length = min(target.chunkSize, target.file.size - offset)
+        perform(driver.send(self, offset: offset, length: length), recoverFrom: offset) {
+            self.handle($0, sentFrom: offset)
+        }
+    }
+
+    /// Acts on the server's answer; `sentFrom` is where the chunk just sent began (nil after asking).
+    private func handle(_ answer: ServerAnswer, sentFrom: Int64?) {
+        switch answer {
+        case .complete(let response):
+            finish(response)
+        case .offset(let offset, let response):
+            let sent = digest.hashedBytes
+            guard offset >= 0, offset <= target.file.size, offset <= sent else {
+                return fail(
+                    UploadProtocolError(
+                        description: "the server says it holds \(offset) bytes, but only \(sent) of "
+                            + "\(target.file.size) were sent"))
+            }
+            if offset == target.file.size { return finish(response) }
+            if let sentFrom, offset <= sentFrom {
+                // A chunk was accepted without the offset moving: count it like an error, so a
+                // server that never advances cannot keep the upload going forever.
+                return recover(
+                    from: UploadProtocolError(
+                        description:
+                            "the server accepted the chunk at byte \(sentFrom) but still holds only \(offset) bytes"),
+                    at: sentFrom)
+            }
+            if let sentFrom, offset > sentFrom { failures = 0 }
+            next(from: offset)
+        }
+    }
+
+    /// Runs one exchange; on failure, recovers (ask and continue) within the retry budget.
+    private func perform<Value: Sendable>(
+        _ future: Future<Value>, recoverFrom offset: Int64, then body: @escaping @Sendable (Value) -> Void
+    ) {
+        future.whenComplete(on: queue) { [self] result in
+            guard !finished else { return }
+            switch result {
+            case .success(let value): body(value)
+            case .failure(let error): recover(from: error, at: offset)
+            }
+        }
+    }
+
+    /// After an error: give up when it is not worth retrying or the budget is spent; otherwise
+    /// wait, ask the server where it stands, and continue from there.
+    private func recover(from error: any Error, at offset: Int64) {
+        guard !finished else { return }
+        if case FutureError.cancelled = error { return }
+        guard rules.shouldRetry(error) else { return fail(error) }
+        failures += 1
+        guard failures < policy.attempts else {
+            return fail(
+                UploadProtocolError(
+                    description: "\(Self.message(of: error, masker: masker)) (gave up after \(failures) attempts "
+                        + "without progress; the server holds \(offset) of \(target.file.size) bytes)"))
+        }
+        attempts += 1
+        report(.attempt(attempts))
+        report(
+            .line(
+                "\(Self.message(of: error, masker: masker)); asking the server how much it holds, then resuming",
+                stream: .stderr))
+        let wait = policy.delay(afterFailures: failures, error: error)
+        perform(Future<Void>.delay(wait, on: queue), recoverFrom: offset) { [self] _ in
+            perform(driver.ask(self), recoverFrom: offset) { answer in
+                if case .offset(let held, _) = answer {
+                    self.report(.line("the server holds \(held) of \(self.target.file.size) bytes", stream: .stderr))
+                }
+                self.handle(answer, sentFrom: nil)
+            }
+        }
+    }
+
+    private func finish(_ response: HTTPResponse) {
+        guard !finished else { return }
+        do {
+            try target.file.checkUnchanged()
+        } catch {
+            return fail(error)
+        }
+        guard let sha256 = digest.finalHex(size: target.file.size) else {
+            return fail(
+                UploadProtocolError(
+                    description: "the server reports the upload complete after \(digest.hashedBytes) of "
+                        + "\(target.file.size) bytes were sent"))
+        }
+        if let problem = ServerReport.mismatch(in: response, size: target.file.size, sha256: sha256) {
+            return fail(UploadProtocolError(description: problem))
+        }
+        finished = true
+        report(.bytes(done: target.file.size, total: target.file.size))
+        let location =
+            driver.uploadURL ?? response.headers["Location"].map { Self.resolve($0, against: target.url) } ?? target.url
+        promise.succeed(
+            UploadOutcome(
+                response: response, location: location, bytes: target.file.size, sha256: sha256, attempts: attempts))
+    }
+
+    private func fail(_ error: any Error) {
+        guard !finished else { return }
+        finished = true
+        promise.fail(StepError(Self.message(of: error, masker: masker), at: target.location))
+    }
+
+    private func stop() {
+        finished = true
+        cancelCurrent?()
+    }
+
+    static func message(of error: any Error, masker: SecretMasker) -> String {
+        switch error {
+        case let file as UploadFileError: return masker(file.message)
+        case let step as StepError: return step.message
+        default: return masker(String(describing: error))
+        }
+    }
+
+    /// `reference` (perhaps relative, as a `Location` may be) made absolute against `base`.
+    static func resolve(_ reference: String, against base: String) -> String {
+        URL(string: reference, relativeTo: URL(string: base))?.absoluteString ?? reference
+    }
+}
+
+/// Lets progress through at most ten times a second.
+private final class ProgressThrottle: Sendable {
+    private let last = LockedBox<ContinuousClock.Instant?>(nil)
+
+    func due() -> Bool {
+        let now = ContinuousClock.now
+        return last.withLock { last in
+            if let previous = last, now - previous < .milliseconds(100) { return false }
+            last = now
+            return true
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import FlowDSL
+import FlowHTTP
+import Foundation
+
+/// An upload step with its expressions evaluated: what to send, where, and how.
+struct UploadTarget: Sendable {
+    /// The absolute URL the upload starts at.
+    let url: String
+    let file: UploadFile
+    let uploadProtocol: UploadProtocol
+    /// The method of each content-range chunk.
+    let method: String
+    let chunkSize: Int64
+    /// Sent with every request of the upload.
+    let headers: HTTPHeaders
+    /// tus `Upload-Metadata` entries, `filename` and `filetype` included.
+    let metadata: [(String, String)]
+    /// The limit for requests other than chunks (`defaults.http.timeout`).
+    let controlTimeout: Duration
+    /// Where `upload:` is written, for error messages.
+    let location: SourceLocation
+
+    /// The `Upload-Metadata` header: `key base64(value)` pairs.
+    var metadataHeader: String {
+        metadata.map { "\($0.0) \(Data($0.1.utf8).base64EncodedString())" }.joined(separator: ",")
+    }
+
+    /// A MIME type for the file name's extension, for tus `filetype`.
+    static func mediaType(of path: String) -> String {
+        let types = [
+            "json": "application/json", "txt": "text/plain", "csv": "text/csv", "html": "text/html",
+            "xml": "application/xml", "pdf": "application/pdf", "zip": "application/zip", "gz": "application/gzip",
+            "tar": "application/x-tar", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg",
+            "gif": "image/gif", "mp4": "video/mp4", "yaml": "application/yaml", "yml": "application/yaml",
+        ]
+        let name = (path as NSString).lastPathComponent
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "application/octet-stream" }
+        return types[name[name.index(after: dot)...].lowercased()] ?? "application/octet-stream"
+    }
+}
