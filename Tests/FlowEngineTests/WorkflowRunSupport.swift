@@ -24,6 +24,7 @@ struct WorkflowHarness {
     /// every line a step printed.
     func run(
         _ yaml: String, inputs: [String: InputValue] = [:], secrets: [String: String] = [:],
+        onEvent: @escaping @Sendable (SchedulerEvent<StepResult>) -> Void = { _ in },
         whileRunning: @Sendable (WorkflowRun) async -> Void = { _ in }
     ) async throws -> (records: [String: StepRecord<StepResult>], lines: [String]) {
         let source = yaml.replacingOccurrences(of: "BASE", with: sandbox.baseURL)
@@ -36,6 +37,7 @@ struct WorkflowHarness {
             workflow: workflow, options: RunOptions(inputs: inputs, secrets: SecretStore(values: secrets)),
             client: client,
             onEvent: { event in
+                onEvent(event)
                 if case .progress(.line(let line, _)) = event.kind {
                     lines.withLock { $0.append("\(event.id): \(line)") }
                 }

@@ -208,8 +208,9 @@ final class UploadSession: @unchecked Sendable {
         guard let sha256 = digest.finalHex(size: target.file.size) else {
             return fail(
                 UploadProtocolError(
-                    description: "the server reports the upload complete after \(digest.hashedBytes) of "
-                        + "\(target.file.size) bytes were sent"))
+                    description: "the server says the upload at \(target.url) is complete, but only "
+                        + "\(digest.hashedBytes) of \(target.file.size) bytes were sent in this run (an upload "
+                        + "left there by an earlier run?); use a new upload URL"))
         }
         if let problem = ServerReport.mismatch(in: response, size: target.file.size, sha256: sha256) {
             return fail(UploadProtocolError(description: problem))

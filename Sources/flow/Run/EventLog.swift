@@ -18,6 +18,17 @@ struct EventLog: Sendable {
     let colors: Bool
     let workflow: Workflow
     let masker: SecretMasker
+    /// When each step first reported bytes and last printed them: an upload reports ten times a
+    /// second, a log gets a line a second (and the last one).
+    private let bytesLines = LockedBox<[String: (first: ContinuousClock.Instant, printed: ContinuousClock.Instant?)]>(
+        [:])
+
+    init(format: Format, colors: Bool, workflow: Workflow, masker: SecretMasker) {
+        self.format = format
+        self.colors = colors
+        self.workflow = workflow
+        self.masker = masker
+    }
 
     func handle(_ event: SchedulerEvent<StepResult>) {
         let record = event.record
@@ -39,10 +50,11 @@ struct EventLog: Sendable {
             fields["line"] = line
             text = "| " + line
         case .progress(.bytes(let done, let total)):
+            guard let elapsed = bytesLineDue(event.id, last: done == total) else { return }
             fields["event"] = "progress"
             fields["bytes"] = String(done)
             if let total { fields["total"] = String(total) }
-            text = total.map { "\(done)/\($0) bytes" } ?? "\(done) bytes"
+            text = ByteProgress(done: done, total: total, elapsed: elapsed).plainText
         case .finished:
             fields["event"] = "finished"
             fields["state"] = record.state.rawValue
@@ -62,6 +74,17 @@ struct EventLog: Sendable {
             text = line
         }
         write(fields: fields, text: "[\(event.id)] " + text)
+    }
+
+    /// The seconds since the step's first bytes report when a line is due now, else nil.
+    private func bytesLineDue(_ id: String, last: Bool) -> Double? {
+        let now = ContinuousClock.now
+        return bytesLines.withLock { lines in
+            let first = lines[id]?.first ?? now
+            if !last, let printed = lines[id]?.printed, now - printed < .seconds(1) { return nil }
+            lines[id] = (first, now)
+            return (now - first).seconds
+        }
     }
 
     private func write(fields: [String: String], text: String) {

@@ -103,28 +103,12 @@ final class LiveView: @unchecked Sendable {
             line += log.paint(String(format: "running %6.1fs", elapsed), .blue)
             if step.attempt > 1 { line += log.paint("  attempt \(step.attempt)", .yellow) }
             if let bytes = step.bytes {
-                line += "  " + Self.format(bytes: bytes.done)
-                if let total = bytes.total, total > 0 {
-                    line += String(
-                        format: " / %@ (%.0f%%)", Self.format(bytes: total), Double(bytes.done) * 100 / Double(total))
-                }
-                if elapsed > 0 { line += "  " + Self.format(bytes: Int64(Double(bytes.done) / elapsed)) + "/s" }
+                line += "  " + ByteProgress(done: bytes.done, total: bytes.total, elapsed: elapsed).barText
             }
             return line
         }
         if running.count > shown.count { lines.append("  … and \(running.count - shown.count) more running") }
         Output.raw(lines.joined(separator: "\n") + "\n")
         drawnLines = lines.count
-    }
-
-    static func format(bytes: Int64) -> String {
-        let units = ["B", "KiB", "MiB", "GiB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
     }
 }

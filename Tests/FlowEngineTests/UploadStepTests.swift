@@ -1,0 +1,218 @@
+import Crypto
+import FlowDSL
+import FlowEngine
+import FlowSandbox
+import FlowTasks
+import Foundation
+import XCTest
+
+/// `upload` steps against the in-process sandbox: both protocols, byte-exact on the server
+/// (checked by the server's own sha256), resuming after connections dropped mid-chunk.
+final class UploadStepTests: XCTestCase {
+    private var harness: WorkflowHarness!
+    private var folder: URL!
+
+    override func setUp() async throws {
+        harness = try await WorkflowHarness.start()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-upload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() async throws {
+        await harness.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func testContentRangeUploadIsByteExactWhenTheChunkSizeDoesNotDivideTheFile() async throws {
+        let file = try makeFile("data.bin", size: 3 * 1024 * 1024 + 17)
+        let (records, _) = try await harness.run(
+            uploadYAML(file: file, url: "BASE/uploads/cr/odd", protocol: "content-range", chunkSize: "256KiB"))
+        let result = try succeededResult(records["up"])
+        XCTAssertEqual(result["sha256"], .string(try sha256(of: file)))
+        XCTAssertEqual(result["bytes"], .number(3 * 1024 * 1024 + 17))
+        XCTAssertEqual(result["status"], .number(200))
+        try await assertServerHolds(file, at: "BASE/uploads/cr/odd/info")
+        let puts = harness.sandbox.events().filter { $0.method == "PUT" }
+        XCTAssertEqual(puts.count, 13, "3 MiB + 17 bytes in 256 KiB chunks is 13 chunks")
+    }
+
+    func testTusUploadIsByteExactWhenTheChunkSizeDividesTheFile() async throws {
+        let file = try makeFile("data.bin", size: 2 * 1024 * 1024)
+        let (records, _) = try await harness.run(
+            uploadYAML(file: file, url: "BASE/uploads/tus", protocol: "tus", chunkSize: "512KiB"))
+        let result = try succeededResult(records["up"])
+        XCTAssertEqual(result["sha256"], .string(try sha256(of: file)))
+        guard case .string(let location)? = result["location"] else { return XCTFail("no location: \(result)") }
+        XCTAssertTrue(location.hasPrefix(harness.sandbox.baseURL + "/uploads/tus/"), location)
+        let events = harness.sandbox.events()
+        try await assertServerHolds(file, at: location + "/info")
+        XCTAssertEqual(events.map(\.method).filter { $0 != "PATCH" }, ["OPTIONS", "POST"])
+        XCTAssertEqual(events.filter { $0.method == "PATCH" }.count, 4)
+    }
+
+    func testContentRangeResumesFromTheServersOffsetAfterADropMidChunk() async throws {
+        let file = try makeFile("data.bin", size: 5_000_000)
+        let (records, lines) = try await harness.run(
+            uploadYAML(
+                file: file, url: "BASE/uploads/cr/dropped?drop-at=3", protocol: "content-range", chunkSize: "1MiB"))
+        let result = try succeededResult(records["up"])
+        XCTAssertEqual(records["up"]?.output?.attempts, 2)
+        XCTAssertEqual(result["sha256"], .string(try sha256(of: file)))
+        try await assertServerHolds(file, at: "BASE/uploads/cr/dropped/info")
+        XCTAssertTrue(lines.contains { $0.contains("the server holds") }, "\(lines)")
+        // Nothing the server had was sent again: the bodies it received add up to the file exactly.
+        let received = harness.sandbox.events().filter { $0.method == "PUT" }.map(\.bytesReceived).reduce(0, +)
+        XCTAssertEqual(received, 5_000_000)
+    }
+
+    func testTusResumesFromTheServersOffsetAfterADropMidChunk() async throws {
+        let file = try makeFile("data.bin", size: 3_000_001)
+        let (records, lines) = try await harness.run(
+            uploadYAML(file: file, url: "BASE/uploads/tus?drop-at=2", protocol: "tus", chunkSize: "700KiB"))
+        let result = try succeededResult(records["up"])
+        XCTAssertEqual(result["sha256"], .string(try sha256(of: file)))
+        guard case .string(let location)? = result["location"] else { return XCTFail("no location") }
+        try await assertServerHolds(file, at: location + "/info")
+        XCTAssertTrue(lines.contains { $0.contains("the server holds") }, "\(lines)")
+        XCTAssertTrue(harness.sandbox.events().contains { $0.method == "HEAD" }, "the offset is asked with HEAD")
+    }
+
+    func testEmptyFilesUploadWithBothProtocols() async throws {
+        let file = try makeFile("empty.txt", size: 0)
+        let emptySHA = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        for (name, url) in [("content-range", "BASE/uploads/cr/empty"), ("tus", "BASE/uploads/tus")] {
+            let (records, _) = try await harness.run(
+                uploadYAML(file: file, url: url, protocol: name, chunkSize: "1KiB"))
+            let result = try succeededResult(records["up"])
+            XCTAssertEqual(result["sha256"], .string(emptySHA), name)
+            XCTAssertEqual(result["bytes"], .number(0), name)
+        }
+        try await assertServerHolds(file, at: "BASE/uploads/cr/empty/info")
+    }
+
+    func testARefusingServerFailsAtOnceWithTheStatusAndTheStep() async throws {
+        let file = try makeFile("data.bin", size: 1000)
+        let (records, _) = try await harness.run(
+            uploadYAML(file: file, url: "BASE/status/403", protocol: "content-range", chunkSize: "1KiB"))
+        let record = try XCTUnwrap(records["up"])
+        XCTAssertEqual(record.state, .failed)
+        let error = try XCTUnwrap(record.error as? StepError)
+        XCTAssertTrue(error.message.contains("expected 308 or 2xx, got 403 Forbidden"), error.message)
+        XCTAssertTrue(error.message.contains("bytes 0-999/1000"), error.message)
+        XCTAssertEqual(error.location.line, 4, "points at upload:")
+        XCTAssertEqual(harness.sandbox.events().count, 1, "a 403 is final: no retry")
+    }
+
+    func testTusCreationRefusedIsAClearError() async throws {
+        let file = try makeFile("data.bin", size: 10)
+        let (records, _) = try await harness.run(
+            uploadYAML(file: file, url: "BASE/status/404", protocol: "tus", chunkSize: "1KiB"))
+        let error = try XCTUnwrap(records["up"]?.error as? StepError)
+        XCTAssertTrue(error.message.contains("expected 201 Created, got 404 Not Found"), error.message)
+    }
+
+    func testAFileChangedDuringTheUploadFailsInsteadOfSendingATornFile() async throws {
+        let file = try makeFile("data.bin", size: 4 * 1024 * 1024)
+        let path = file.path
+        let changed = LockedBox(false)
+        let (records, _) = try await harness.run(
+            uploadYAML(file: file, url: "BASE/uploads/cr/torn", protocol: "content-range", chunkSize: "64KiB"),
+            onEvent: { event in
+                guard case .progress(.bytes(let done, _)) = event.kind, done > 0 else { return }
+                guard
+                    changed.withLock({ flag in
+                        defer { flag = true }; return !flag
+                    })
+                else { return }
+                let handle = FileHandle(forWritingAtPath: path)!
+                handle.seekToEndOfFile()
+                handle.write(Data("more".utf8))
+                handle.closeFile()
+            })
+        let error = try XCTUnwrap(records["up"]?.error as? StepError)
+        XCTAssertTrue(error.message.contains("changed while it was being uploaded"), error.message)
+        XCTAssertTrue(error.message.contains("its size went from 4194304 to 4194308 bytes"), error.message)
+    }
+
+    func testAMissingFileIsNamedWithItsPlace() async throws {
+        let (records, _) = try await harness.run(
+            uploadYAML(
+                file: folder.appendingPathComponent("nope.bin"), url: "BASE/uploads/cr/x", protocol: "content-range",
+                chunkSize: "1KiB"))
+        let error = try XCTUnwrap(records["up"]?.error as? StepError)
+        XCTAssertTrue(error.message.contains("nope.bin"), error.message)
+        XCTAssertTrue(error.message.contains("No such file"), error.message)
+        XCTAssertEqual(error.location.line, 5, "points at file:")
+        XCTAssertTrue(harness.sandbox.events().isEmpty, "nothing was sent")
+    }
+
+    func testACancelledTusUploadIsDeletedOnTheServer() async throws {
+        let file = try makeFile("big.bin", size: 48 * 1024 * 1024)
+        let progressed = LockedBox(false)
+        let (records, lines) = try await harness.run(
+            uploadYAML(file: file, url: "BASE/uploads/tus", protocol: "tus", chunkSize: "16KiB"),
+            onEvent: { event in
+                if case .progress(.bytes(let done, _)) = event.kind, done > 0 { progressed.withLock { $0 = true } }
+            },
+            whileRunning: { run in
+                while !progressed.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(10)) }
+                run.cancel()
+            })
+        XCTAssertEqual(records["up"]?.state, .cancelled)
+        let line = try XCTUnwrap(lines.first { $0.contains("deleting the partial upload") }, "\(lines)")
+        XCTAssertTrue(line.contains("(tus termination)"), line)
+        // The run ended after the DELETE had been answered: the upload is gone.
+        let delete = try XCTUnwrap(harness.sandbox.events().first { $0.method == "DELETE" })
+        XCTAssertEqual(delete.status, 204)
+    }
+
+    // MARK: Helpers
+
+    private func uploadYAML(file: URL, url: String, protocol name: String, chunkSize: String) -> String {
+        """
+        version: 1
+        steps:
+          up:
+            upload:
+              file: \(file.path)
+              url: \(url)
+              protocol: \(name)
+              chunk-size: \(chunkSize)
+        """
+    }
+
+    private func makeFile(_ name: String, size: Int) throws -> URL {
+        // Random bytes in a block of prime length, repeated: any shifted or repeated range changes
+        // the sha256, and large files are quick to make.
+        var generator = SystemRandomNumberGenerator()
+        let block = (0..<min(size, 1_000_003)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var data = Data(capacity: size)
+        while data.count < size { data.append(contentsOf: block.prefix(size - data.count)) }
+        let url = folder.appendingPathComponent(name)
+        try data.write(to: url)
+        return url
+    }
+
+    private func sha256(of file: URL) throws -> String {
+        SHA256.hash(data: try Data(contentsOf: file)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    private func succeededResult(_ record: StepRecord<StepResult>?) throws -> [String: Value] {
+        let record = try XCTUnwrap(record)
+        XCTAssertEqual(record.state, .succeeded, "\(String(describing: record.error))")
+        guard case .object(let fields)? = record.output?.result else {
+            throw HarnessError(message: "no result: \(String(describing: record.error))")
+        }
+        return fields
+    }
+
+    /// The sandbox's own account of the upload: complete, the file's size, the file's sha256.
+    private func assertServerHolds(_ file: URL, at infoURL: String, line: UInt = #line) async throws {
+        let url = URL(string: infoURL.replacingOccurrences(of: "BASE", with: harness.sandbox.baseURL))!
+        let response = try await harness.client.execute(.init(url: url.absoluteString)).value
+        let info = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        XCTAssertEqual(info["complete"] as? Bool, true, line: line)
+        XCTAssertEqual(info["size"] as? Int, try Data(contentsOf: file).count, line: line)
+        XCTAssertEqual(info["sha256"] as? String, try sha256(of: file), line: line)
+    }
+}
