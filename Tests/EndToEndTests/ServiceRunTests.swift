@@ -89,7 +89,8 @@ import Testing
         #expect(outcome.exitCode == 1)
         #expect(
             outcome.stderr.contains(
-                "\(file):3:3: error: service 'broken' exited with code 3 before it was ready; its last output:\n  | boom"))
+                "\(file):3:3: error: service 'broken' exited with code 3 before it was ready; its last output:\n  | boom"
+            ))
         #expect(outcome.stderr.contains("no step ran"))
         #expect(!outcome.stdout.contains("[hello]"))
     }

@@ -32,6 +32,7 @@ import Testing
               fixed:
                 run: sleep 1
                 ready: { port: 8089 }
+
             """,
             steps: """
                   hello: { http: { url: "${{ services.sandbox.url }}/health" } }
@@ -82,14 +83,15 @@ import Testing
     @Test func readyNeedsExactlyOneOfHTTPAndPort() {
         let both = errors(check("  api:\n    run: sleep 1\n    ready: { http: \"http://127.0.0.1:1/\", port: 80 }\n"))
         #expect(both.count == 1)
-        #expect(both.first?.hasPrefix("5:48: 'ready' of service 'api' has both 'http' and 'port'") == true)
+        #expect(both.first?.hasPrefix("5:43: 'ready' of service 'api' has both 'http' and 'port'") == true, "\(both)")
         let neither = errors(check("  api:\n    run: sleep 1\n    ready: {}\n"))
         #expect(neither.count == 1)
         #expect(neither.first?.hasPrefix("5:12: 'ready' of service 'api' needs 'http' or 'port'") == true)
         let unknown = errors(check("  api:\n    run: sleep 1\n    ready: { tcp: 80 }\n"))
         #expect(unknown == ["5:14: unknown key 'tcp' in 'ready' of service 'api'"])
         let scalar = errors(check("  api:\n    run: sleep 1\n    ready: 80\n"))
-        #expect(scalar.first?.hasPrefix("5:12: 'ready' of service 'api' must be a mapping with 'http' or 'port'") == true)
+        #expect(
+            scalar.first?.hasPrefix("5:12: 'ready' of service 'api' must be a mapping with 'http' or 'port'") == true)
     }
 
     @Test func badPortsTimeoutsAndNamesAreErrors() {
@@ -114,10 +116,10 @@ import Testing
             steps: "  hello: { http: { url: \"${{ services.sandbx.url }}/health\" } }\n")
         #expect(
             errors(result) == [
-                "6:32: unknown service 'sandbx' in 'services.sandbx' (did you mean 'sandbox'?)"
+                "6:30: unknown service 'sandbx' in 'services.sandbx' (did you mean 'sandbox'?)"
             ])
         let rendered = result.renderedDiagnostics()
-        #expect(rendered.contains("s.yaml:6:32: error: unknown service 'sandbx'"))
+        #expect(rendered.contains("s.yaml:6:30: error: unknown service 'sandbx'"))
     }
 
     @Test func unknownPropertiesOfServicesAndFlowAreErrors() {
@@ -126,9 +128,9 @@ import Testing
             steps: "  a: { run: \"echo ${{ flow.other }}\" }\n")
         #expect(
             errors(result) == [
-                "4:15: 'flow' has no property 'executabel' (did you mean 'executable'?)",
-                "4:44: services.sandbox has no property 'prot' (did you mean 'port'?)",
-                "6:22: 'flow' has no property 'other' (flow.executable is the path of the running flow binary)",
+                "4:16: 'flow' has no property 'executabel' (did you mean 'executable'?)",
+                "4:42: services.sandbox has no property 'prot' (did you mean 'port'?)",
+                "6:23: 'flow' has no property 'other' (flow.executable is the path of the running flow binary)",
             ])
     }
 
@@ -138,7 +140,7 @@ import Testing
             steps: "  a: { run: echo }\n")
         #expect(
             errors(result) == [
-                "4:22: 'steps' is not available here; workflow-level values are known before any step runs"
+                "4:20: 'steps' is not available here; workflow-level values are known before any step runs"
             ])
     }
 
@@ -162,11 +164,12 @@ import Testing
     @Test func withoutServicesTheRootStillNamesUndeclaredOnes() {
         let result = WorkflowLoader.check(
             source: "version: 1\nsteps:\n  a: { run: \"echo ${{ services.api.port }}\" }\n", file: "s.yaml")
-        #expect(errors(result) == ["3:22: unknown service 'api' in 'services.api' (declare it under 'services:')"])
+        #expect(errors(result) == ["3:23: unknown service 'api' in 'services.api' (declare it under 'services:')"])
     }
 
     @Test func secretsReadByServicesMustBeSet() {
-        let result = check("  api:\n    run: \"echo ${{ secrets.KEY }}\"\n    env: { TOKEN: \"${{ secrets.TOKEN }}\" }\n")
+        let result = check(
+            "  api:\n    run: \"echo ${{ secrets.KEY }}\"\n    env: { TOKEN: \"${{ secrets.TOKEN }}\" }\n")
         #expect(result.workflow?.secretReferences().map(\.name) == ["KEY", "TOKEN"])
     }
 }

@@ -120,7 +120,9 @@ public enum WorkflowSchema {
                         "port": SchemaVocabulary.either(
                             "A port on 127.0.0.1 polled until it accepts connections.",
                             [
-                                .object(["type": .string("integer"), "minimum": .integer(1), "maximum": .integer(65535)]),
+                                .object([
+                                    "type": .string("integer"), "minimum": .integer(1), "maximum": .integer(65535),
+                                ]),
                                 V.ref("expression"),
                             ]
                         ),

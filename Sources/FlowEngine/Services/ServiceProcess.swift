@@ -7,28 +7,26 @@ import Foundation
 final class ServiceProcess: Sendable {
     /// How many of the last output lines are kept for an error message.
     static let tailLength = 20
+    /// How many of the last stderr lines are kept besides: the two streams are read separately,
+    /// so an error line can arrive ahead of a burst of stdout and must not be pushed out by it.
+    static let errorTailLength = 5
 
     let launch: ServiceLaunch
     /// Completes when the process has exited (or fails when it could not start).
     let exit: Future<ProcessOutcome>
     private let group: LockedBox<pid_t>
-    private let tail: LockedBox<[String]>
+    private let tail: LockedBox<OutputTail>
 
     /// Starts the service's command at once.
     init(_ launch: ServiceLaunch, queue: DispatchQueue) {
         self.launch = launch
         let group = LockedBox<pid_t>(0)
-        let tail = LockedBox<[String]>([])
+        let tail = LockedBox(OutputTail())
         self.group = group
         self.tail = tail
         exit = ProcessRunner.run(
             launch.spec, on: queue,
-            onLine: { line, _ in
-                tail.withLock { lines in
-                    lines.append(line)
-                    if lines.count > Self.tailLength { lines.removeFirst(lines.count - Self.tailLength) }
-                }
-            },
+            onLine: { line, stream in tail.withLock { $0.append(line, isError: stream == .stderr) } },
             onStart: { pid in group.withLock { $0 = pid } })
     }
 
@@ -36,7 +34,7 @@ final class ServiceProcess: Sendable {
     var pid: pid_t { group.withLock { $0 } }
 
     /// The last lines the service printed, stdout and stderr interleaved as they came.
-    var lastLines: [String] { tail.withLock { $0 } }
+    var lastLines: [String] { tail.withLock { $0.lines } }
 
     /// Stops the service: SIGTERM to its process group, SIGKILL after the grace period. The
     /// future completes once the process has exited (at most a little after the grace period).
@@ -53,5 +51,29 @@ final class ServiceProcess: Sendable {
         exit.whenComplete(on: queue) { _ in exited.succeed(()) }
         // A safeguard: a process stuck in uninterruptible sleep must not hold flow forever.
         return exited.future.timeout(after: ServiceLaunch.terminationGrace + .seconds(2)).recover { _ in () }
+    }
+}
+
+/// The last lines of a service's output, in the order they arrived: the last `tailLength` of both
+/// streams, plus the last `errorTailLength` of stderr.
+struct OutputTail {
+    private var all: [(number: Int, line: String)] = []
+    private var errors: [(number: Int, line: String)] = []
+    private var count = 0
+
+    mutating func append(_ line: String, isError: Bool) {
+        count += 1
+        all.append((count, line))
+        if all.count > ServiceProcess.tailLength { all.removeFirst(all.count - ServiceProcess.tailLength) }
+        guard isError else { return }
+        errors.append((count, line))
+        if errors.count > ServiceProcess.errorTailLength {
+            errors.removeFirst(errors.count - ServiceProcess.errorTailLength)
+        }
+    }
+
+    var lines: [String] {
+        let kept = Set(all.map(\.number))
+        return (errors.filter { !kept.contains($0.number) } + all).sorted { $0.number < $1.number }.map(\.line)
     }
 }

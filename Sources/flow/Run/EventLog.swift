@@ -73,7 +73,8 @@ struct EventLog: Sendable {
                 "service": ready.name, "event": "ready", "url": ready.url,
                 "duration": String(format: "%.3f", seconds),
             ],
-            text: "service \(ready.name) " + paint("ready", .green) + " on \(ready.url)" + String(format: " (%.2fs)", seconds))
+            text: "service \(ready.name) " + paint("ready", .green) + " on \(ready.url)"
+                + String(format: " (%.2fs)", seconds))
     }
 
     private func write(fields: [String: String], text: String) {

@@ -62,7 +62,8 @@ struct RunExecution {
             run.cancel()
         }
         if !services.isEmpty,
-            let exitCode = await startServices(services, client: client, waiting: waiting, interrupts: interrupts, log: log)
+            let exitCode = await startServices(
+                services, client: client, waiting: waiting, interrupts: interrupts, log: log)
         {
             return exitCode
         }
