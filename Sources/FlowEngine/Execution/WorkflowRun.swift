@@ -92,6 +92,11 @@ public final class WorkflowRun: Sendable {
         scheduler.cancel()
     }
 
+    /// Gives up the run without starting it (its services failed to start): no step runs.
+    public func abandon() {
+        scheduler.abandon()
+    }
+
     /// The records so far.
     public var records: RunRecords<StepResult> { scheduler.records }
 

@@ -49,8 +49,14 @@ struct RunExecution {
                 onEvent: { event in
                     if let live { live.handle(event) } else { log.handle(event) }
                 })
+        } catch {
+            StandardError.write(masker(error.description) + "\n")
+            return 2
+        }
+        do {
             services = try ServiceSet(workflow: workflow, options: options)
         } catch {
+            run.abandon()
             StandardError.write(masker(error.description) + "\n")
             return 2
         }
@@ -65,6 +71,7 @@ struct RunExecution {
             let exitCode = await startServices(
                 services, client: client, waiting: waiting, interrupts: interrupts, log: log)
         {
+            run.abandon()
             return exitCode
         }
         live?.start()
