@@ -162,6 +162,8 @@ final class InterruptWatch {
                     StandardError.write("\nflow: interrupted; cancelling what is in flight (again to quit at once)\n")
                     onInterrupt()
                 } else {
+                    // Quitting at once still leaves no command or service behind.
+                    ProcessGroups.killAll()
                     exit(130)
                 }
             }
