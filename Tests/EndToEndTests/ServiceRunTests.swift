@@ -197,4 +197,45 @@ import Testing
         #expect(process.terminationStatus == 130)
         #expect(!isAlive(pid), "the service must not outlive flow")
     }
+
+    @Test func anInterruptDuringTheRunStopsTheSandboxAndExits130() async throws {
+        let file = try write(
+            """
+            version: 1
+            services:
+              sandbox:
+                run: ["${{ flow.executable }}", sandbox, --port, "${{ services.sandbox.port }}"]
+                ready: { http: "${{ services.sandbox.url }}/health" }
+            steps:
+              hello: { http: { url: "${{ services.sandbox.url }}/health" } }
+              wait: { needs: hello, run: "echo waiting; sleep 30" }
+            """)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("flow-svc-out-\(UUID())")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = FlowProcess.binary
+        process.arguments = ["run", file]
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var port: String?
+        for _ in 0..<500 where port == nil {
+            try await Task.sleep(for: .milliseconds(20))
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            if text.contains("[wait] | waiting"),
+                let match = text.firstMatch(of: /ready on http:\/\/127\.0\.0\.1:(\d+)/)
+            {
+                port = String(match.output.1)
+            }
+        }
+        let sandboxPort = try #require(port)
+        #expect(!sandboxProcesses(port: sandboxPort).isEmpty)
+        kill(process.processIdentifier, SIGINT)
+        for _ in 0..<500 where process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!process.isRunning)
+        #expect(process.terminationStatus == 130)
+        #expect(sandboxProcesses(port: sandboxPort).isEmpty, "the sandbox must not outlive flow")
+    }
 }

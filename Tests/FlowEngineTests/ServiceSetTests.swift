@@ -178,6 +178,25 @@ import Testing
         #expect(error?.description.contains("hunter2") == false)
     }
 
+    @Test func aServiceSeesTheWorkflowEnvAndItsOwnEnv() async throws {
+        let (_, options, services) = try prepare(
+            """
+            version: 1
+            env: { API: "${{ services.echo.url }}" }
+            services:
+              echo:
+                run: "echo \\"$API $EXTRA ${{ services.echo.port }}\\"; exit 1"
+                env: { EXTRA: "port-${{ services.echo.port }}" }
+            steps:
+              s: { run: echo }
+            """)
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let error = await #expect(throws: ServiceError.self) { try await services.start(client: client).value }
+        let endpoint = try #require(options.services["echo"])
+        #expect(error?.lastLines == ["\(endpoint.url) port-\(endpoint.port) \(endpoint.port)"])
+    }
+
     @Test func aCommandThatCannotStartFailsNamingIt() async throws {
         let (_, _, services) = try prepare(
             """
