@@ -23,6 +23,11 @@ struct DryRunPlan {
             "plan for \(workflow.file) (dry run: nothing is sent, started or written)",
             "\(stepCount) step\(stepCount == 1 ? "" : "s") in \(workflow.waves.count) wave\(workflow.waves.count == 1 ? "" : "s"), at most \(concurrency) at once",
         ]
+        if !workflow.services.isEmpty {
+            lines.append("")
+            lines.append("services (started before the first step, stopped at the end; each on a free port):")
+            for service in workflow.services { lines += describe(service) }
+        }
         for (number, wave) in workflow.waves.enumerated() {
             lines.append("")
             lines.append("wave \(number + 1):")
@@ -75,6 +80,26 @@ struct DryRunPlan {
             lines.append("  \(step.id): \(mode) of \(children)\(suffix)")
         }
         if let condition = step.condition { lines.append("      if \(condition.text)") }
+        return lines
+    }
+
+    private func describe(_ service: Service) -> [String] {
+        var lines: [String] = []
+        switch service.command {
+        case .script(let script): lines.append("  \(service.name): run sh -c \(quote(render(script)))")
+        case .arguments(let arguments):
+            lines.append("  \(service.name): run \(arguments.map { quote(render($0)) }.joined(separator: " "))")
+        }
+        lines += service.env.map { "      env \($0.name)=\(render($0.value))" }
+        let timeout = DurationSyntax.format(service.timeout)
+        switch service.ready {
+        case .http(let url): lines.append("      ready when GET \(render(url)) answers 2xx (within \(timeout))")
+        case .port(let port):
+            lines.append("      ready when 127.0.0.1:\(render(port)) accepts connections (within \(timeout))")
+        case .ownPort:
+            lines.append(
+                "      ready when 127.0.0.1:<services.\(service.name).port> accepts connections (within \(timeout))")
+        }
         return lines
     }
 

@@ -43,6 +43,20 @@ struct SchemaTests {
                 steps:
                   deep: { http: { url: /deep, json: [1, { a: b }] } }
         """,
+        """
+        version: 1
+        services:
+          sandbox:
+            run: ["${{ flow.executable }}", sandbox, --port, "${{ services.sandbox.port }}"]
+            ready: { http: "${{ services.sandbox.url }}/health" }
+            timeout: 10s
+            env: { MODE: test, N: 1 }
+          byPort: { run: sleep 60, ready: { port: 8089 } }
+          byExpression: { run: sleep 60, ready: { port: "${{ services.byPort.port }}" } }
+          plain: { run: sleep 60 }
+        steps:
+          hello: { http: { url: "${{ services.sandbox.url }}/health" } }
+        """,
     ]
 
     /// Structurally wrong files and the reason the schema must give for each.
@@ -87,6 +101,14 @@ struct SchemaTests {
             "version: 1\nsteps: { g: { parallel: all, at-least: 1, steps: { b: { run: x } } } }\n",
             "'any' was expected"
         ),
+        ("version: 1\nservices: { api: { ready: { port: 80 } } }\nsteps: { a: { run: x } }\n", "'run' is a required"),
+        (
+            "version: 1\nservices: { api: { run: x, ready: { http: /h, port: 80 } } }\nsteps: { a: { run: x } }\n",
+            "has too many properties"
+        ),
+        ("version: 1\nservices: { api: { run: x, ready: {} } }\nsteps: { a: { run: x } }\n", "should be non-empty"),
+        ("version: 1\nservices: { api: { run: x, redy: {} } }\nsteps: { a: { run: x } }\n", "('redy' was unexpected)"),
+        ("version: 1\nservices: { 1api: { run: x } }\nsteps: { a: { run: x } }\n", "does not match"),
     ]
 
     @Test func schemaIsValidDraft202012AndAcceptsTheShortForms() throws {
@@ -136,6 +158,14 @@ struct SchemaTests {
         ),
         (["$defs", "expect", "properties"], "version: 1\nsteps: { a: { http: { url: /x }, expect: { KEY: ~ } } }\n"),
         (["$defs", "retry", "anyOf", "1", "properties"], "version: 1\nsteps: { a: { run: x, retry: { KEY: ~ } } }\n"),
+        (
+            ["$defs", "service", "properties"],
+            "version: 1\nservices: { s: { run: x, KEY: ~ } }\nsteps: { a: { run: x } }\n"
+        ),
+        (
+            ["$defs", "service", "properties", "ready", "properties"],
+            "version: 1\nservices: { s: { run: x, ready: { KEY: ~ } } }\nsteps: { a: { run: x } }\n"
+        ),
     ]
 
     /// Every key the schema offers (and editors complete) is one `flow validate` knows; the reverse

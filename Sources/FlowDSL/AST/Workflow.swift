@@ -16,6 +16,8 @@ public struct Workflow: Sendable {
     public let defaults: Defaults
     /// The most steps in flight at once (default 16).
     public let concurrency: Int
+    /// The services started before the first step, in file order.
+    public let services: [Service]
     /// The top-level steps, in file order.
     public let steps: [Step]
     /// Every step, nested ones included, depth first in file order.
@@ -40,7 +42,8 @@ public struct Workflow: Sendable {
         env: [NamedValue],
         defaults: Defaults,
         concurrency: Int,
-        steps: [Step]
+        steps: [Step],
+        services: [Service] = []
     ) {
         self.file = file
         self.version = version
@@ -51,6 +54,7 @@ public struct Workflow: Sendable {
         self.defaults = defaults
         self.concurrency = concurrency
         self.steps = steps
+        self.services = services
         var all: [Step] = []
         func collect(_ steps: [Step]) {
             for step in steps {
@@ -73,6 +77,11 @@ public struct Workflow: Sendable {
     /// The step with this id, nested ones included.
     public func step(_ id: String) -> Step? {
         index[id].map { allSteps[$0] }
+    }
+
+    /// The service declared with this name.
+    public func service(_ name: String) -> Service? {
+        services.first { $0.name == name }
     }
 
     /// The input declared with this name.

@@ -112,6 +112,16 @@ struct ExpressionCheck {
             }
         case "env", "secrets":
             return
+        case "services":
+            if let problem = checkServiceReference(reference, firstKey: firstKey) {
+                fail(problem.message, hint: problem.hint)
+            }
+        case "flow":
+            guard let name = firstKey, !Roots.flowProperties.contains(name) else { return }
+            let hint = Suggestion.closest(to: name, in: Roots.flowProperties).map { "did you mean '\($0)'?" }
+            fail(
+                "'flow' has no property '\(name)'",
+                hint: hint ?? "flow.executable is the path of the running flow binary")
         case "result":
             guard case .stepResult(let step) = site.scope, !isGroup(step) else {
                 fail(
@@ -195,6 +205,27 @@ struct ExpressionCheck {
             )
         }
         return nil
+    }
+
+    /// The problem with a `services.…` reference: an undeclared service or an unknown property.
+    private func checkServiceReference(_ reference: Reference, firstKey: String?) -> (message: String, hint: String?)? {
+        guard let name = firstKey else { return nil }
+        guard workflow.service(name) != nil else {
+            let names = workflow.services.map(\.name)
+            let hint =
+                Suggestion.closest(to: name, in: names).map { "did you mean '\($0)'?" }
+                ?? (names.isEmpty
+                    ? "declare it under 'services:'"
+                    : "declared services: \(names.map { "'\($0)'" }.joined(separator: ", "))")
+            return ("unknown service '\(name)' in 'services.\(name)'", hint)
+        }
+        guard reference.path.count >= 2, case .key(let property) = reference.path[1],
+            !Service.properties.contains(property)
+        else { return nil }
+        let hint =
+            Suggestion.closest(to: property, in: Service.properties).map { "did you mean '\($0)'?" }
+            ?? "a service has 'port' and 'url'"
+        return ("services.\(name) has no property '\(property)'", hint)
     }
 
     /// `steps.x`, `steps.x[expr]`, `steps.x.outputs` or `steps.x.outputs[expr]`: no single output named.

@@ -2,7 +2,7 @@
 struct ExpressionSite {
     /// What a site may read.
     enum Scope {
-        /// Workflow-level values (`env`, `defaults`): inputs, env and secrets only.
+        /// Workflow-level values (`env`, `defaults`, `services`): no `steps` or `result`.
         case workflow
         /// A step's request, command or condition: also `steps.X` of steps it depends on.
         case step(Step)
@@ -26,6 +26,9 @@ struct ExpressionSite {
         var sites: [ExpressionSite] = workflow.env.map { ExpressionSite($0.value, .workflow) }
         if let baseURL = workflow.defaults.http.baseURL { sites.append(ExpressionSite(baseURL, .workflow)) }
         sites += workflow.defaults.http.headers.map { ExpressionSite($0.value, .workflow) }
+        for service in workflow.services {
+            sites += service.texts.map { ExpressionSite($0, .workflow) }
+        }
         for step in workflow.allSteps {
             sites += Self.sites(of: step)
         }

@@ -15,7 +15,8 @@ enum WorkflowChecker {
             env: parts.env,
             defaults: parts.defaults,
             concurrency: parts.concurrency,
-            steps: parts.steps
+            steps: parts.steps,
+            services: parts.services
         )
         var graph = GraphCheck(steps: workflow.allSteps)
         graph.run()

@@ -1,7 +1,8 @@
 /// A path read from one of the expression roots, such as `steps.login.outputs.token`; the checker
 /// uses it to verify names and dependencies before anything runs.
 public struct Reference: Sendable, Hashable, CustomStringConvertible {
-    /// The root name: `inputs`, `env`, `secrets`, `steps`, `result`, or an unknown name to report.
+    /// The root name: `inputs`, `env`, `secrets`, `steps`, `result`, `services`, `flow`, or an unknown
+    /// name to report.
     public let root: String
     /// The static accesses after the root, up to and including the first computed index.
     public let path: [PathComponent]
@@ -70,8 +71,8 @@ public struct FunctionCall: Sendable, Hashable {
 
 /// The root names expressions may read.
 public enum Roots {
-    /// Roots available today: `inputs`, `env`, `secrets`, `steps`, `result`.
-    public static let names = ["inputs", "env", "secrets", "steps", "result"]
-    /// Roots kept for later versions of the language; using one is an error today.
-    public static let reserved = ["services", "flow"]
+    /// Every root: `inputs`, `env`, `secrets`, `steps`, `result`, `services`, `flow`.
+    public static let names = ["inputs", "env", "secrets", "steps", "result", "services", "flow"]
+    /// The properties of the `flow` root.
+    public static let flowProperties = ["executable"]
 }

@@ -3,7 +3,7 @@ internal import Yams
 /// Turns a composed YAML document into workflow parts, reporting every shape problem.
 struct WorkflowParser {
     static let topLevelKeys = [
-        "version", "name", "description", "inputs", "env", "defaults", "concurrency", "steps",
+        "version", "name", "description", "inputs", "env", "defaults", "concurrency", "services", "steps",
     ]
 
     /// The parsed parts; the checker turns them into a `Workflow`.
@@ -15,6 +15,7 @@ struct WorkflowParser {
         var env: [NamedValue] = []
         var defaults = Defaults()
         var concurrency = Workflow.defaultConcurrency
+        var services: [Service] = []
         var steps: [Step] = []
         var stepsLocation: SourceLocation?
     }
@@ -52,6 +53,7 @@ struct WorkflowParser {
         {
             parts.concurrency = value
         }
+        if let services = byKey["services"] { parts.services = parseServices(services.value) }
         if let steps = byKey["steps"] {
             parts.stepsLocation = reader.location(steps.keyNode)
             var stepParser = StepParser(reader: reader)

@@ -59,6 +59,11 @@ public enum WorkflowSchema {
                 "The most steps in flight at once (default 16); `flow run --concurrency N` overrides it.",
                 minimum: 1
             ),
+            "services": V.map(
+                "Local processes started before the first step and stopped when the run ends, each on a free "
+                    + "loopback port read as `services.<name>.port` and `services.<name>.url`.",
+                values: V.ref("service")
+            ).adding(["propertyNames": V.ref("identifier")]),
             "steps": V.ref("steps", "The workflow's steps: a mapping from step id to step. Required."),
         ])
     }
@@ -70,6 +75,7 @@ public enum WorkflowSchema {
         define("expression", expressionDefinition)
         define("input", inputDefinition)
         define("httpDefaults", httpDefaultsDefinition)
+        define("service", serviceDefinition)
         define("steps", stepsDefinition)
         define("step", stepDefinition)
         define("http", httpDefinition)
@@ -97,6 +103,38 @@ public enum WorkflowSchema {
                 "required": V.boolean("Whether `flow run` refuses to start without this input."),
                 "description": V.text("What the input is for, for humans."),
             ]
+        )
+    }
+
+    private static var serviceDefinition: JSONNode {
+        typealias V = SchemaVocabulary
+        return V.closedObject(
+            "A service: a command flow starts before the first step, waits for, and stops when the run ends.",
+            properties: [
+                "run": V.ref("run", "The command that starts the service (a script or an argv, as in `run` steps)."),
+                "ready": V.closedObject(
+                    "When the service is ready: `http` (a URL answering 2xx) or `port` (accepting connections). "
+                        + "Default: its own port accepts connections.",
+                    properties: [
+                        "http": V.text("A URL polled with GET until it answers 2xx."),
+                        "port": SchemaVocabulary.either(
+                            "A port on 127.0.0.1 polled until it accepts connections.",
+                            [
+                                .object([
+                                    "type": .string("integer"), "minimum": .integer(1), "maximum": .integer(65535),
+                                ]),
+                                V.ref("expression"),
+                            ]
+                        ),
+                    ]
+                ).adding([
+                    "minProperties": .integer(1),
+                    "maxProperties": .integer(1),
+                ]),
+                "timeout": V.ref("duration", "How long flow waits for the service to be ready (default 30s)."),
+                "env": V.map("Environment variables of the service (expressions allowed).", values: V.scalar),
+            ],
+            required: ["run"]
         )
     }
 

@@ -1,7 +1,7 @@
 import FlowDSL
 
 /// The values expressions can read at one point of a run: the roots `inputs`, `env`, `secrets`,
-/// `steps` and, in a step's own `expect` and `outputs`, `result`.
+/// `services`, `flow`, `steps` and, in a step's own `expect` and `outputs`, `result`.
 struct ExpressionScope: EvaluationContext {
     let inputs: Value
     let env: Value
@@ -11,6 +11,10 @@ struct ExpressionScope: EvaluationContext {
     let steps: Value
     let result: Value?
     let facts: ConditionFacts?
+    /// `services.<name>.port` and `.url`.
+    var services: Value = .object([:])
+    /// `flow.executable`.
+    var flow: Value = .object([:])
 
     func value(ofRoot name: String) -> Value? {
         switch name {
@@ -19,6 +23,8 @@ struct ExpressionScope: EvaluationContext {
         case "secrets": return secrets
         case "steps": return steps
         case "result": return result
+        case "services": return services
+        case "flow": return flow
         default: return nil
         }
     }
@@ -39,6 +45,10 @@ struct RunValues: Sendable {
     let inputs: Value
     let env: Value
     let secrets: Value
+    /// `services.<name>.port` and `.url`, known before the run starts (see `RunOptions.services`).
+    var services: Value = .object([:])
+    /// `flow.executable`.
+    var flow: Value = .object([:])
 
     /// A scope for evaluating `texts` (and compiled `expressions`), with the records of the steps
     /// they read.
@@ -58,7 +68,8 @@ struct RunValues: Sendable {
             steps[id] = Self.value(of: record)
         }
         return ExpressionScope(
-            inputs: inputs, env: env, secrets: secrets, steps: .object(steps), result: result, facts: facts)
+            inputs: inputs, env: env, secrets: secrets, steps: .object(steps), result: result, facts: facts,
+            services: services, flow: flow)
     }
 
     /// `steps.<id>` as expressions see it: `status`, `outputs`, and `winner` for an `any` group.

@@ -11,16 +11,34 @@ public struct RunOptions: Sendable {
     public var concurrency: Int?
     /// The folder relative `file` inputs are resolved against.
     public var workingDirectory: String
+    /// The endpoints of the workflow's services by name (from `ServiceEndpoint.allocate`), read as
+    /// `services.<name>.port` and `services.<name>.url`.
+    public var services: [String: ServiceEndpoint]
+    /// `flow.executable`: the path of the running flow binary.
+    public var executable: String
 
     /// Options for a run.
     public init(
         inputs: [String: InputValue] = [:], secrets: SecretStore = SecretStore(values: [:]), concurrency: Int? = nil,
-        workingDirectory: String = FileManager.default.currentDirectoryPath
+        workingDirectory: String = FileManager.default.currentDirectoryPath,
+        services: [String: ServiceEndpoint] = [:], executable: String = FlowExecutable.path
     ) {
         self.inputs = inputs
         self.secrets = secrets
         self.concurrency = concurrency
         self.workingDirectory = workingDirectory
+        self.services = services
+        self.executable = executable
+    }
+
+    /// `services` as expressions read it.
+    var servicesValue: Value {
+        .object(services.mapValues { .object(["port": .number(Double($0.port)), "url": .string($0.url)]) })
+    }
+
+    /// The `flow` root.
+    var flowValue: Value {
+        .object(["executable": .string(executable)])
     }
 }
 

@@ -33,7 +33,8 @@ public final class WorkflowRun: Sendable {
         }
         let values = RunValues(
             inputs: Self.inputValues(workflow, options), env: .object([:]),
-            secrets: .object(options.secrets.values.mapValues { .string($0) }))
+            secrets: .object(options.secrets.values.mapValues { .string($0) }), services: options.servicesValue,
+            flow: options.flowValue)
         var environment: [String: String] = [:]
         var envValues: [String: Value] = [:]
         let workflowScope = values.scope(for: [], records: RunRecords([:]))
@@ -46,7 +47,9 @@ public final class WorkflowRun: Sendable {
                 problems.append(error)
             }
         }
-        let runValues = RunValues(inputs: values.inputs, env: .object(envValues), secrets: values.secrets)
+        let runValues = RunValues(
+            inputs: values.inputs, env: .object(envValues), secrets: values.secrets, services: values.services,
+            flow: values.flow)
         var baseURL: String?
         do {
             baseURL = try workflow.defaults.http.baseURL?.string(in: runValues.scope(for: [], records: RunRecords([:])))
@@ -91,10 +94,15 @@ public final class WorkflowRun: Sendable {
         scheduler.cancel()
     }
 
+    /// Gives up the run without starting it (its services failed to start): no step runs.
+    public func abandon() {
+        scheduler.abandon()
+    }
+
     /// The records so far.
     public var records: RunRecords<StepResult> { scheduler.records }
 
-    private static func inputValues(_ workflow: Workflow, _ options: RunOptions) -> Value {
+    static func inputValues(_ workflow: Workflow, _ options: RunOptions) -> Value {
         var inputs: [String: Value] = [:]
         for input in workflow.inputs {
             guard let value = options.inputs[input.name] ?? input.defaultValue else {

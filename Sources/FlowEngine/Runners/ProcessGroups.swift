@@ -34,6 +34,12 @@ public enum ProcessGroups {
         kill(-group, 0) == 0
     }
 
+    /// SIGKILL to every group flow started that is still running, at once: for quitting without
+    /// waiting (a second interrupt).
+    public static func killAll() {
+        for group in live.withLock({ $0 }) { kill(-group, SIGKILL) }
+    }
+
     /// Ends every group flow started that is still running: SIGTERM, up to `grace` to exit, then
     /// SIGKILL. Called before flow exits, so no command outlives it.
     public static func terminateAll(grace: Duration) async {

@@ -67,14 +67,16 @@ public struct ProcessLaunchError: Error, Sendable, CustomStringConvertible {
 
 /// Runs local commands through swift-subprocess and reports them as FlowTasks futures.
 public enum ProcessRunner {
-    /// Starts `spec` and streams each output line to `onLine` as it arrives.
+    /// Starts `spec` and streams each output line to `onLine` as it arrives; `onStart` gets the
+    /// process id (which is also its process group id) once it is spawned.
     ///
     /// The process runs in its own process group. Cancelling the future terminates the whole group:
     /// SIGTERM, then SIGKILL after `terminationGrace`. The future fails only when the command could
     /// not start or was cancelled; a non-zero exit is an outcome, for the caller to judge.
     public static func run(
         _ spec: ProcessSpec, on queue: DispatchQueue,
-        onLine: @escaping @Sendable (String, StepProgress.OutputStream) -> Void = { _, _ in }
+        onLine: @escaping @Sendable (String, StepProgress.OutputStream) -> Void = { _, _ in },
+        onStart: @escaping @Sendable (Int32) -> Void = { _ in }
     ) -> Future<ProcessOutcome> {
         let promise = Promise<ProcessOutcome>(on: queue)
         let group = LockedBox<pid_t>(0)
@@ -85,6 +87,7 @@ public enum ProcessRunner {
                 promise.succeed(
                     try await execute(spec, onLine: onLine) { pid in
                         group.withLock { $0 = pid }
+                        onStart(pid)
                         // Cancelled between the spawn and now: stop it at once.
                         if promise.isCompleted { ProcessGroups.terminate(pid, grace: spec.terminationGrace) }
                     })

@@ -57,7 +57,7 @@ struct RunStepRunner: Sendable {
         }
     }
 
-    private func makeSpec(_ command: RunStep, records: RunRecords<StepResult>) throws(StepError) -> ProcessSpec {
+    func makeSpec(_ command: RunStep, records: RunRecords<StepResult>) throws(StepError) -> ProcessSpec {
         var texts = command.env.map(\.value)
         if let cwd = command.cwd { texts.append(cwd) }
         switch command.command {

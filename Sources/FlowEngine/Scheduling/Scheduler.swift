@@ -75,6 +75,12 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Gives up a run that will never be started (say, its services failed): completes its future
+    /// with the records as they are, every step pending, so no promise is left behind.
+    public func abandon() {
+        queue.async { self.done.succeed(self.records) }
+    }
+
     /// Starts the run. The future completes when every step is final; it never fails.
     public func start() -> Future<RunRecords<Output>> {
         queue.async {

@@ -87,6 +87,19 @@ struct EventLog: Sendable {
         }
     }
 
+    /// One line when a service passed its readiness check:
+    /// `service sandbox ready on http://127.0.0.1:PORT (0.41s)`.
+    func serviceReady(_ ready: ServiceReady) {
+        let seconds = ready.duration.seconds
+        write(
+            fields: [
+                "service": ready.name, "event": "ready", "url": ready.url,
+                "duration": String(format: "%.3f", seconds),
+            ],
+            text: "service \(ready.name) " + paint("ready", .green) + " on \(ready.url)"
+                + String(format: " (%.2fs)", seconds))
+    }
+
     private func write(fields: [String: String], text: String) {
         let time = Self.timestamp()
         switch format {

@@ -31,11 +31,20 @@ struct RunExecution {
         let live = terminal && logFormat == .plain ? LiveView(log: log, workflow: workflow) : nil
         let client = HTTPClient()
         defer { client.shutdown() }
+        let endpoints: [String: ServiceEndpoint]
+        do {
+            endpoints = try ServiceEndpoint.allocate(for: workflow.services)
+        } catch {
+            StandardError.write("flow: \(error)\n")
+            return 1
+        }
+        let options = RunOptions(inputs: inputs, secrets: secrets, concurrency: concurrency, services: endpoints)
         let run: WorkflowRun
+        let services: ServiceSet
         do {
             run = try WorkflowRun(
                 workflow: workflow,
-                options: RunOptions(inputs: inputs, secrets: secrets, concurrency: concurrency),
+                options: options,
                 client: client,
                 onEvent: { event in
                     if let live { live.handle(event) } else { log.handle(event) }
@@ -44,9 +53,27 @@ struct RunExecution {
             StandardError.write(masker(error.description) + "\n")
             return 2
         }
+        do {
+            services = try ServiceSet(workflow: workflow, options: options)
+        } catch {
+            run.abandon()
+            StandardError.write(masker(error.description) + "\n")
+            return 2
+        }
         let startedAt = Date()
         let clock = ContinuousClock.now
-        let interrupts = InterruptWatch { run.cancel() }
+        let waiting = LockedBox<Future<[ServiceReady]>?>(nil)
+        let interrupts = InterruptWatch {
+            waiting.withLock { $0 }?.cancel()
+            run.cancel()
+        }
+        if !services.isEmpty,
+            let exitCode = await startServices(
+                services, client: client, waiting: waiting, interrupts: interrupts, log: log)
+        {
+            run.abandon()
+            return exitCode
+        }
         live?.start()
         let records: [String: StepRecord<StepResult>]
         do {
@@ -56,6 +83,7 @@ struct RunExecution {
             // The scheduler's future never fails; keep whatever was recorded.
             records = run.records.all
         }
+        try? await services.stop().value
         // No command may outlive the run: finish off any process group a cancellation left behind.
         await ProcessGroups.terminateAll(grace: .seconds(1))
         interrupts.stop()
@@ -76,6 +104,38 @@ struct RunExecution {
             }
         }
         return interrupted ? 130 : exitCode
+    }
+
+    /// Starts the services and waits until all are ready (printing a line for each); nil then.
+    /// When one fails or the wait is interrupted, stops them all and returns the exit code.
+    private func startServices(
+        _ services: ServiceSet, client: HTTPClient, waiting: LockedBox<Future<[ServiceReady]>?>,
+        interrupts: InterruptWatch, log: EventLog
+    ) async -> Int32? {
+        let started = services.start(client: client)
+        waiting.withLock { $0 = started }
+        // An interrupt that came before the future was stored had nothing to cancel.
+        if interrupts.fired { started.cancel() }
+        do {
+            for ready in try await started.value { log.serviceReady(ready) }
+            Output.flush()
+            return nil
+        } catch {
+            try? await services.stop().value
+            await ProcessGroups.terminateAll(grace: .seconds(1))
+            interrupts.stop()
+            Output.flush()
+            if interrupts.fired {
+                StandardError.write("flow: interrupted while starting the services; nothing ran\n")
+                return 130
+            }
+            if let failure = error as? ServiceError {
+                StandardError.write("\(failure.location): error: \(failure)\nflow: failed — no step ran\n")
+            } else {
+                StandardError.write("flow: the services could not start: \(error)\n")
+            }
+            return 1
+        }
     }
 }
 
@@ -102,6 +162,8 @@ final class InterruptWatch {
                     StandardError.write("\nflow: interrupted; cancelling what is in flight (again to quit at once)\n")
                     onInterrupt()
                 } else {
+                    // Quitting at once still leaves no command or service behind.
+                    ProcessGroups.killAll()
                     exit(130)
                 }
             }

@@ -1,0 +1,113 @@
+import Dispatch
+import FlowDSL
+import Foundation
+
+/// How a started service is judged ready, with its expressions evaluated.
+public enum ReadinessCheck: Sendable, Hashable, CustomStringConvertible {
+    /// A GET to the URL answers 2xx.
+    case http(String)
+    /// 127.0.0.1:port accepts a TCP connection.
+    case port(Int)
+
+    /// `GET http://… answers 2xx` or `port N accepts connections`.
+    public var description: String {
+        switch self {
+        case .http(let url): return "GET \(url) answers 2xx"
+        case .port(let port): return "127.0.0.1:\(port) accepts connections"
+        }
+    }
+}
+
+/// A service ready to start: its command and readiness check with every expression evaluated.
+struct ServiceLaunch: Sendable {
+    let service: Service
+    let endpoint: ServiceEndpoint
+    let spec: ProcessSpec
+    let check: ReadinessCheck
+
+    /// How long flow waits after SIGTERM before SIGKILL when it stops a service.
+    static let terminationGrace = Duration.seconds(3)
+
+    /// Evaluates every service's command, environment and readiness check. Expressions may read
+    /// inputs, env, secrets, services and flow; problems are setup errors naming their place.
+    static func prepare(workflow: Workflow, options: RunOptions) throws(RunSetupError) -> [ServiceLaunch] {
+        guard !workflow.services.isEmpty else { return [] }
+        var problems: [StepError] = []
+        let base = RunValues(
+            inputs: WorkflowRun.inputValues(workflow, options), env: .object([:]),
+            secrets: .object(options.secrets.values.mapValues { .string($0) }), services: options.servicesValue,
+            flow: options.flowValue)
+        let empty = RunRecords<StepResult>([:])
+        // The workflow's `env` reaches services as it reaches `run` steps.
+        var environment: [String: String] = [:]
+        var envValues: [String: Value] = [:]
+        let workflowScope = base.scope(for: [], records: empty)
+        for variable in workflow.env {
+            do {
+                let value = try variable.value.evaluate(in: workflowScope)
+                envValues[variable.name] = value
+                environment[variable.name] = value.interpolated
+            } catch {
+                problems.append(error)
+            }
+        }
+        let values = RunValues(
+            inputs: base.inputs, env: .object(envValues), secrets: base.secrets, services: base.services,
+            flow: base.flow)
+        let runner = RunStepRunner(
+            values: values, workflowEnvironment: environment, masker: options.secrets.masker,
+            queue: DispatchQueue(label: "flow.services.prepare"), defaultRetry: nil)
+        var launches: [ServiceLaunch] = []
+        for service in workflow.services {
+            guard let endpoint = options.services[service.name] else {
+                problems.append(StepError("service '\(service.name)' has no port", at: service.location))
+                continue
+            }
+            do {
+                var spec = try runner.makeSpec(
+                    RunStep(command: service.command, env: service.env, cwd: nil, location: service.location),
+                    records: empty)
+                // Only the last lines are kept (`ServiceOutputTail`), nothing is captured whole.
+                spec.captureLimit = 0
+                spec.terminationGrace = terminationGrace
+                let check = try readiness(service, endpoint: endpoint, scope: values.scope(for: [], records: empty))
+                launches.append(ServiceLaunch(service: service, endpoint: endpoint, spec: spec, check: check))
+            } catch {
+                problems.append(error)
+            }
+        }
+        guard problems.isEmpty else { throw RunSetupError(problems: problems) }
+        return launches
+    }
+
+    private static func readiness(
+        _ service: Service, endpoint: ServiceEndpoint, scope: ExpressionScope
+    ) throws(StepError) -> ReadinessCheck {
+        switch service.ready {
+        case .ownPort:
+            return .port(endpoint.port)
+        case .http(let url):
+            let text = try url.string(in: scope)
+            guard text.hasPrefix("http://") || text.hasPrefix("https://") else {
+                throw StepError(
+                    "service '\(service.name)': 'ready.http' must be an http:// or https:// URL, not '\(text)'",
+                    at: url.location)
+            }
+            return .http(text)
+        case .port(let port):
+            let value = try port.evaluate(in: scope)
+            let number: Double? =
+                switch value {
+                case .number(let number): number
+                case .string(let text): Double(text.trimmingCharacters(in: .whitespaces))
+                default: nil
+                }
+            guard let number, number.rounded() == number, (1...65_535).contains(number) else {
+                throw StepError(
+                    "service '\(service.name)': 'ready.port' must be a port number (1–65535), not '\(value.interpolated)'",
+                    at: port.location)
+            }
+            return .port(Int(number))
+        }
+    }
+}
