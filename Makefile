@@ -17,6 +17,7 @@ build: deps
 # memory growth during a 50 MB upload, a port that was just freed — that parallel tests disturb.
 # .tsan-suppressions says why swift-subprocess's own locks are exempt.
 test: deps
+	scripts/tus-peer --install
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel
 	TSAN_OPTIONS="suppressions=$(CURDIR)/.tsan-suppressions" \
