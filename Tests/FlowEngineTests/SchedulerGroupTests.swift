@@ -28,6 +28,21 @@ import Testing
         #expect(records["use"]?.state == .succeeded)
     }
 
+    @Test func aStepAfterAGroupWhoseChildrenAllSucceededStarts() async throws {
+        // Regression: the group's end released its dependent, but nothing started it.
+        let fake = FakeSteps()
+        let (records, _) = try await run([
+            group("notify", GroupPolicy(mode: .all), children: ["mail", "chat"]),
+            PlannedStep(id: "mail", group: "notify", work: fake.automatic(.success("sent"))),
+            PlannedStep(id: "chat", group: "notify", work: fake.automatic(.success("posted"))),
+            PlannedStep(id: "cleanup", needs: ["notify"], condition: .always, work: fake.automatic()),
+            PlannedStep(id: "after", needs: ["notify"], work: fake.automatic()),
+        ])
+        #expect(records["notify"]?.state == .succeeded)
+        #expect(records["cleanup"]?.state == .succeeded)
+        #expect(records["after"]?.state == .succeeded)
+    }
+
     @Test func anyGroupFailsWithEveryChildsErrorWhenAllFail() async throws {
         let fake = FakeSteps()
         let (records, _) = try await run([

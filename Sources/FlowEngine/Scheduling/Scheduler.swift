@@ -93,7 +93,6 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
                 guard let node = self.nodes[id], node.step.group == nil, node.waitingOn == 0 else { continue }
                 self.consider(node)
             }
-            self.pump()
             self.checkProgress()
         }
         return done.future
@@ -206,7 +205,6 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         case .failure(let error):
             finish(node, .failed, error: error)
         }
-        pump()
         checkProgress()
     }
 
@@ -398,8 +396,10 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Completes the run when every step is final.
+    /// Starts what became ready (a group's end releases its dependents too), then completes the
+    /// run when every step is final.
     private func checkProgress() {
+        pump()
         guard finalCount == nodes.count else { return }
         done.succeed(records)
     }

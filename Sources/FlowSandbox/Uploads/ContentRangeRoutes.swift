@@ -55,6 +55,7 @@ enum ContentRangeRoutes {
             let upload = try state.uploads.findOrCreate(.contentRange, id, length: total, dropAt: dropAt)
             guard upload.length == total else { return totalMismatch(upload) }
             upload.armDrop(at: dropAt)
+            upload.setPace(milliseconds: request.uri.queryParameters.get("pace-ms", as: Int.self))
             return try await receive(request, span: span, first: first, upload: upload, context: context, state: state)
         }
     }
@@ -88,6 +89,7 @@ enum ContentRangeRoutes {
             )
             switch outcome {
             case .stored, .interrupted:
+                if outcome == .stored { try await Task.sleep(for: upload.pace) }
                 let stored = upload.snapshot().offset
                 if stored < first + span && outcome == .stored {
                     var response = status(of: upload)

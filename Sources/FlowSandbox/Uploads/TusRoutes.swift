@@ -100,7 +100,8 @@ enum TusRoutes {
         }
         let id = UUID().uuidString.lowercased()
         let dropAt = request.uri.queryParameters.get("drop-at", as: Int.self)
-        _ = try state.uploads.findOrCreate(.tus, id, length: length, metadata: metadata, dropAt: dropAt)
+        let upload = try state.uploads.findOrCreate(.tus, id, length: length, metadata: metadata, dropAt: dropAt)
+        upload.setPace(milliseconds: request.uri.queryParameters.get("pace-ms", as: Int.self))
         let path = "/uploads/tus/\(id)"
         let location = request.head.authority.map { "http://\($0)\(path)" } ?? path
         return reply(.created, [.location: location])
@@ -169,6 +170,7 @@ enum TusRoutes {
             context: context,
             events: state.events
         )
+        if outcome == .stored { try await Task.sleep(for: upload.pace) }
         let stored = String(upload.snapshot().offset)
         switch outcome {
         case .stored, .interrupted:

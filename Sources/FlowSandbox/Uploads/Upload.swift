@@ -44,6 +44,7 @@ final class Upload: Sendable {
         var dropAt: Int?
         var dropArmed = false
         var chunks = 0
+        var paceMilliseconds = 0
     }
 
     private let state: NIOLockedValueBox<State>
@@ -82,6 +83,16 @@ final class Upload: Sendable {
             state.dropAt = state.chunks + chunk
         }
     }
+
+    /// Sets `?pace-ms=N` (the last one given wins): every later chunk is answered N ms after it
+    /// arrived, so a demo's progress bar is visible on loopback.
+    func setPace(milliseconds: Int?) {
+        guard let milliseconds, (0...10_000).contains(milliseconds) else { return }
+        state.withLockedValue { $0.paceMilliseconds = milliseconds }
+    }
+
+    /// The wait `?pace-ms` asked for before answering a chunk.
+    var pace: Duration { .milliseconds(state.withLockedValue { $0.paceMilliseconds }) }
 
     /// Reserves the upload for one chunk that must start at `offset`.
     func beginChunk(at offset: Int) -> Result<ChunkWriter, ChunkRefusal> {
