@@ -36,7 +36,8 @@ import Testing
 
     @Test func theDemoShowsWhatItPromises() async throws {
         let outcome = try await FlowProcess.run(
-            ["run", Self.folder.appendingPathComponent("demo.yaml").path], environment: ["FLOW_SECRET_PASSWORD": "s3cret"])
+            ["run", Self.folder.appendingPathComponent("demo.yaml").path],
+            environment: ["FLOW_SECRET_PASSWORD": "s3cret"])
         #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
         let out = outcome.stdout
         #expect(out.contains("service sandbox ready on http://127.0.0.1:"))
