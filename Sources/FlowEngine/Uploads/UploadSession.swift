@@ -185,7 +185,7 @@ final class UploadSession: @unchecked Sendable {
         report(.attempt(attempts))
         report(
             .line(
-                "\(Self.message(of: error, masker: masker)); asking the server how much it holds, then resuming",
+                "\(Self.recoveryReason(error, masker: masker)); asking the server how much it holds, then resuming",
                 stream: .stderr))
         let wait = policy.delay(afterFailures: failures, error: error)
         perform(Future<Void>.delay(wait, on: queue), recoverFrom: offset) { [self] _ in
@@ -233,6 +233,17 @@ final class UploadSession: @unchecked Sendable {
     private func stop() {
         finished = true
         cancelCurrent?()
+    }
+
+    /// Why an upload is recovering, in short: an offset mismatch says so rather than quoting the
+    /// server's whole answer (after a dropped connection, curl may send a chunk again on a new
+    /// connection, which the server then refuses for starting behind what it holds).
+    static func recoveryReason(_ error: any Error, masker: SecretMasker) -> String {
+        guard let status = error as? UploadStatusError, [409, 416].contains(status.response.status) else {
+            return message(of: error, masker: masker)
+        }
+        let reason = UnexpectedStatus.reasons[status.response.status].map { " \($0)" } ?? ""
+        return "\(status.request): the server holds a different offset (\(status.response.status)\(reason))"
     }
 
     static func message(of error: any Error, masker: SecretMasker) -> String {
