@@ -1,0 +1,81 @@
+import Crypto
+import Dispatch
+import FlowDSL
+import FlowHTTP
+import Foundation
+import Testing
+
+@testable import FlowEngine
+
+/// The pieces of an upload that no well-behaved server exercises: checksums, a server reporting a
+/// different file, odd `Range` answers, a digest fed out of order.
+@Suite struct UploadPartsTests {
+    @Test func chunkChecksumsMatchTheRangesSha256AndSha1() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("flow-checksum-\(UUID())").path
+        let bytes = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let range = bytes[1_000_000..<2_500_000]
+        let queue = DispatchQueue(label: "test")
+        let sha256 = try await ChunkChecksum.header(
+            path: path, offset: 1_000_000, length: 1_500_000, algorithm: .sha256, queue: queue
+        ).value
+        #expect(sha256 == "sha256 " + Data(SHA256.hash(data: range)).base64EncodedString())
+        let sha1 = try await ChunkChecksum.header(
+            path: path, offset: 1_000_000, length: 1_500_000, algorithm: .sha1, queue: queue
+        ).value
+        #expect(sha1 == "sha1 " + Data(Insecure.SHA1.hash(data: range)).base64EncodedString())
+        await #expect(throws: UploadFileError.self) {
+            _ = try await ChunkChecksum.header(
+                path: path, offset: 2_000_000, length: 2_000_000, algorithm: .sha1, queue: queue
+            ).value
+        }
+    }
+
+    @Test func sha256IsPreferredThenSha1ThenNone() {
+        #expect(ChecksumAlgorithm.preferred(in: ["md5", "sha1", "SHA256"]) == .sha256)
+        #expect(ChecksumAlgorithm.preferred(in: ["md5", "sha1"]) == .sha1)
+        #expect(ChecksumAlgorithm.preferred(in: ["md5", "crc32"]) == nil)
+    }
+
+    @Test func aServerReportingAnotherSizeOrHashFailsTheUpload() {
+        let good = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        func response(_ body: String) -> HTTPResponse {
+            HTTPResponse(status: 200, headers: [:], body: Array(body.utf8), effectiveURL: "http://x/")
+        }
+        #expect(
+            ServerReport.mismatch(in: response("{\"size\": 0, \"sha256\": \"\(good)\"}"), size: 0, sha256: good) == nil)
+        #expect(ServerReport.mismatch(in: response("not json"), size: 0, sha256: good) == nil)
+        #expect(
+            ServerReport.mismatch(in: response("{\"size\": 12}"), size: 10, sha256: good)
+                == "the server stored 12 bytes, but the file has 10")
+        let other = String(repeating: "0", count: 64)
+        #expect(
+            ServerReport.mismatch(in: response("{\"sha256\": \"\(other)\"}"), size: 0, sha256: good)
+                == "the server stored a file with sha256 \(other), but the file sent has sha256 \(good)")
+    }
+
+    @Test func rangeHeadersAreReadOnlyInTheirOneValidShape() {
+        #expect(ContentRangeDriver.heldBytes("bytes=0-99") == 100)
+        #expect(ContentRangeDriver.heldBytes(" bytes=0-0 ") == 1)
+        #expect(ContentRangeDriver.heldBytes("bytes=10-99") == nil)
+        #expect(ContentRangeDriver.heldBytes("bytes=0-") == nil)
+        #expect(ContentRangeDriver.heldBytes("0-99") == nil)
+    }
+
+    @Test func theDigestHashesEachByteOnceWhateverIsReadAgain() {
+        let digest = StreamDigest()
+        let data = Array("hello, resumable world".utf8)
+        data.withUnsafeBytes { all in
+            digest.feed(offset: 0, UnsafeRawBufferPointer(rebasing: all[0..<10]))
+            digest.feed(offset: 5, UnsafeRawBufferPointer(rebasing: all[5..<15]))  // resent after a drop
+            digest.feed(offset: 20, UnsafeRawBufferPointer(rebasing: all[20...]))  // a gap: ignored
+            #expect(digest.finalHex(size: Int64(data.count)) == nil)
+            digest.feed(offset: 15, UnsafeRawBufferPointer(rebasing: all[15...]))
+        }
+        #expect(digest.hashedBytes == Int64(data.count))
+        #expect(
+            digest.finalHex(size: Int64(data.count))
+                == SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined())
+    }
+}
