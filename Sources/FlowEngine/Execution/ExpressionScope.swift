@@ -43,12 +43,40 @@ struct ExpressionScope: EvaluationContext {
 /// The fixed roots of a run, and how to build a scope for one evaluation.
 struct RunValues: Sendable {
     let inputs: Value
-    let env: Value
+    var env: Value
     let secrets: Value
     /// `services.<name>.port` and `.url`, known before the run starts (see `RunOptions.services`).
     var services: Value = .object([:])
     /// `flow.executable`.
     var flow: Value = .object([:])
+
+    /// The run's values before any step: inputs, secrets, services, `flow`, and the workflow's
+    /// `env` evaluated over them — as values for expressions and as text for processes — with the
+    /// problems found (each naming its place).
+    static func prepare(_ workflow: Workflow, _ options: RunOptions) -> (
+        values: RunValues, environment: [String: String], problems: [StepError]
+    ) {
+        let base = RunValues(
+            inputs: WorkflowRun.inputValues(workflow, options), env: .object([:]),
+            secrets: .object(options.secrets.values.mapValues { .string($0) }), services: options.servicesValue,
+            flow: options.flowValue)
+        var problems: [StepError] = []
+        var environment: [String: String] = [:]
+        var envValues: [String: Value] = [:]
+        let workflowScope = base.scope(for: [], records: RunRecords([:]))
+        for variable in workflow.env {
+            do {
+                let value = try variable.value.evaluate(in: workflowScope)
+                envValues[variable.name] = value
+                environment[variable.name] = value.interpolated
+            } catch {
+                problems.append(error)
+            }
+        }
+        var values = base
+        values.env = .object(envValues)
+        return (values, environment, problems)
+    }
 
     /// A scope for evaluating `texts` (and compiled `expressions`), with the records of the steps
     /// they read.

@@ -31,25 +31,8 @@ public final class WorkflowRun: Sendable {
                     "secret '\(name)' is not set (set FLOW_SECRET_\(name) or give it in a --secrets file)",
                     at: location))
         }
-        let values = RunValues(
-            inputs: Self.inputValues(workflow, options), env: .object([:]),
-            secrets: .object(options.secrets.values.mapValues { .string($0) }), services: options.servicesValue,
-            flow: options.flowValue)
-        var environment: [String: String] = [:]
-        var envValues: [String: Value] = [:]
-        let workflowScope = values.scope(for: [], records: RunRecords([:]))
-        for variable in workflow.env {
-            do {
-                let value = try variable.value.evaluate(in: workflowScope)
-                envValues[variable.name] = value
-                environment[variable.name] = value.interpolated
-            } catch {
-                problems.append(error)
-            }
-        }
-        let runValues = RunValues(
-            inputs: values.inputs, env: .object(envValues), secrets: values.secrets, services: values.services,
-            flow: values.flow)
+        let (runValues, environment, envProblems) = RunValues.prepare(workflow, options)
+        problems += envProblems
         var baseURL: String?
         do {
             baseURL = try workflow.defaults.http.baseURL?.string(in: runValues.scope(for: [], records: RunRecords([:])))

@@ -32,28 +32,9 @@ struct ServiceLaunch: Sendable {
     /// inputs, env, secrets, services and flow; problems are setup errors naming their place.
     static func prepare(workflow: Workflow, options: RunOptions) throws(RunSetupError) -> [ServiceLaunch] {
         guard !workflow.services.isEmpty else { return [] }
-        var problems: [StepError] = []
-        let base = RunValues(
-            inputs: WorkflowRun.inputValues(workflow, options), env: .object([:]),
-            secrets: .object(options.secrets.values.mapValues { .string($0) }), services: options.servicesValue,
-            flow: options.flowValue)
-        let empty = RunRecords<StepResult>([:])
         // The workflow's `env` reaches services as it reaches `run` steps.
-        var environment: [String: String] = [:]
-        var envValues: [String: Value] = [:]
-        let workflowScope = base.scope(for: [], records: empty)
-        for variable in workflow.env {
-            do {
-                let value = try variable.value.evaluate(in: workflowScope)
-                envValues[variable.name] = value
-                environment[variable.name] = value.interpolated
-            } catch {
-                problems.append(error)
-            }
-        }
-        let values = RunValues(
-            inputs: base.inputs, env: .object(envValues), secrets: base.secrets, services: base.services,
-            flow: base.flow)
+        var (values, environment, problems) = RunValues.prepare(workflow, options)
+        let empty = RunRecords<StepResult>([:])
         let runner = RunStepRunner(
             values: values, workflowEnvironment: environment, masker: options.secrets.masker,
             queue: DispatchQueue(label: "flow.services.prepare"), defaultRetry: nil)
