@@ -46,6 +46,9 @@ import Testing
         #expect(out.contains("(mirror us won)"))
         #expect(out.contains("[upload] | the server holds"), "the upload resumed after the drop")
         #expect(out.contains("[upload] attempt 2"))
+        // Progress in plain logs: a line a second with percentage, rate and time left, and the last one.
+        #expect(out.contains("[upload] 2.9 MiB / 2.9 MiB (100%)"))
+        #expect(out.contains("/s  ETA "), "the upload takes over a second (the sandbox paces it), so a line with ETA")
         #expect(out.contains("[cleanup] succeeded"))
         // users and reports both finished before the import started.
         let lines = out.split(separator: "\n").map(String.init)
