@@ -60,9 +60,12 @@ final class UploadStepTests: XCTestCase {
         XCTAssertEqual(result["sha256"], .string(try sha256(of: file)))
         try await assertServerHolds(file, at: "BASE/uploads/cr/dropped/info")
         XCTAssertTrue(lines.contains { $0.contains("the server holds") }, "\(lines)")
-        // Nothing the server had was sent again: the bodies it received add up to the file exactly.
-        let received = harness.sandbox.events().filter { $0.method == "PUT" }.map(\.bytesReceived).reduce(0, +)
-        XCTAssertEqual(received, 5_000_000)
+        // Nothing the server kept was sent again: the bodies it took (the dropped chunk's first half
+        // included) add up to the file exactly. A chunk it refused with 416 does not count: after a
+        // drop, libcurl may send the chunk again on a fresh connection, and the server's refusal of
+        // it is what sends flow to ask for the offset.
+        let kept = harness.sandbox.events().filter { $0.method == "PUT" && $0.status != 416 }
+        XCTAssertEqual(kept.map(\.bytesReceived).reduce(0, +), 5_000_000)
     }
 
     func testTusResumesFromTheServersOffsetAfterADropMidChunk() async throws {
