@@ -14,8 +14,12 @@ struct RunSummary {
             String(
                 format: "flow: %@ — %@ in %.2fs", report.outcome, counts.joined(separator: ", "), report.durationSeconds
             ))
-        let states = Dictionary(report.steps.map { ($0.id, $0.state) }, uniquingKeysWith: { first, _ in first })
-        for step in report.steps where step.state == .failed {
+        let failed = report.steps.filter { $0.state == .failed }
+        // Only a run with failures needs the groups' states (a table of every step otherwise).
+        let states =
+            failed.isEmpty
+            ? [:] : Dictionary(report.steps.map { ($0.id, $0.state) }, uniquingKeysWith: { first, _ in first })
+        for step in failed {
             // A child that failed inside a group that still succeeded (a lost race) did not fail the run.
             if let group = step.group, states[group] == .succeeded { continue }
             lines.append("  ✗ \(step.id) (\(step.location)): \(step.error ?? "failed")")
