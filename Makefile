@@ -30,7 +30,10 @@ demo: deps
 	@echo "until then this builds flow and shows what it is:"
 	.build/release/flow --help
 
+# Every row of BENCHMARKS.md (about 5 minutes on the 2-core machine); the tools the peers need
+# are installed first when missing.
 bench: deps
+	scripts/install-deps.sh nginx time bc
 	bench/run-all
 
 clean:

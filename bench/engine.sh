@@ -12,7 +12,11 @@ RUNS=${RUNS:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"; [ -n "${sandbox_pid:-}" ] && kill "$sandbox_pid" 2>/dev/null || true' EXIT
 
-swift build -c release --product flow 2>&1 | grep -E "error|Compiling|Build complete" | tail -2
+# The build's output only when it fails (a grep of it failed the script when there was nothing to build).
+if ! swift build -c release --product flow > "$work/build.log" 2>&1; then
+    cat "$work/build.log" >&2
+    exit 1
+fi
 flow="$(swift build -c release --show-bin-path)/flow"
 
 # dask's virtual environment, kept between runs (installing it takes longer than the benchmark).
