@@ -30,6 +30,10 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
     private var runCancelled = false
     private var startTime = DispatchTime.now()
     private let done: Promise<RunRecords<Output>>
+    /// Set on `queue`, so that progress reported while already on it (a zero wait reporting its
+    /// attempt as it starts) is handled at once, in order, rather than queued behind the step's
+    /// own completion (where it was dropped) at the cost of a block for every step.
+    private let onQueue = DispatchSpecificKey<Bool>()
 
     /// One step's scheduling state; lives on `queue` only.
     private final class Node {
@@ -38,13 +42,17 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         let position: Int
         var record: StepRecord<Output>
         var waitingOn: Int
-        /// Positions of the steps this one needs (those of the plan).
-        var needs: [Int] = []
+        /// How many of the steps this one needs are in the plan (a need outside it never counts
+        /// as a success).
+        var needsInPlan = 0
         /// Positions of the steps that need this one.
         var dependents: [Int] = []
         /// The position of the group this step belongs to.
         var group: Int?
         var upstreamFailed = false
+        /// Some need finished without counting as a success (failed, skipped, cancelled): noted as
+        /// each need finishes, so deciding the step reads no other step's record.
+        var someNeedUnsuccessful = false
         /// The future a group's combinator watches, for children of groups.
         var childPromise: Promise<Output?>?
         /// The work in flight, for a running leaf.
@@ -84,7 +92,7 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
             node.group = node.step.group.flatMap { positions[$0] }
             for need in node.step.needs {
                 guard let position = positions[need] else { continue }
-                node.needs.append(position)
+                node.needsInPlan += 1
                 nodes[position].dependents.append(node.position)
             }
         }
@@ -93,6 +101,7 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         let records = records ?? RunRecords([:])
         records.register(nodes.map(\.record))
         self.records = records
+        queue.setSpecific(key: onQueue, value: true)
     }
 
     /// Starts the run. The future completes when every step is final; it never fails.
@@ -143,8 +152,7 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
             return
         }
         let facts = ConditionFacts(
-            needsSucceeded: node.needs.count == node.step.needs.count
-                && node.needs.allSatisfy { nodes[$0].record.countsAsSuccess },
+            needsSucceeded: node.needsInPlan == node.step.needs.count && !node.someNeedUnsuccessful,
             upstreamFailed: node.upstreamFailed,
             runCancelled: runCancelled)
         let runs: Bool
@@ -196,7 +204,11 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
             id: node.step.id, records: records,
             report: { [weak self] progress in
                 guard let self else { return }
-                self.queue.async { self.progress(position, progress) }
+                if DispatchQueue.getSpecific(key: self.onQueue) == true {
+                    self.progress(position, progress)
+                } else {
+                    self.queue.async { self.progress(position, progress) }
+                }
             }, queue: queue)
         var work = runner(start)
         if let timeout = node.step.timeout {
@@ -376,10 +388,12 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
             }
         }
         let failedHere = state == .failed && !node.step.continueOnError
+        let succeeded = node.record.countsAsSuccess
         for position in node.dependents {
             let dependent = nodes[position]
             dependent.waitingOn -= 1
             if failedHere || node.upstreamFailed { dependent.upstreamFailed = true }
+            if !succeeded { dependent.someNeedUnsuccessful = true }
             if dependent.waitingOn == 0 { ready(dependentIfStarted: dependent) }
         }
     }
