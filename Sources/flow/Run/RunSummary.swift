@@ -23,13 +23,14 @@ struct RunSummary {
         var failed = 0
         var skipped = 0
         var cancelled = 0
-        for step in workflow.allSteps {
-            switch records[step.id]?.state {
+        // Every step of the workflow has a record (the scheduler registers them all).
+        for record in records.values {
+            switch record.state {
             case .succeeded: succeeded += 1
             case .failed: failed += 1
             case .skipped: skipped += 1
             case .cancelled: cancelled += 1
-            case .pending, .running, nil: break
+            case .pending, .running: break
             }
         }
         let counts = "\(succeeded) succeeded, \(failed) failed, \(skipped) skipped, \(cancelled) cancelled"
