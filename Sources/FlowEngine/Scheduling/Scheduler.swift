@@ -104,6 +104,11 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         queue.setSpecific(key: onQueue, value: true)
     }
 
+    deinit {
+        // The queue may outlive this run; a later key at the same address must not find the mark.
+        queue.setSpecific(key: onQueue, value: nil)
+    }
+
     /// Starts the run. The future completes when every step is final; it never fails.
     public func start() -> Future<RunRecords<Output>> {
         queue.async {
