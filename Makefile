@@ -31,7 +31,10 @@ demo: deps
 	$(SWIFT) build -c release --product flow
 	FLOW_SECRET_PASSWORD=s3cret .build/release/flow run workflows/demo.yaml
 
+# Every row of BENCHMARKS.md (about 5 minutes on the 2-core machine); the tools the peers need
+# are installed first when missing.
 bench: deps
+	scripts/install-deps.sh nginx time bc
 	bench/run-all
 
 clean:

@@ -32,10 +32,12 @@ extension Future {
     /// cancels this one, so the work really stops. Cancelling the result cancels this one too.
     public func timeout(after duration: Duration) -> Future<Value> {
         let promise = Promise<Value>(on: queue)
+        let expired = LockedBox(false)
         let timer = TimerItem {
             // Stop the work before reporting the time-out, so whoever hears of the failure can
             // count on the work having been told to stop.
             guard !promise.isCompleted else { return }
+            expired.withLock { $0 = true }
             self.cancel()
             promise.fail(FutureError.timedOut(after: duration))
         }
@@ -45,7 +47,13 @@ extension Future {
         }
         whenComplete { result in
             timer.cancel()
-            promise.complete(result)
+            // The cancellation the timer caused may be delivered first (the drain loop runs it at
+            // once on this queue): it is the time-out, not a cancellation.
+            if case .failure = result, expired.withLock({ $0 }) {
+                promise.fail(FutureError.timedOut(after: duration))
+            } else {
+                promise.complete(result)
+            }
         }
         queue.asyncAfter(deadline: .now() + duration.dispatchInterval, execute: timer.item)
         return promise.future

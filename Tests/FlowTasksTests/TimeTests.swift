@@ -27,6 +27,18 @@ import Testing
         #expect(work.wasCancelled)
     }
 
+    @Test func aTimeOutIsReportedAsOneEveryTime() async throws {
+        // Work on the timer's own queue, whose cancellation (caused by the timer) completes it with
+        // `cancelled`: the result must still say "timed out". (A full-suite run once saw a step
+        // time-out recorded as a cancellation; `timeout` now remembers that it expired.)
+        let queue = DispatchQueue(label: "timeout-race")
+        for _ in 0..<100 {
+            let work = Promise<Int>(on: queue)
+            let limited = work.future.timeout(after: .milliseconds(1))
+            await #expect(throws: FutureError.timedOut(after: .milliseconds(1))) { try await limited.value }
+        }
+    }
+
     @Test func workFinishingInTimePassesThrough() async throws {
         let queue = makeQueue()
         let work = FakeWork<Int>(on: queue)

@@ -131,10 +131,19 @@ public final class WorkflowRun: Sendable {
         case .sleep(let duration):
             work = .leaf { start in
                 start.report(.attempt(1))
-                return Future<Void>.delay(duration, on: start.queue).map { _ -> StepResult in
+                let result: @Sendable () throws -> StepResult = {
                     let outputs = try outputValues(step, values: values, records: start.records, result: .object([:]))
                     return StepResult(result: .object([:]), outputs: outputs, attempts: 1)
                 }
+                // A zero wait is finished at once: no future to wait on and map.
+                guard duration > .zero else {
+                    do {
+                        return Future.succeeded(try result(), on: start.queue)
+                    } catch {
+                        return Future.failed(error, on: start.queue)
+                    }
+                }
+                return Future<Void>.delay(duration, on: start.queue).map { _ in try result() }
             }
         }
         return PlannedStep(

@@ -31,7 +31,8 @@ public struct RunReport: Sendable, Codable, Equatable {
 
     /// How many steps ended in `state`.
     public func count(_ state: StepState) -> Int {
-        steps.filter { $0.state == state }.count
+        // Counted without `filter`, which copies every matching step's report.
+        steps.reduce(0) { $1.state == state ? $0 + 1 : $0 }
     }
 }
 

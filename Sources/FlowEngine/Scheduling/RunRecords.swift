@@ -5,24 +5,51 @@ import FlowTasks
 /// The scheduler's queue is the only writer; runners and renderers read. A mutex makes a record
 /// written on the queue visible, whole, to a reader on another thread.
 public final class RunRecords<Output: Sendable>: Sendable {
-    private let records: LockedBox<[String: StepRecord<Output>]>
+    private struct Storage {
+        var records: [String: StepRecord<Output>]
+        /// Where the record of the plan's step n is in `records`, so the scheduler writes it in
+        /// place without hashing its id on every change (ten thousand steps changed twice each).
+        /// Valid because no key is added or removed once the plan is registered.
+        var planIndices: [[String: StepRecord<Output>].Index] = []
+    }
+
+    private let storage: LockedBox<Storage>
 
     /// Records for a run about to be scheduled (the scheduler adds every step).
     public init(_ initial: [String: StepRecord<Output>] = [:]) {
-        records = LockedBox(initial)
+        storage = LockedBox(Storage(records: initial))
     }
 
     /// The record of step `id`, or nil for an unknown id.
     public subscript(id: String) -> StepRecord<Output>? {
-        records.withLock { $0[id] }
+        storage.withLock { $0.records[id] }
     }
 
     /// Every record, by id.
     public var all: [String: StepRecord<Output>] {
-        records.withLock { $0 }
+        storage.withLock { $0.records }
     }
 
-    func update(_ record: StepRecord<Output>) {
-        records.withLock { $0[record.id] = record }
+    /// Sets the records of a plan's steps, so that the record of the plan's step `n` can then be
+    /// written with `update(_:at: n)`.
+    func register(_ plan: [StepRecord<Output>]) {
+        storage.withLock { storage in
+            storage.records.reserveCapacity(storage.records.count + plan.count)
+            for record in plan { storage.records[record.id] = record }
+            // After every insertion: an insertion may move what is already there.
+            storage.planIndices = plan.map { record in
+                guard let index = storage.records.index(forKey: record.id) else {
+                    preconditionFailure("a registered record is in the table")
+                }
+                return index
+            }
+        }
+    }
+
+    /// Writes the record of the plan's step `slot` (see `register`).
+    func update(_ record: StepRecord<Output>, at slot: Int) {
+        storage.withLock { storage in
+            storage.records.values[storage.planIndices[slot]] = record
+        }
     }
 }

@@ -8,6 +8,9 @@ import FlowTasks
 /// `@unchecked Sendable`: all mutable state (`nodes`, `ready`, the counters) is touched only on
 /// `queue`, the run's single owner; public entry points hop onto it. Steps waiting for needs or a
 /// slot hold no thread: they are entries in `nodes` and `ready`.
+///
+/// Steps refer to each other by their position in `nodes` (declaration order), not by id: a run of
+/// 10,000 steps otherwise hashed ids about ten times a step (measured with perf in bench/engine).
 public final class Scheduler<Output: Sendable>: @unchecked Sendable {
     /// Every step's record, readable from any thread.
     public let records: RunRecords<Output>
@@ -15,23 +18,41 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
     private let queue: DispatchQueue
     private let concurrency: Int
     private let onEvent: @Sendable (SchedulerEvent<Output>) -> Void
-    private let declarationOrder: [String]
-    private var nodes: [String: Node] = [:]
-    private var ready: [String] = []
+    /// Every step, in declaration order.
+    private let nodes: [Node]
+    /// The position in `nodes` of each id.
+    private let positions: [String: Int]
+    /// Positions in `nodes` of the leaves ready to start, oldest first from `readyHead`.
+    private var ready: [Int] = []
     private var readyHead = 0
     private var runningLeaves = 0
     private var finalCount = 0
     private var runCancelled = false
     private var startTime = DispatchTime.now()
     private let done: Promise<RunRecords<Output>>
+    /// Set on `queue`, so that progress reported while already on it (a zero wait reporting its
+    /// attempt as it starts) is handled at once, in order, rather than queued behind the step's
+    /// own completion (where it was dropped) at the cost of a block for every step.
+    private let onQueue = DispatchSpecificKey<Bool>()
 
     /// One step's scheduling state; lives on `queue` only.
     private final class Node {
         let step: PlannedStep<Output>
+        /// This step's place in `nodes` and in the records.
+        let position: Int
         var record: StepRecord<Output>
         var waitingOn: Int
-        var dependents: [String] = []
+        /// How many of the steps this one needs are in the plan (a need outside it never counts
+        /// as a success).
+        var needsInPlan = 0
+        /// Positions of the steps that need this one.
+        var dependents: [Int] = []
+        /// The position of the group this step belongs to.
+        var group: Int?
         var upstreamFailed = false
+        /// Some need finished without counting as a success (failed, skipped, cancelled): noted as
+        /// each need finishes, so deciding the step reads no other step's record.
+        var someNeedUnsuccessful = false
         /// The future a group's combinator watches, for children of groups.
         var childPromise: Promise<Output?>?
         /// The work in flight, for a running leaf.
@@ -41,8 +62,9 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         /// For a group: decided, so children not yet started are cancelled instead of run.
         var decided = false
 
-        init(step: PlannedStep<Output>) {
+        init(step: PlannedStep<Output>, position: Int) {
             self.step = step
+            self.position = position
             record = StepRecord(id: step.id, state: .pending)
             waitingOn = step.needs.count
         }
@@ -59,20 +81,32 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         self.queue = queue
         self.concurrency = max(1, concurrency)
         self.onEvent = onEvent
-        declarationOrder = steps.map(\.id)
         done = Promise(on: queue)
-        let records = records ?? RunRecords([:])
-        for step in steps {
-            let node = Node(step: step)
-            nodes[step.id] = node
-            records.update(node.record)
+        let nodes = steps.enumerated().map { Node(step: $1, position: $0) }
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(nodes.count)
+        for node in nodes {
+            positions[node.step.id] = node.position
         }
-        self.records = records
-        for step in steps {
-            for need in step.needs {
-                nodes[need]?.dependents.append(step.id)
+        for node in nodes {
+            node.group = node.step.group.flatMap { positions[$0] }
+            for need in node.step.needs {
+                guard let position = positions[need] else { continue }
+                node.needsInPlan += 1
+                nodes[position].dependents.append(node.position)
             }
         }
+        self.nodes = nodes
+        self.positions = positions
+        let records = records ?? RunRecords([:])
+        records.register(nodes.map(\.record))
+        self.records = records
+        queue.setSpecific(key: onQueue, value: true)
+    }
+
+    deinit {
+        // The queue may outlive this run; a later key at the same address must not find the mark.
+        queue.setSpecific(key: onQueue, value: nil)
     }
 
     /// Gives up a run that will never be started (say, its services failed): completes its future
@@ -89,8 +123,7 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
                 self.done.succeed(self.records)
                 return
             }
-            for id in self.declarationOrder {
-                guard let node = self.nodes[id], node.step.group == nil, node.waitingOn == 0 else { continue }
+            for node in self.nodes where node.step.group == nil && node.waitingOn == 0 {
                 self.consider(node)
             }
             self.checkProgress()
@@ -107,12 +140,12 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
             let pendingReady = self.ready[self.readyHead...]
             self.ready = []
             self.readyHead = 0
-            for id in pendingReady {
-                guard let node = self.nodes[id], node.record.state == .pending else { continue }
+            for position in pendingReady {
+                let node = self.nodes[position]
+                guard node.record.state == .pending else { continue }
                 self.finish(node, .cancelled, error: FutureError.cancelled)
             }
-            for id in self.declarationOrder {
-                guard let node = self.nodes[id], node.record.state == .running else { continue }
+            for node in self.nodes where node.record.state == .running {
                 node.work?.cancel()
             }
             self.checkProgress()
@@ -124,12 +157,12 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
     /// Called when every need of `node` is final (and its group, if any, has started).
     private func consider(_ node: Node) {
         guard node.record.state == .pending else { return }
-        if let group = node.step.group, let parent = nodes[group], parent.decided {
+        if let group = node.group, nodes[group].decided {
             finish(node, .cancelled, error: FutureError.cancelled)
             return
         }
         let facts = ConditionFacts(
-            needsSucceeded: node.step.needs.allSatisfy { nodes[$0]?.record.countsAsSuccess ?? false },
+            needsSucceeded: node.needsInPlan == node.step.needs.count && !node.someNeedUnsuccessful,
             upstreamFailed: node.upstreamFailed,
             runCancelled: runCancelled)
         let runs: Bool
@@ -152,7 +185,7 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         }
         switch node.step.work {
         case .leaf:
-            ready.append(node.step.id)
+            ready.append(node.position)
         case .group(let policy, let children, let outputs):
             startGroup(node, policy: policy, children: children, outputs: outputs)
         }
@@ -161,9 +194,9 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
     /// Starts ready leaves while slots are free, in the order they became ready.
     private func pump() {
         while runningLeaves < concurrency, readyHead < ready.count {
-            let id = ready[readyHead]
+            let node = nodes[ready[readyHead]]
             readyHead += 1
-            guard let node = nodes[id], node.record.state == .pending else { continue }
+            guard node.record.state == .pending else { continue }
             startLeaf(node)
         }
         if readyHead == ready.count {
@@ -176,12 +209,16 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         guard case .leaf(let runner) = node.step.work else { return }
         runningLeaves += 1
         markStarted(node)
-        let id = node.step.id
+        let position = node.position
         let start = StepStart(
-            id: id, records: records,
+            id: node.step.id, records: records,
             report: { [weak self] progress in
                 guard let self else { return }
-                self.queue.async { self.progress(id, progress) }
+                if DispatchQueue.getSpecific(key: self.onQueue) == true {
+                    self.progress(position, progress)
+                } else {
+                    self.queue.async { self.progress(position, progress) }
+                }
             }, queue: queue)
         var work = runner(start)
         if let timeout = node.step.timeout {
@@ -189,12 +226,12 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         }
         node.work = work
         work.whenComplete(on: queue) { result in
-            self.leafFinished(id, result)
+            self.leafFinished(position, result)
         }
     }
 
-    private func leafFinished(_ id: String, _ result: Result<Output, any Error>) {
-        guard let node = nodes[id] else { return }
+    private func leafFinished(_ position: Int, _ result: Result<Output, any Error>) {
+        let node = nodes[position]
         runningLeaves -= 1
         node.work = nil
         switch result {
@@ -211,14 +248,15 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
     private func markStarted(_ node: Node) {
         node.record.state = .running
         node.record.startedAt = elapsed()
-        records.update(node.record)
+        records.update(node.record, at: node.position)
         onEvent(SchedulerEvent(id: node.step.id, kind: .started, record: node.record))
     }
 
-    private func progress(_ id: String, _ progress: StepProgress) {
+    private func progress(_ position: Int, _ progress: StepProgress) {
+        let node = nodes[position]
         // Lines still count after a step ended: a cancelled upload says what it does about it.
-        guard let node = nodes[id], node.record.state == .running || progress.isLine else { return }
-        onEvent(SchedulerEvent(id: id, kind: .progress(progress), record: node.record))
+        guard node.record.state == .running || progress.isLine else { return }
+        onEvent(SchedulerEvent(id: node.step.id, kind: .progress(progress), record: node.record))
     }
 
     // MARK: - Groups
@@ -228,14 +266,14 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         outputs: (@Sendable (RunRecords<Output>, String?) throws -> Output)?
     ) {
         markStarted(group)
-        let childNodes = children.compactMap { nodes[$0] }
+        let childNodes = children.compactMap { positions[$0].map { nodes[$0] } }
         let futures = childNodes.map { child -> Future<Output?> in
             let promise = Promise<Output?>(on: queue)
             child.childPromise = promise
-            let childID = child.step.id
+            let childPosition = child.position
             promise.onCancel { [weak self] in
                 guard let self else { return }
-                self.queue.async { self.cancelChild(childID) }
+                self.queue.async { self.cancelChild(childPosition) }
             }
             return promise.future
         }
@@ -283,17 +321,18 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
                     return Future.failed(failure(errors), on: self.queue)
                 }
         }
+        let groupPosition = group.position
         decision.whenComplete(on: queue) { result in
-            self.groupDecided(groupID, result, outputs: outputs)
+            self.groupDecided(groupPosition, result, outputs: outputs)
         }
         group.decision = decision
     }
 
     private func groupDecided(
-        _ id: String, _ result: Result<String?, any Error>,
+        _ position: Int, _ result: Result<String?, any Error>,
         outputs: (@Sendable (RunRecords<Output>, String?) throws -> Output)?
     ) {
-        guard let group = nodes[id] else { return }
+        let group = nodes[position]
         group.decided = true
         switch result {
         case .success(let winner):
@@ -317,8 +356,8 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
     }
 
     /// A group's combinator gave up on this child (a loser, or a sibling failed).
-    private func cancelChild(_ id: String) {
-        guard let node = nodes[id] else { return }
+    private func cancelChild(_ position: Int) {
+        let node = nodes[position]
         switch node.record.state {
         case .running:
             node.work?.cancel()
@@ -340,14 +379,16 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
         node.record.error = error
         node.record.failureIgnored = state == .failed && node.step.continueOnError
         node.record.finishedAt = elapsed()
-        records.update(node.record)
+        records.update(node.record, at: node.position)
         finalCount += 1
         onEvent(SchedulerEvent(id: node.step.id, kind: .finished, record: node.record))
         reportToGroup(node)
         if case .group(_, let children, _) = node.step.work, state != .running {
             // Children never reached (the group was skipped or cancelled) end with it.
             for child in children {
-                guard let childNode = nodes[child], !childNode.record.state.isFinal else { continue }
+                guard let childNode = positions[child].map({ nodes[$0] }), !childNode.record.state.isFinal else {
+                    continue
+                }
                 if childNode.record.state == .running {
                     childNode.work?.cancel()
                     childNode.decision?.cancel()
@@ -357,17 +398,19 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
             }
         }
         let failedHere = state == .failed && !node.step.continueOnError
-        for dependentID in node.dependents {
-            guard let dependent = nodes[dependentID] else { continue }
+        let succeeded = node.record.countsAsSuccess
+        for position in node.dependents {
+            let dependent = nodes[position]
             dependent.waitingOn -= 1
             if failedHere || node.upstreamFailed { dependent.upstreamFailed = true }
+            if !succeeded { dependent.someNeedUnsuccessful = true }
             if dependent.waitingOn == 0 { ready(dependentIfStarted: dependent) }
         }
     }
 
     /// A dependent whose needs are all final is considered once its group (if any) has started.
     private func ready(dependentIfStarted node: Node) {
-        if let group = node.step.group, let parent = nodes[group], parent.record.state == .pending {
+        if let group = node.group, nodes[group].record.state == .pending {
             return
         }
         consider(node)
@@ -376,8 +419,8 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
     private func reportToGroup(_ node: Node) {
         guard let promise = node.childPromise else { return }
         let id = node.step.id
-        let mode: GroupPolicy.Mode? = node.step.group.flatMap { group in
-            if case .group(let policy, _, _) = nodes[group]?.step.work { return policy.mode }
+        let mode: GroupPolicy.Mode? = node.group.flatMap { group in
+            if case .group(let policy, _, _) = nodes[group].step.work { return policy.mode }
             return nil
         }
         switch node.record.state {

@@ -31,49 +31,44 @@ struct EventLog: Sendable {
     }
 
     func handle(_ event: SchedulerEvent<StepResult>) {
-        let record = event.record
-        var fields: [String: String] = ["step": event.id]
-        let text: String
-        switch event.kind {
-        case .started:
-            let kind = workflow.step(event.id)?.kind.keyword ?? "step"
-            fields["event"] = "started"
-            text = paint("started", .blue) + " (\(kind))"
-        case .progress(.attempt(let attempt)):
-            guard attempt > 1 else { return }
-            fields["event"] = "retry"
-            fields["attempt"] = String(attempt)
-            text = paint("attempt \(attempt)", .yellow)
-        case .progress(.line(let line, let stream)):
-            fields["event"] = "output"
-            fields["stream"] = stream.rawValue
-            fields["line"] = line
-            text = "| " + line
-        case .progress(.bytes(let done, let total)):
-            guard let elapsed = bytesLineDue(event.id, last: done == total) else { return }
-            fields["event"] = "progress"
-            fields["bytes"] = String(done)
-            if let total { fields["total"] = String(total) }
-            text = ByteProgress(done: done, total: total, elapsed: elapsed).plainText
-        case .finished:
-            fields["event"] = "finished"
-            fields["state"] = record.state.rawValue
-            var line = paint(record.state.rawValue, color(for: record.state))
-            if let duration = duration(of: record) {
-                fields["duration"] = String(format: "%.3f", duration)
-                line += String(format: " in %.2fs", duration)
-            }
-            if let error = record.error {
-                let message = masker(String(describing: error))
-                let location = WorkflowRun.location(of: error) ?? workflow.step(event.id)?.location.description ?? ""
-                fields["error"] = message
-                fields["location"] = location
-                line += ": \(message)" + (location.isEmpty ? "" : " (\(location))")
-                if record.failureIgnored { line += " [continue-on-error]" }
-            }
-            text = line
+        guard let fields = EventFields(event, workflow: workflow, masker: masker) else { return }
+        var elapsed = 0.0
+        if case .progress(let done, let total) = fields.kind {
+            guard let seconds = bytesLineDue(fields.step, last: done == total) else { return }
+            elapsed = seconds
         }
-        write(fields: fields, text: "[\(event.id)] " + text)
+        var line = EventLine()
+        switch format {
+        case .plain: writePlain(fields, elapsed: elapsed, into: &line)
+        case .json: fields.writeJSON(into: &line)
+        }
+        Output.line(line.bytes)
+    }
+
+    /// One line when a service passed its readiness check:
+    /// `service sandbox ready on http://127.0.0.1:PORT (0.41s)`, or a JSON object with
+    /// `duration`, `event: ready`, `service`, `time` and `url`.
+    func serviceReady(_ ready: ServiceReady) {
+        var line = EventLine()
+        switch format {
+        case .plain:
+            line.appendTimestamp()
+            line.append(" service \(ready.name) " + paint("ready", .green) + " on \(ready.url) (")
+            line.appendSeconds(ready.duration, places: 2)
+            line.append("s)" as StaticString)
+        case .json:
+            line.append("{\"duration\":\"" as StaticString)
+            line.appendSeconds(ready.duration, places: 3)
+            line.append("\"," as StaticString)
+            line.appendMember("event", "ready")
+            line.appendMember("service", ready.name)
+            line.append("\"time\":\"" as StaticString)
+            line.appendTimestamp()
+            line.append("\"," as StaticString)
+            line.appendMember("url", ready.url, last: true)
+            line.append("}" as StaticString)
+        }
+        Output.line(line.bytes)
     }
 
     /// The seconds since the step's first bytes report when a line is due now, else nil.
@@ -87,37 +82,37 @@ struct EventLog: Sendable {
         }
     }
 
-    /// One line when a service passed its readiness check:
-    /// `service sandbox ready on http://127.0.0.1:PORT (0.41s)`.
-    func serviceReady(_ ready: ServiceReady) {
-        let seconds = ready.duration.seconds
-        write(
-            fields: [
-                "service": ready.name, "event": "ready", "url": ready.url,
-                "duration": String(format: "%.3f", seconds),
-            ],
-            text: "service \(ready.name) " + paint("ready", .green) + " on \(ready.url)"
-                + String(format: " (%.2fs)", seconds))
-    }
-
-    private func write(fields: [String: String], text: String) {
-        let time = Self.timestamp()
-        switch format {
-        case .plain:
-            Output.line("\(time) \(text)")
-        case .json:
-            var object = fields
-            object["time"] = time
-            let members = object.sorted { $0.key < $1.key }.map {
-                Value.string($0.key).jsonText + ":" + Value.string($0.value).jsonText
+    /// `2026-11-21T05:49:25.865Z [step] text`, coloured on a terminal.
+    private func writePlain(_ fields: EventFields, elapsed: Double, into line: inout EventLine) {
+        line.appendTimestamp()
+        line.append(" [" as StaticString)
+        line.append(fields.step)
+        line.append("] " as StaticString)
+        switch fields.kind {
+        case .started:
+            line.append(paint("started", .blue))
+            line.append(" (\(workflow.step(fields.step)?.kind.keyword ?? "step"))")
+        case .retry(let attempt):
+            line.append(paint("attempt \(attempt)", .yellow))
+        case .output(let text, _):
+            line.append("| " as StaticString)
+            line.append(text)
+        case .progress(let done, let total):
+            line.append(ByteProgress(done: done, total: total, elapsed: elapsed).plainText)
+        case .finished(let state, let duration, let failure):
+            line.append(paint(state.rawValue, color(for: state)))
+            if let duration {
+                line.append(" in " as StaticString)
+                line.appendSeconds(duration, places: 2)
+                line.append("s" as StaticString)
             }
-            Output.line("{" + members.joined(separator: ",") + "}")
+            if let failure {
+                line.append(": " as StaticString)
+                line.append(failure.message)
+                if !failure.location.isEmpty { line.append(" (\(failure.location))") }
+                if failure.ignored { line.append(" [continue-on-error]" as StaticString) }
+            }
         }
-    }
-
-    private func duration(of record: StepRecord<StepResult>) -> Double? {
-        guard let start = record.startedAt, let end = record.finishedAt else { return nil }
-        return (end - start).seconds
     }
 
     enum Color: String {
@@ -140,25 +135,6 @@ struct EventLog: Sendable {
     func paint(_ text: String, _ color: Color) -> String {
         colors ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
     }
-
-    /// The current UTC time as ISO 8601 with milliseconds, `2026-11-21T05:49:25.865Z`.
-    ///
-    /// Formatted by hand: a `DateFormatter` per event cost more than the rest of the event's
-    /// handling (measured with perf in bench/engine).
-    static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var parts = tm()
-        var seconds = now.tv_sec
-        gmtime_r(&seconds, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))."
-            + "\(pad(Int32(now.tv_nsec / 1_000_000), 3))Z"
-    }
 }
 
 /// Standard output, written whole lines at a time.
@@ -171,6 +147,11 @@ enum Output {
 
     static func line(_ text: String) {
         buffer.append(text + "\n")
+    }
+
+    /// A line already encoded as UTF-8, without its newline.
+    static func line(_ bytes: [UInt8]) {
+        buffer.append(bytes, newline: true)
     }
 
     static func raw(_ text: String) {
@@ -194,8 +175,13 @@ private final class OutputBuffer: @unchecked Sendable {
     private var scheduled = false
 
     func append(_ text: String) {
+        append(Array(text.utf8), newline: false)
+    }
+
+    func append(_ bytes: [UInt8], newline: Bool) {
         lock.lock()
-        pending.append(contentsOf: text.utf8)
+        pending.append(contentsOf: bytes)
+        if newline { pending.append(UInt8(ascii: "\n")) }
         let full = pending.count >= 64 << 10
         let schedule = !scheduled && !full
         if schedule { scheduled = true }

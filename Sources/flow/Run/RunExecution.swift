@@ -90,17 +90,25 @@ struct RunExecution {
         live?.stop()
         Output.flush()
         let interrupted = interrupts.fired
-        let report = run.report(
-            records: records, interrupted: interrupted, startedAt: startedAt, duration: ContinuousClock.now - clock)
-        RunSummary(report: report, colors: colors).print()
-        var exitCode: Int32 = report.outcome == "succeeded" ? 0 : 1
-        for (format, path) in reports {
-            do {
-                let text = format == "junit" ? report.junitText() : try report.jsonText()
-                try text.write(toFile: path, atomically: true, encoding: .utf8)
-            } catch {
-                StandardError.write("flow run: cannot write the \(format) report to \(path): \(error)\n")
-                exitCode = max(exitCode, 1)
+        let duration = ContinuousClock.now - clock
+        RunSummary(
+            workflow: workflow, records: records, masker: masker, interrupted: interrupted, duration: duration,
+            colors: colors
+        ).print()
+        let outcome = WorkflowRun.outcome(of: workflow, records: records, interrupted: interrupted)
+        var exitCode: Int32 = outcome == "succeeded" ? 0 : 1
+        // The full report only when one is written (see RunSummary).
+        if !reports.isEmpty {
+            let report = run.report(
+                records: records, interrupted: interrupted, startedAt: startedAt, duration: duration)
+            for (format, path) in reports {
+                do {
+                    let text = format == "junit" ? report.junitText() : try report.jsonText()
+                    try text.write(toFile: path, atomically: true, encoding: .utf8)
+                } catch {
+                    StandardError.write("flow run: cannot write the \(format) report to \(path): \(error)\n")
+                    exitCode = max(exitCode, 1)
+                }
             }
         }
         return interrupted ? 130 : exitCode

@@ -1,0 +1,138 @@
+import FlowTasks
+import Foundation
+
+/// One line of the event log, built as UTF-8 bytes: a run of 10,000 steps prints 20,000 lines, and
+/// building them from `String` pieces (interpolation, padding, a dictionary of fields sorted per
+/// line) cost more than scheduling the steps (measured with perf in bench/engine).
+struct EventLine {
+    private(set) var bytes: [UInt8] = []
+
+    init() {
+        bytes.reserveCapacity(128)
+    }
+
+    mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// `text` as a JSON string, quoted and escaped exactly as `Value.jsonText` does.
+    mutating func appendJSONString(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        // Every character JSON escapes is ASCII, so escaping byte by byte is escaping by scalar:
+        // the bytes of other characters (all 0x80 and above) are copied as they are.
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): append("\\\"" as StaticString)
+            case UInt8(ascii: "\\"): append("\\\\" as StaticString)
+            case 0x0A: append("\\n" as StaticString)
+            case 0x0D: append("\\r" as StaticString)
+            case 0x09: append("\\t" as StaticString)
+            case 0x08: append("\\b" as StaticString)
+            case 0x0C: append("\\f" as StaticString)
+            case ..<0x20:
+                append("\\u00" as StaticString)
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `"key":"value"` followed by a comma unless it is the object's last member.
+    mutating func appendMember(_ key: StaticString, _ value: String, last: Bool = false) {
+        bytes.append(UInt8(ascii: "\""))
+        append(key)
+        append("\":" as StaticString)
+        appendJSONString(value)
+        if !last { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// A number in decimal, zero-padded to at least `width` digits; written in place, no array of
+    /// digits made.
+    mutating func appendDecimal(_ value: Int64, width: Int = 1) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var rest = value.magnitude
+        var count = 1
+        var probe = rest
+        while probe >= 10 {
+            probe /= 10
+            count += 1
+        }
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(width, count)))
+        var index = bytes.count - 1
+        repeat {
+            bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            index -= 1
+        } while rest > 0
+    }
+
+    /// A duration in seconds with `places` decimals (1 to 9), rounded half up: what `%.3f` prints
+    /// for the span's value, computed from its integer parts without a format string.
+    mutating func appendSeconds(_ duration: Duration, places: Int) {
+        let (whole, attoseconds) = duration.components
+        var seconds = whole
+        guard seconds >= 0, attoseconds >= 0 else {
+            append(String(format: "%.\(places)f", duration.seconds))
+            return
+        }
+        var unit: Int64 = 1_000_000_000_000_000_000
+        for _ in 0..<places { unit /= 10 }
+        var fraction = attoseconds / unit
+        if (attoseconds % unit) * 2 >= unit { fraction += 1 }
+        var limit: Int64 = 1
+        for _ in 0..<places { limit *= 10 }
+        if fraction == limit {
+            seconds += 1
+            fraction = 0
+        }
+        appendDecimal(seconds)
+        bytes.append(UInt8(ascii: "."))
+        appendDecimal(fraction, width: places)
+    }
+
+    /// The current UTC time as ISO 8601 with milliseconds, `2026-11-21T05:49:25.865Z`.
+    mutating func appendTimestamp() {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let seconds = Int64(now.tv_sec)
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = Self.civilDate(daysSinceEpoch: days)
+        appendDecimal(year, width: 4)
+        bytes.append(UInt8(ascii: "-"))
+        appendDecimal(month, width: 2)
+        bytes.append(UInt8(ascii: "-"))
+        appendDecimal(day, width: 2)
+        bytes.append(UInt8(ascii: "T"))
+        appendDecimal(secondOfDay / 3600, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        appendDecimal(secondOfDay / 60 % 60, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        appendDecimal(secondOfDay % 60, width: 2)
+        bytes.append(UInt8(ascii: "."))
+        appendDecimal(Int64(now.tv_nsec / 1_000_000), width: 3)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
+    /// `civil_from_days`), as `gmtime` computes it, without its lock and its `tm` record.
+    static func civilDate(daysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
