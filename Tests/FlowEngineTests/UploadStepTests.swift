@@ -80,6 +80,25 @@ final class UploadStepTests: XCTestCase {
         XCTAssertTrue(harness.sandbox.events().contains { $0.method == "HEAD" }, "the offset is asked with HEAD")
     }
 
+    func testTheRetryBudgetBoundsRecovery() async throws {
+        let file = try makeFile("data.bin", size: 300_000)
+        let (records, _) = try await harness.run(
+            """
+            version: 1
+            steps:
+              up:
+                retry: 1
+                upload:
+                  file: \(file.path)
+                  url: BASE/uploads/cr/budget?drop-at=2
+                  protocol: content-range
+                  chunk-size: 100KiB
+            """)
+        let error = try XCTUnwrap(records["up"]?.error as? StepError)
+        XCTAssertTrue(
+            error.message.contains("gave up after 1 attempt without progress, at byte 102400 of 300000"), error.message)
+    }
+
     func testEmptyFilesUploadWithBothProtocols() async throws {
         let file = try makeFile("empty.txt", size: 0)
         let emptySHA = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"

@@ -178,8 +178,9 @@ final class UploadSession: @unchecked Sendable {
         guard failures < policy.attempts else {
             return fail(
                 UploadProtocolError(
-                    description: "\(Self.message(of: error, masker: masker)) (gave up after \(failures) attempts "
-                        + "without progress; the server holds \(offset) of \(target.file.size) bytes)"))
+                    description: "\(Self.message(of: error, masker: masker)) (gave up after \(failures) "
+                        + (failures == 1 ? "attempt " : "attempts ")
+                        + "without progress, at byte \(offset) of \(target.file.size))"))
         }
         attempts += 1
         report(.attempt(attempts))
