@@ -60,12 +60,13 @@ final class UploadStepTests: XCTestCase {
         XCTAssertEqual(result["sha256"], .string(try sha256(of: file)))
         try await assertServerHolds(file, at: "BASE/uploads/cr/dropped/info")
         XCTAssertTrue(lines.contains { $0.contains("the server holds") }, "\(lines)")
-        // Nothing the server kept was sent again: the bodies it took (the dropped chunk's first half
-        // included) add up to the file exactly. A chunk it refused with 416 does not count: after a
-        // drop, libcurl may send the chunk again on a fresh connection, and the server's refusal of
-        // it is what sends flow to ask for the offset.
-        let kept = harness.sandbox.events().filter { $0.method == "PUT" && $0.status != 416 }
-        XCTAssertEqual(kept.map(\.bytesReceived).reduce(0, +), 5_000_000)
+        // Nothing the server kept was sent again, and nothing is missing: the third 1 MiB chunk was
+        // dropped halfway and its first half (524,288 bytes) stayed on the server, so the chunks it
+        // accepted (308 or 200) carry exactly the rest. (The dropped request's own count may
+        // include bytes read past the drop point and thrown away; a chunk libcurl sent again on a
+        // fresh connection is refused with 416.)
+        let accepted = harness.sandbox.events().filter { $0.method == "PUT" && [200, 308].contains($0.status) }
+        XCTAssertEqual(accepted.map(\.bytesReceived).reduce(0, +), 5_000_000 - 524_288)
     }
 
     func testTusResumesFromTheServersOffsetAfterADropMidChunk() async throws {
