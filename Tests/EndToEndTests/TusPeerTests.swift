@@ -44,7 +44,11 @@ import Testing
         let peer = try await TusPeer.start()
         defer { peer.stop() }
         let file = peer.folder.appendingPathComponent("big.bin")
-        try Data(count: 256 * 1024 * 1024).write(to: file)
+        // 256 MiB of zeros without holding them: a sparse file.
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 256 * 1024 * 1024)
+        try handle.close()
         let workflow = try peer.write(
             """
             version: 1

@@ -139,7 +139,9 @@ final class UploadStepTests: XCTestCase {
         let path = file.path
         let changed = LockedBox(false)
         let (records, _) = try await harness.run(
-            uploadYAML(file: file, url: "BASE/uploads/cr/torn", protocol: "content-range", chunkSize: "64KiB"),
+            // Paced (5 ms a chunk) so the upload is still going when the file changes, on any machine.
+            uploadYAML(
+                file: file, url: "BASE/uploads/cr/torn?pace-ms=5", protocol: "content-range", chunkSize: "64KiB"),
             onEvent: { event in
                 guard case .progress(.bytes(let done, _)) = event.kind, done > 0 else { return }
                 guard
