@@ -82,7 +82,10 @@ struct TusPeer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-tus-\(UUID().uuidString)")
         let files = folder.appendingPathComponent("files")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-        let port = try FreePort.pick()
+        // A port nothing listens on now: bound by the suite's listener, then released.
+        let listener = try LoopbackListener()
+        let port = Int(listener.port)
+        listener.close()
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let process = Process()
@@ -94,12 +97,28 @@ struct TusPeer {
         let peer = TusPeer(process: process, folder: folder, files: files, url: "http://127.0.0.1:\(port)/files/")
         // The first start may make the virtual environment (pip install): allow a few minutes.
         for _ in 0..<1800 {
-            if FreePort.accepts(port) { return peer }
+            if Self.accepts(port) { return peer }
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(100))
         }
         peer.stop()
         throw PeerError(message: "tuspyserver did not start on port \(port) (see scripts/tus-peer)")
+    }
+
+    /// Whether something accepts connections on the loopback port.
+    static func accepts(_ port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        } == 0
     }
 
     func write(_ yaml: String) throws -> String {
@@ -127,47 +146,4 @@ struct TusPeer {
 struct PeerError: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
-}
-
-/// Loopback ports for peers.
-enum FreePort {
-    /// A port nothing listens on now (bound to port 0, then released).
-    static func pick() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw PeerError(message: "socket() failed") }
-        defer { close(descriptor) }
-        var address = loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0 else { throw PeerError(message: "bind() failed") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Whether something accepts connections on the loopback port.
-    static func accepts(_ port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = loopback(port: port)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        } == 0
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
-    }
 }

@@ -4,18 +4,6 @@ import Testing
 /// The parsers are total: whatever the bytes, they return a value or a located error, never trap,
 /// and take time linear in the input. These tests are the deterministic cousins of the fuzzer.
 @Suite struct ExpressionHostileInputTests {
-    /// SplitMix64: a fixed seed makes every failure reproducible.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let fragments = [
         "${{", "}}", "{", "}", "$", "'", "''", "\"", "(", ")", "[", "]", ".", ",", "!", "==", "!=", "<", ">=",
         "&&", "||", "&", "|", "=", "-", "-1", "0x", "0xff", "1e", "1.5", "9999999999999999999999", "a", "steps",
@@ -32,7 +20,7 @@ import Testing
     }
 
     @Test func survivesRandomBytes() {
-        var generator = Generator(state: 4)
+        var generator = SplitMix64(state: 4)
         for _ in 0..<3_000 {
             let count = Int.random(in: 0...40, using: &generator)
             let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -42,7 +30,7 @@ import Testing
     }
 
     @Test func survivesRandomFragmentSoup() {
-        var generator = Generator(state: 7)
+        var generator = SplitMix64(state: 7)
         for _ in 0..<5_000 {
             let count = Int.random(in: 0...24, using: &generator)
             let text = (0..<count).map { _ in Self.fragments.randomElement(using: &generator) ?? "" }.joined()

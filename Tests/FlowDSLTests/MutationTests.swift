@@ -4,23 +4,11 @@ import Testing
 /// Mangled versions of a full workflow (bytes flipped, dropped, duplicated, lines shuffled) must
 /// always come back as a result, never a crash; a cheap, deterministic cousin of the fuzzers.
 @Suite struct MutationTests {
-    /// A small deterministic generator (SplitMix64), so a failure reproduces.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let alphabet = Array("{}[]:,-&*!|>'\"#%@`$ \n\t\\0123456789abcxyz".utf8) + [0xC3, 0xFF, 0xE2, 0x80]
 
     @Test(arguments: 0..<8)
     func mangledWorkflowsNeverCrash(seed: Int) {
-        var generator = Generator(state: UInt64(seed))
+        var generator = SplitMix64(state: UInt64(seed))
         let original = Array(WorkflowModelTests.example.utf8)
         for _ in 0..<60 {
             var bytes = original

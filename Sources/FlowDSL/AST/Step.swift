@@ -23,22 +23,10 @@ public indirect enum StepKind: Sendable, Hashable {
     }
 }
 
-/// A step's declared output: `outputs.<name>`, evaluated after the step succeeded.
-public struct Output: Sendable, Hashable {
-    /// The name (`steps.<id>.outputs.<name>`).
-    public let name: String
-    /// Where the name is.
-    public let location: SourceLocation
-    /// The value, usually one `${{ }}` reading `result`.
-    public let value: ScalarText
-
-    /// Creates an output.
-    public init(name: String, location: SourceLocation, value: ScalarText) {
-        self.name = name
-        self.location = location
-        self.value = value
-    }
-}
+/// A step's declared output: `outputs.<name>` (the name, `steps.<id>.outputs.<name>`) and its
+/// value, usually one `${{ }}` reading `result`, evaluated after the step succeeded. The same
+/// shape as any other name and value of a mapping.
+public typealias Output = NamedValue
 
 /// One step of a workflow, top level or inside a group.
 ///

@@ -10,9 +10,15 @@ struct UnexpectedStatus: Error, CustomStringConvertible {
     let masker: SecretMasker
 
     var description: String {
-        let reason = Self.reasons[response.status].map { " \($0)" } ?? ""
+        "expected status \(expected), " + Self.got(response, masker: masker)
+    }
+
+    /// `got 403 Forbidden; the response began: …` — the status with its reason phrase and the
+    /// start of the body, masked.
+    static func got(_ response: HTTPResponse, masker: SecretMasker) -> String {
+        let reason = reasons[response.status].map { " \($0)" } ?? ""
         let body = masker(String(response.text.prefix(300)))
-        var text = "expected status \(expected), got \(response.status)\(reason)"
+        var text = "got \(response.status)\(reason)"
         if !body.isEmpty {
             text += "; the response began: \(body.replacingOccurrences(of: "\n", with: " "))"
         }

@@ -21,10 +21,8 @@ struct ContentRangeDriver: UploadProtocolDriver {
             body: .file(path: target.file.path, offset: offset, length: length))
         request.headers.set("Content-Range", range)
         let what = "\(target.method) \(target.url) (\(range))"
-        return session.send(request, chunkStart: offset).flatMap(on: session.queue) { response in
-            .succeeded(
-                try answer(response, what: what, session: session, afterChunkEnding: offset + length), on: session.queue
-            )
+        return session.send(request, chunkStart: offset).map(on: session.queue) { response in
+            try answer(response, what: what, session: session, afterChunkEnding: offset + length)
         }
     }
 
@@ -33,8 +31,8 @@ struct ContentRangeDriver: UploadProtocolDriver {
         var request = HTTPRequest(method: target.method, url: target.url)
         request.headers.set("Content-Range", "bytes */\(target.file.size)")
         let what = "\(target.method) \(target.url) (Content-Range: bytes */\(target.file.size), asking for the offset)"
-        return session.send(request).flatMap(on: session.queue) { response in
-            .succeeded(try answer(response, what: what, session: session, afterChunkEnding: nil), on: session.queue)
+        return session.send(request).map(on: session.queue) { response in
+            try answer(response, what: what, session: session, afterChunkEnding: nil)
         }
     }
 

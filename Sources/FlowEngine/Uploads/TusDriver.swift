@@ -125,10 +125,7 @@ final class TusDriver: UploadProtocolDriver {
         }
         var delete = HTTPRequest(method: "DELETE", url: location, timeout: .seconds(5))
         delete.headers.set("Tus-Resumable", Self.version)
-        for (name, value) in session.target.headers where !delete.headers.contains(name) {
-            delete.headers.set(name, value)
-        }
-        let done = session.client.execute(delete).map(on: session.queue) { _ in () }
+        let done = session.client.execute(session.target.withStepHeaders(delete)).map(on: session.queue) { _ in () }
         return (done, "cancelled; deleting the partial upload at \(location) (tus termination)")
     }
 

@@ -35,11 +35,7 @@ struct UploadStatusError: Error, CustomStringConvertible {
     let masker: SecretMasker
 
     var description: String {
-        let reason = UnexpectedStatus.reasons[response.status].map { " \($0)" } ?? ""
-        var text = "\(request): expected \(expected), got \(response.status)\(reason)"
-        let body = masker(String(response.text.prefix(300))).replacingOccurrences(of: "\n", with: " ")
-        if !body.isEmpty { text += "; the response began: \(body)" }
-        return masker(text)
+        masker("\(request): expected \(expected), " + UnexpectedStatus.got(response, masker: masker))
     }
 }
 

@@ -86,10 +86,7 @@ final class UploadSession: @unchecked Sendable {
     /// Sends a request of the upload (the step's headers added); `chunkStart` marks a chunk, whose
     /// bytes feed the sha256 and the progress reports.
     func send(_ request: HTTPRequest, chunkStart: Int64? = nil) -> Future<HTTPResponse> {
-        var request = request
-        for (name, value) in target.headers where !request.headers.contains(name) {
-            request.headers.set(name, value)
-        }
+        var request = target.withStepHeaders(request)
         var onProgress: (@Sendable (HTTPProgress) -> Void)?
         if let chunkStart {
             let digest = digest

@@ -20,6 +20,15 @@ struct UploadTarget: Sendable {
     /// Where `upload:` is written, for error messages.
     let location: SourceLocation
 
+    /// `request` with the step's headers added (those it sets itself win).
+    func withStepHeaders(_ request: HTTPRequest) -> HTTPRequest {
+        var request = request
+        for (name, value) in headers where !request.headers.contains(name) {
+            request.headers.set(name, value)
+        }
+        return request
+    }
+
     /// The `Upload-Metadata` header: `key base64(value)` pairs.
     var metadataHeader: String {
         metadata.map { "\($0.0) \(Data($0.1.utf8).base64EncodedString())" }.joined(separator: ",")
