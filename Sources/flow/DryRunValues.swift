@@ -36,5 +36,5 @@ struct DryRunValues: EvaluationContext {
         }
     }
 
-    func statusFunction(_ name: String) -> Bool? { nil }
+    func statusFunction(_ function: StatusFunction) -> Bool? { nil }
 }

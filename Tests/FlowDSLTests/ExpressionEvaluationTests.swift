@@ -135,7 +135,7 @@ struct ExpressionTestContext: EvaluationContext {
     var status: [String: Bool] = [:]
 
     func value(ofRoot name: String) -> Value? { roots[name] }
-    func statusFunction(_ name: String) -> Bool? { status[name] }
+    func statusFunction(_ function: StatusFunction) -> Bool? { status[function.rawValue] }
 }
 
 /// Parses and evaluates `source`, throwing whichever error comes first.

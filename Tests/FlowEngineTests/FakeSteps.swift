@@ -86,14 +86,14 @@ struct TestFailure: Error, Equatable, CustomStringConvertible {
 
 /// Runs `steps` and returns the final records, with the order of events seen.
 func run(
-    _ steps: [PlannedStep<String>], concurrency: Int = 16,
+    _ steps: [PlannedStep<String>], concurrency: Int = 16, prior: [String: StepRecord<String>] = [:],
     whileRunning: @Sendable (Scheduler<String>) async -> Void = {
         _ in
     }
 ) async throws -> (records: [String: StepRecord<String>], events: [String]) {
     let events = LockedBox<[String]>([])
     let scheduler = Scheduler(
-        steps: steps, concurrency: concurrency, queue: DispatchQueue(label: "run"),
+        steps: steps, concurrency: concurrency, queue: DispatchQueue(label: "run"), prior: prior,
         onEvent: { event in
             let text: String
             switch event.kind {

@@ -6,5 +6,5 @@ public protocol EvaluationContext {
     func value(ofRoot name: String) -> Value?
     /// The answer of `success()`, `failure()`, `always()` or `cancelled()` for the step being
     /// decided; `nil` where status functions make no sense (evaluation then fails).
-    func statusFunction(_ name: String) -> Bool?
+    func statusFunction(_ function: StatusFunction) -> Bool?
 }

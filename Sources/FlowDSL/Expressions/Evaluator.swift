@@ -79,8 +79,8 @@ struct Evaluator<Context: EvaluationContext> {
         guard arity.contains(arguments.count) else {
             throw failure("\(name)() takes \(Functions.describe(arity)), got \(arguments.count)")
         }
-        if Functions.statusFunctions.contains(name) {
-            guard let answer = context.statusFunction(name) else {
+        if let function = StatusFunction(rawValue: name) {
+            guard let answer = context.statusFunction(function) else {
                 throw failure("\(name)() is only available in a step's 'if'")
             }
             return .bool(answer)

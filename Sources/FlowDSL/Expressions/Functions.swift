@@ -2,13 +2,12 @@
 /// runs, and their implementations (in `Functions+Library.swift`).
 public enum Functions {
     /// Every function name, as written in expressions (names are case-sensitive).
-    public static let names = [
-        "length", "contains", "startsWith", "endsWith", "format", "join", "toJSON", "fromJSON",
-        "success", "failure", "always", "cancelled",
-    ]
+    public static let names =
+        ["length", "contains", "startsWith", "endsWith", "format", "join", "toJSON", "fromJSON"]
+        + StatusFunction.allCases.map(\.rawValue)
 
     /// The functions whose answer comes from the engine rather than from their arguments.
-    public static let statusFunctions: Set<String> = ["success", "failure", "always", "cancelled"]
+    public static let statusFunctions = Set(StatusFunction.allCases.map(\.rawValue))
 
     /// How many arguments `name` takes; `nil` for an unknown function.
     public static func arity(_ name: String) -> ClosedRange<Int>? {
@@ -17,8 +16,7 @@ public enum Functions {
         case "contains", "startsWith", "endsWith": 2...2
         case "join": 1...2
         case "format": 1...Int.max
-        case "success", "failure", "always", "cancelled": 0...0
-        default: nil
+        default: StatusFunction(rawValue: name) == nil ? nil : 0...0
         }
     }
 

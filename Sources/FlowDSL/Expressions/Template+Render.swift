@@ -65,7 +65,7 @@ extension Expression {
 /// The context of an expression that reads nothing: no roots, no status functions.
 private struct ConstantContext: EvaluationContext {
     func value(ofRoot name: String) -> Value? { nil }
-    func statusFunction(_ name: String) -> Bool? { nil }
+    func statusFunction(_ function: StatusFunction) -> Bool? { nil }
 }
 
 extension String {

@@ -29,14 +29,9 @@ struct ExpressionScope: EvaluationContext {
         }
     }
 
-    func statusFunction(_ name: String) -> Bool? {
-        switch name {
-        case "always": return true
-        case "success": return facts.map { $0.needsSucceeded && !$0.runCancelled } ?? true
-        case "failure": return facts.map { $0.upstreamFailed && !$0.runCancelled } ?? false
-        case "cancelled": return facts?.runCancelled ?? false
-        default: return nil
-        }
+    /// Outside a step's `if` (no facts), the answers of a run where everything so far succeeded.
+    func statusFunction(_ function: StatusFunction) -> Bool? {
+        (facts ?? .everythingSucceeded).holds(function)
     }
 }
 

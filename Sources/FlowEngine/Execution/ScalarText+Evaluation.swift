@@ -43,8 +43,7 @@ struct CompiledCondition: Sendable {
     /// Whether it calls a status function; one that does not is implicitly `success() && …`, as in
     /// GitHub Actions.
     var callsStatusFunction: Bool {
-        let statusFunctions: Set<String> = ["success", "failure", "always", "cancelled"]
-        return expression.functionCalls.contains { statusFunctions.contains($0.name) }
+        expression.functionCalls.contains { Functions.statusFunctions.contains($0.name) }
     }
 
     /// The condition's truth in `scope`.

@@ -187,7 +187,7 @@ public final class WorkflowRun: Sendable {
         let implicitSuccess = !compiled.callsStatusFunction
         return .custom { facts in
             // As in GitHub Actions, a condition without a status function means `success() && …`.
-            if implicitSuccess && !(facts.needsSucceeded && !facts.runCancelled) { return false }
+            if implicitSuccess && !facts.holds(.success) { return false }
             let scope = values.scope(for: [], expressions: [compiled.expression], records: records, facts: facts)
             return try compiled.holds(in: scope)
         }

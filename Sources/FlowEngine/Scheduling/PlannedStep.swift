@@ -1,4 +1,5 @@
 import Dispatch
+import FlowDSL
 import FlowTasks
 
 /// What the scheduler knows about one step, whatever its kind: its place in the graph, when it may
@@ -87,7 +88,21 @@ public enum StepCondition: Sendable {
     case custom(@Sendable (ConditionFacts) throws -> Bool)
 }
 
-/// The facts a condition is decided from.
+extension StepCondition {
+    /// Whether the step runs, given the facts the scheduler kept; throws what a custom condition
+    /// throws.
+    func holds(_ facts: ConditionFacts) throws -> Bool {
+        switch self {
+        case .success: facts.holds(.success)
+        case .failure: facts.holds(.failure)
+        case .always: facts.holds(.always)
+        case .cancelled: facts.holds(.cancelled)
+        case .custom(let decide): try decide(facts)
+        }
+    }
+}
+
+/// The facts a condition is decided from, and the one place the status functions are decided.
 public struct ConditionFacts: Sendable {
     /// Every need succeeded (a failure under `continue-on-error` counts as success).
     public let needsSucceeded: Bool
@@ -95,6 +110,26 @@ public struct ConditionFacts: Sendable {
     public let upstreamFailed: Bool
     /// The run was interrupted.
     public let runCancelled: Bool
+
+    /// Facts as the scheduler notes them (public for tests and other engines' conditions).
+    public init(needsSucceeded: Bool, upstreamFailed: Bool, runCancelled: Bool) {
+        self.needsSucceeded = needsSucceeded
+        self.upstreamFailed = upstreamFailed
+        self.runCancelled = runCancelled
+    }
+
+    /// The facts of a run where every need succeeded and nothing was interrupted.
+    static let everythingSucceeded = ConditionFacts(needsSucceeded: true, upstreamFailed: false, runCancelled: false)
+
+    /// The answer of a status function: `success()`, `failure()`, `always()`, `cancelled()`.
+    public func holds(_ function: StatusFunction) -> Bool {
+        switch function {
+        case .success: needsSucceeded && !runCancelled
+        case .failure: upstreamFailed && !runCancelled
+        case .always: true
+        case .cancelled: runCancelled
+        }
+    }
 }
 
 /// What a leaf's runner gets when its step starts.

@@ -38,6 +38,22 @@ public struct StepRecord<Output: Sendable>: Sendable {
     /// When it finished, relative to the start of the run.
     public var finishedAt: Duration?
 
+    /// A record; a step the scheduler plans starts as `pending`, and a resumed run passes the
+    /// final records of earlier runs (see `Scheduler.init(prior:)`).
+    public init(
+        id: String, state: StepState, output: Output? = nil, error: (any Error)? = nil, failureIgnored: Bool = false,
+        winner: String? = nil, startedAt: Duration? = nil, finishedAt: Duration? = nil
+    ) {
+        self.id = id
+        self.state = state
+        self.output = output
+        self.error = error
+        self.failureIgnored = failureIgnored
+        self.winner = winner
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+    }
+
     /// Whether dependents see this step as successful.
     public var countsAsSuccess: Bool { state == .succeeded || (state == .failed && failureIgnored) }
 }
