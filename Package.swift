@@ -65,8 +65,8 @@ let package = Package(
         ),
         // Benchmarks (release-built by the bench/ scripts; not part of the product).
         .executableTarget(name: "BenchTasks", dependencies: ["FlowTasks"], path: "bench/tasks"),
-        // bench/http's client side (issue 3); built in release by that script only.
-        .executableTarget(name: "BenchHTTP", dependencies: ["FlowHTTP", "FlowTasks"]),
+        // bench/http's client side; built in release by that script only.
+        .executableTarget(name: "BenchHTTP", dependencies: ["FlowHTTP", "FlowTasks"], path: "bench/http-client"),
         .testTarget(name: "FlowTasksTests", dependencies: ["FlowTasks"]),
         .testTarget(name: "FlowDSLTests", dependencies: ["FlowDSL"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FlowHTTPTests", dependencies: ["FlowHTTP", "FlowTasks", "FlowSandbox"]),

@@ -32,8 +32,9 @@ public struct Workflow: Sendable {
     /// The default of `concurrency`.
     public static let defaultConcurrency = 16
 
-    /// Builds a workflow from parsed, checked parts; `steps` must form a DAG with unique ids.
-    public init(
+    /// Builds a workflow from parsed, checked parts; `steps` must form a DAG with unique ids. Only
+    /// the checker builds one (`Workflow.load` and friends), so every `Workflow` is a checked one.
+    init(
         file: String,
         version: Int,
         name: String?,

@@ -4,24 +4,24 @@ import FlowTasks
 
 /// What the scheduler knows about one step, whatever its kind: its place in the graph, when it may
 /// run, and the work to do. `Output` is what a step's work produces for its dependents.
-public struct PlannedStep<Output: Sendable>: Sendable {
+package struct PlannedStep<Output: Sendable>: Sendable {
     /// The step id, unique across the workflow.
-    public let id: String
+    package let id: String
     /// The steps that must be finished before this one is considered.
-    public let needs: [String]
+    package let needs: [String]
     /// The group this step belongs to, if any.
-    public let group: String?
+    package let group: String?
     /// When the step runs once its needs are finished.
-    public let condition: StepCondition
+    package let condition: StepCondition
     /// Whether a failure counts as success for dependents and groups.
-    public let continueOnError: Bool
+    package let continueOnError: Bool
     /// The longest the step may run, retries included.
-    public let timeout: Duration?
+    package let timeout: Duration?
     /// The work: a leaf's runner, or a group's policy and children.
-    public let work: StepWork<Output>
+    package let work: StepWork<Output>
 
     /// Describes a step for the scheduler.
-    public init(
+    package init(
         id: String, needs: [String] = [], group: String? = nil, condition: StepCondition = .success,
         continueOnError: Bool = false, timeout: Duration? = nil, work: StepWork<Output>
     ) {
@@ -36,7 +36,7 @@ public struct PlannedStep<Output: Sendable>: Sendable {
 }
 
 /// A leaf's work or a group's children.
-public enum StepWork<Output: Sendable>: Sendable {
+package enum StepWork<Output: Sendable>: Sendable {
     /// Work done by a runner; the future completes when the work does. Cancelling the future must
     /// stop the work (abort the transfer, kill the process).
     case leaf(@Sendable (StepStart<Output>) -> Future<Output>)
@@ -74,7 +74,7 @@ public struct GroupPolicy: Sendable, Equatable {
 }
 
 /// When a step runs, evaluated once all its needs are finished (GitHub Actions' status functions).
-public enum StepCondition: Sendable {
+package enum StepCondition: Sendable {
     /// Every need succeeded (the default): a failed or skipped need skips the step.
     case success
     /// Some need, or a step it depends on through its needs, failed.
@@ -103,16 +103,16 @@ extension StepCondition {
 }
 
 /// The facts a condition is decided from, and the one place the status functions are decided.
-public struct ConditionFacts: Sendable {
+package struct ConditionFacts: Sendable {
     /// Every need succeeded (a failure under `continue-on-error` counts as success).
-    public let needsSucceeded: Bool
+    package let needsSucceeded: Bool
     /// Some need, or a step it depends on through its needs, failed.
-    public let upstreamFailed: Bool
+    package let upstreamFailed: Bool
     /// The run was interrupted.
-    public let runCancelled: Bool
+    package let runCancelled: Bool
 
-    /// Facts as the scheduler notes them (public for tests and other engines' conditions).
-    public init(needsSucceeded: Bool, upstreamFailed: Bool, runCancelled: Bool) {
+    /// Facts as the scheduler notes them (package for tests and other engines' conditions).
+    package init(needsSucceeded: Bool, upstreamFailed: Bool, runCancelled: Bool) {
         self.needsSucceeded = needsSucceeded
         self.upstreamFailed = upstreamFailed
         self.runCancelled = runCancelled
@@ -122,7 +122,7 @@ public struct ConditionFacts: Sendable {
     static let everythingSucceeded = ConditionFacts(needsSucceeded: true, upstreamFailed: false, runCancelled: false)
 
     /// The answer of a status function: `success()`, `failure()`, `always()`, `cancelled()`.
-    public func holds(_ function: StatusFunction) -> Bool {
+    package func holds(_ function: StatusFunction) -> Bool {
         switch function {
         case .success: needsSucceeded && !runCancelled
         case .failure: upstreamFailed && !runCancelled
@@ -133,16 +133,16 @@ public struct ConditionFacts: Sendable {
 }
 
 /// What a leaf's runner gets when its step starts.
-public struct StepStart<Output: Sendable>: Sendable {
+package struct StepStart<Output: Sendable>: Sendable {
     /// The step's id.
-    public let id: String
+    package let id: String
     /// Every step's record so far; the steps this one depends on are all final.
-    public let records: RunRecords<Output>
+    package let records: RunRecords<Output>
     /// Reports progress (an attempt number, bytes sent) to the run's event stream.
-    public let report: @Sendable (StepProgress) -> Void
+    package let report: @Sendable (StepProgress) -> Void
     /// The run's own queue. Work that only computes (a zero wait) completes here, which lets
     /// FlowTasks' drain loop finish it without a thread hop; work that waits on I/O uses its own.
-    public let queue: DispatchQueue
+    package let queue: DispatchQueue
 }
 
 /// Progress a running step reports.

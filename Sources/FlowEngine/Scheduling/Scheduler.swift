@@ -6,11 +6,11 @@ import FlowTasks
 /// combinators (`Scheduler+Groups.swift`).
 ///
 /// `@unchecked Sendable`: all mutable state (the nodes of `graph`, `ready`, the counters) is touched
-/// only on `queue`, the run's single owner; public entry points hop onto it. Steps waiting for
+/// only on `queue`, the run's single owner; package entry points hop onto it. Steps waiting for
 /// needs or a slot hold no thread: they are nodes in `graph` and entries in `ready`.
-public final class Scheduler<Output: Sendable>: @unchecked Sendable {
+package final class Scheduler<Output: Sendable>: @unchecked Sendable {
     /// Every step's record, readable from any thread.
-    public let records: RunRecords<Output>
+    package let records: RunRecords<Output>
 
     let queue: DispatchQueue
     private let concurrency: Int
@@ -39,7 +39,7 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
     /// final with the given record, without running or emitting events, and release their
     /// dependents as if they had just finished. A group's prior record applies only with its
     /// children's (a group is resumed as a whole); a child's applies only with its group's.
-    public init(
+    package init(
         steps: [PlannedStep<Output>], concurrency: Int, queue: DispatchQueue, records: RunRecords<Output>? = nil,
         prior: [String: StepRecord<Output>] = [:],
         onEvent: @escaping @Sendable (SchedulerEvent<Output>) -> Void = { _ in }
@@ -63,12 +63,12 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
 
     /// Gives up a run that will never be started (say, its services failed): completes its future
     /// with the records as they are, every step pending, so no promise is left behind.
-    public func abandon() {
+    package func abandon() {
         queue.async { self.done.succeed(self.records) }
     }
 
     /// Starts the run. The future completes when every step is final; it never fails.
-    public func start() -> Future<RunRecords<Output>> {
+    package func start() -> Future<RunRecords<Output>> {
         queue.async {
             self.startTime = DispatchTime.now()
             if self.graph.nodes.isEmpty {
@@ -88,7 +88,7 @@ public final class Scheduler<Output: Sendable>: @unchecked Sendable {
 
     /// Interrupts the run: running steps are cancelled (transfers aborted, processes killed);
     /// steps not started are cancelled unless their condition is `always()` or `cancelled()`.
-    public func cancel() {
+    package func cancel() {
         queue.async {
             guard !self.runCancelled else { return }
             self.runCancelled = true
