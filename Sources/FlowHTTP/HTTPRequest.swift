@@ -61,10 +61,15 @@ public struct HTTPRequest: Sendable {
     }
 
     /// `url` with `query` percent-encoded onto it.
-    public var fullURL: String {
+    public var fullURL: String { Self.url(url, query: query) }
+
+    /// `url` with `query` added before any `#fragment`, each name and value passed through
+    /// `encode` (percent-encoding by default): the one way flow puts a query on a URL.
+    public static func url(
+        _ url: String, query: [(String, String)], encode: (String) -> String = PercentEncoding.encode
+    ) -> String {
         guard !query.isEmpty else { return url }
-        let encoded = query.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }
-            .joined(separator: "&")
+        let encoded = query.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&")
         let fragmentStart = url.firstIndex(of: "#") ?? url.endIndex
         let base = url[..<fragmentStart]
         let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
@@ -73,8 +78,9 @@ public struct HTTPRequest: Sendable {
 }
 
 /// Percent-encoding of query components (RFC 3986: everything but unreserved characters).
-enum PercentEncoding {
-    static func encode(_ text: String) -> String {
+public enum PercentEncoding {
+    /// `text` with every byte but the unreserved characters (`A-Z a-z 0-9 - . _ ~`) as `%XX`.
+    public static func encode(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

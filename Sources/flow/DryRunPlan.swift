@@ -1,4 +1,5 @@
 import FlowDSL
+import FlowEngine
 import Foundation
 
 /// The plan `flow run --dry-run` prints: waves of steps, each request's method and URL with known
@@ -47,20 +48,11 @@ struct DryRunPlan {
         let suffix = relations.isEmpty ? "" : "  (\(relations.joined(separator: "; ")))"
         switch step.kind {
         case .http(let http):
-            lines.append("  \(step.id): \(http.method.rawValue) \(url(http.url, query: http.query))\(suffix)")
-            lines += http.headers.map { "      header \($0.name): \(render($0.value))" }
-            switch http.body {
-            case .json(let value): lines.append("      json \(renderJSON(value))")
-            case .form(let fields):
-                lines.append("      form \(fields.map { "\($0.name)=\(render($0.value))" }.joined(separator: "&"))")
-            case .text(let text): lines.append("      body \(render(text))")
-            case .file(let path): lines.append("      body from file \(render(path))")
-            case nil: break
-            }
+            lines += describe(http, id: step.id, suffix: suffix)
         case .upload(let upload):
             let method = upload.uploadProtocol == .tus ? "POST+PATCH" : (upload.method ?? .put).rawValue
             lines.append(
-                "  \(step.id): upload \(upload.uploadProtocol.rawValue) \(method) \(url(upload.url, query: []))\(suffix)"
+                "  \(step.id): upload \(upload.uploadProtocol.rawValue) \(method) \(uploadURL(upload.url))\(suffix)"
             )
             lines.append("      \(chunkPlan(upload))")
         case .run(let run):
@@ -80,6 +72,28 @@ struct DryRunPlan {
             lines.append("  \(step.id): \(mode) of \(children)\(suffix)")
         }
         if let condition = step.condition { lines.append("      if \(condition.text)") }
+        return lines
+    }
+
+    /// The request as the runner builds it (`RequestPlan`), values it cannot know as placeholders.
+    private func describe(_ http: HTTPStep, id: String, suffix: String) -> [String] {
+        let plan: RequestPlan
+        do {
+            plan = try RequestPlan(
+                http, defaults: workflow.defaults.http, baseURL: workflow.defaults.http.baseURL.map(render),
+                text: { render($0) }, json: { renderJSON($0) }, placeholders: true)
+        } catch {
+            return ["  \(id): \(http.method.rawValue) \(render(http.url))\(suffix)", "      error: \(error.message)"]
+        }
+        var lines = ["  \(id): \(plan.method) \(plan.url)\(suffix)"]
+        lines += plan.headers.map { "      header \($0.name): \($0.value)" }
+        switch plan.body {
+        case .json(let text): lines.append("      json \(text)")
+        case .form(let text): lines.append("      form \(text)")
+        case .text(let text): lines.append("      body \(text)")
+        case .file(let path): lines.append("      body from file \(path)")
+        case .none: break
+        }
         return lines
     }
 
@@ -134,18 +148,12 @@ struct DryRunPlan {
         }
     }
 
-    private func url(_ text: ScalarText, query: [NamedValue]) -> String {
-        var url = render(text)
-        let isAbsolute = url.hasPrefix("http://") || url.hasPrefix("https://") || url.hasPrefix("<")
-        if !isAbsolute, let base = workflow.defaults.http.baseURL {
-            let prefix = render(base)
-            url = prefix.hasSuffix("/") && url.hasPrefix("/") ? prefix + url.dropFirst() : prefix + url
-        }
-        if !query.isEmpty {
-            url +=
-                (url.contains("?") ? "&" : "?") + query.map { "\($0.name)=\(render($0.value))" }.joined(separator: "&")
-        }
-        return url
+    /// An upload's URL, joined to the base URL as the runner joins it.
+    private func uploadURL(_ text: ScalarText) -> String {
+        let written = render(text)
+        guard !written.hasPrefix("<") else { return written }
+        let base = workflow.defaults.http.baseURL.map(render)
+        return (try? RequestPlan.absoluteURL(written, baseURL: base, at: text.location)) ?? written
     }
 
     private func renderJSON(_ value: ValueTemplate) -> String {

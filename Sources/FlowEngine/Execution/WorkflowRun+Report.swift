@@ -17,6 +17,14 @@ extension WorkflowRun {
         return failed ? "failed" : "succeeded"
     }
 
+    /// `METHOD URL` of the request an http step sent (`result.request`).
+    private static func requestLine(of result: Value) -> String? {
+        guard case .object(let fields) = result, case .object(let request)? = fields["request"],
+            case .string(let method)? = request["method"], case .string(let url)? = request["url"]
+        else { return nil }
+        return method + " " + url
+    }
+
     /// The run's report: every step in declaration order, with every text masked.
     public func report(
         records: [String: StepRecord<StepResult>], interrupted: Bool, startedAt: Date, duration: Duration
@@ -36,7 +44,8 @@ extension WorkflowRun {
                 state: record?.state ?? .pending, startedAtSeconds: started,
                 durationSeconds: started.flatMap { start in finished.map { $0 - start } },
                 attempts: record?.output?.attempts ?? (record?.startedAt == nil ? 0 : 1), outputs: outputs,
-                winner: record?.winner, error: record?.error.map { masker(String(describing: $0)) })
+                winner: record?.winner, error: record?.error.map { masker(String(describing: $0)) },
+                request: record?.output.flatMap { Self.requestLine(of: $0.result) }.map { masker($0) })
         }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

@@ -62,12 +62,14 @@ public struct StepReport: Sendable, Codable, Equatable {
     public var winner: String?
     /// Why it failed or was cancelled.
     public var error: String?
+    /// For an `http` step that got a response: the request sent, as `METHOD URL` (masked).
+    public var request: String?
 
     /// Creates a step report.
     public init(
         id: String, name: String? = nil, kind: String, group: String? = nil, location: String, state: StepState,
         startedAtSeconds: Double? = nil, durationSeconds: Double? = nil, attempts: Int = 0,
-        outputs: [String: String] = [:], winner: String? = nil, error: String? = nil
+        outputs: [String: String] = [:], winner: String? = nil, error: String? = nil, request: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -78,6 +80,7 @@ public struct StepReport: Sendable, Codable, Equatable {
         self.startedAtSeconds = startedAtSeconds
         self.durationSeconds = durationSeconds
         self.attempts = attempts
+        self.request = request
         self.outputs = outputs
         self.winner = winner
         self.error = error

@@ -43,7 +43,8 @@ struct HTTPStepRunner: Sendable {
             Future.failed(describe(error, http: http), on: queue)
         }
         .map(on: queue) { response in
-            let result = Self.result(of: response)
+            let result = Self.result(of: response).adding(
+                "request", .object(["method": .string(request.method), "url": .string(request.fullURL)]))
             try Self.check(http.expect, result: result, values: values, records: start.records)
             return (result, attempts.count)
         }
@@ -70,46 +71,35 @@ struct HTTPStepRunner: Sendable {
     {
         let texts = [http.url] + http.query.map(\.value) + http.headers.map(\.value) + bodyTexts(http.body)
         let scope = values.scope(for: texts + defaults.http.headers.map(\.value), records: records)
-        let url = try Self.absoluteURL(
-            try http.url.string(in: scope), baseURL: baseURL, masker: masker, at: http.url.location)
-        var headers = HTTPHeaders()
-        for header in defaults.http.headers {
-            headers.set(header.name, try header.value.string(in: scope))
-        }
-        for header in http.headers {
-            headers.set(header.name, try header.value.string(in: scope))
+        let plan: RequestPlan
+        do {
+            plan = try RequestPlan(
+                http, defaults: defaults.http, baseURL: baseURL,
+                text: { text throws(StepError) in try text.string(in: scope) },
+                json: { template throws(StepError) in try template.value(in: scope).jsonText })
+        } catch {
+            throw StepError(masker(error.message), at: error.location)
         }
         var body = HTTPBody.empty
-        switch http.body {
-        case nil:
+        switch plan.body {
+        case .none:
             break
-        case .json(let template)?:
-            body = .bytes(Array(try template.value(in: scope).jsonText.utf8))
-            if !headers.contains("Content-Type") { headers.set("Content-Type", "application/json") }
-        case .form(let fields)?:
-            let pairs = try fields.map { field throws(StepError) in
-                "\(Self.formEncode(field.name))=\(Self.formEncode(try field.value.string(in: scope)))"
-            }
-            body = .bytes(Array(pairs.joined(separator: "&").utf8))
-            if !headers.contains("Content-Type") {
-                headers.set("Content-Type", "application/x-www-form-urlencoded")
-            }
-        case .text(let text)?:
-            body = .bytes(Array(try text.string(in: scope).utf8))
-        case .file(let path)?:
-            let file = try path.string(in: scope)
+        case .json(let text), .form(let text), .text(let text):
+            body = .bytes(Array(text.utf8))
+        case .file(let file):
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
                 let size = (attributes[.size] as? NSNumber)?.int64Value,
                 FileManager.default.isReadableFile(atPath: file)
             else {
-                throw StepError("cannot read body-file '\(masker(file))'", at: path.location)
+                let location: SourceLocation
+                if case .file(let path)? = http.body { location = path.location } else { location = http.location }
+                throw StepError("cannot read body-file '\(masker(file))'", at: location)
             }
             body = .file(path: file, offset: 0, length: size)
         }
         return HTTPRequest(
-            method: http.method.rawValue, url: url,
-            query: try http.query.map { item throws(StepError) in (item.name, try item.value.string(in: scope)) },
-            headers: headers, body: body, timeout: http.timeout ?? defaults.http.timeout,
+            method: plan.method, url: plan.url, headers: HTTPHeaders(plan.headers.map { ($0.name, $0.value) }),
+            body: body, timeout: http.timeout ?? defaults.http.timeout,
             followRedirects: http.followRedirects ?? defaults.http.followRedirects ?? true)
     }
 
@@ -135,17 +125,6 @@ struct HTTPStepRunner: Sendable {
         }
     }
 
-    /// `url`, or, when it is relative, `url` joined to `defaults.http.base-url`.
-    static func absoluteURL(
-        _ url: String, baseURL: String?, masker: SecretMasker, at location: SourceLocation
-    ) throws(StepError) -> String {
-        if url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") { return url }
-        guard let baseURL, !baseURL.isEmpty else {
-            throw StepError("the URL '\(masker(url))' is relative and there is no defaults.http.base-url", at: location)
-        }
-        return join(baseURL, url)
-    }
-
     private func describe(_ error: any Error, http: HTTPStep) -> any Error {
         switch error {
         case let unexpected as UnexpectedStatus:
@@ -155,18 +134,6 @@ struct HTTPStepRunner: Sendable {
         default:
             return error
         }
-    }
-
-    static func join(_ base: String, _ path: String) -> String {
-        let trimmedBase = base.hasSuffix("/") ? String(base.dropLast()) : base
-        return path.hasPrefix("/") ? trimmedBase + path : trimmedBase + "/" + path
-    }
-
-    static func formEncode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._*")
-        return (text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text)
-            .replacingOccurrences(of: "%20", with: "+")
     }
 }
 
@@ -193,5 +160,14 @@ extension ValueTemplate {
             for member in members { object[member.key] = try member.value.value(in: scope) }
             return .object(object)
         }
+    }
+}
+
+extension Value {
+    /// This object with `key` set to `value` (a value that is not an object is returned as is).
+    func adding(_ key: String, _ value: Value) -> Value {
+        guard case .object(var members) = self else { return self }
+        members[key] = value
+        return .object(members)
     }
 }

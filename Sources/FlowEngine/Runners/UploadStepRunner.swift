@@ -53,8 +53,13 @@ struct UploadStepRunner: Sendable {
     private func makeTarget(_ upload: UploadStep, records: RunRecords<StepResult>) throws(StepError) -> UploadTarget {
         let texts = [upload.file, upload.url] + upload.headers.map(\.value) + upload.metadata.map(\.value)
         let scope = values.scope(for: texts + defaults.http.headers.map(\.value), records: records)
-        let url = try HTTPStepRunner.absoluteURL(
-            try upload.url.string(in: scope), baseURL: baseURL, masker: masker, at: upload.url.location)
+        let url: String
+        do {
+            url = try RequestPlan.absoluteURL(
+                try upload.url.string(in: scope), baseURL: baseURL, at: upload.url.location)
+        } catch {
+            throw StepError(masker(error.message), at: error.location)
+        }
         let path = try upload.file.string(in: scope)
         let file: UploadFile
         do {

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// What `--dry-run` prints is what the run sends: both build requests with one function.
+@Suite(.serialized) struct DryRunEqualsSentTests {
+    /// For every example, each request in the plan (placeholders standing for runtime values)
+    /// matches the request the run sent, as the JSON report records it.
+    @Test(arguments: WorkflowExamplesTests.files) func thePlanShowsTheRequestsTheRunSends(_ name: String) async throws {
+        let file = WorkflowExamplesTests.folder.appendingPathComponent(name).path
+        let environment = ["FLOW_SECRET_PASSWORD": "s3cret"]
+        let plan = try await FlowProcess.run(["run", file, "--dry-run"], environment: environment)
+        #expect(plan.exitCode == 0, "\(plan.stdout)\(plan.stderr)")
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("flow-sent-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: report) }
+        let run = try await FlowProcess.run(["run", file, "--report", "json", report.path], environment: environment)
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+
+        let planned = Self.plannedRequests(plan.stdout)
+        let sent = try Self.sentRequests(report)
+        #expect(!sent.isEmpty, "\(name) sends requests")
+        for (id, request) in sent {
+            let line = try #require(planned[id], "the plan lists \(id)")
+            #expect(Self.matches(request, plan: line), "\(id): planned \(line), sent \(request)")
+        }
+    }
+
+    @Test func aQueryIsEncodedInThePlanAsItIsWhenSent() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("flow-query-\(UUID()).yaml").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try """
+        version: 1
+        defaults: { http: { base-url: "http://127.0.0.1:9/api/" } }
+        steps:
+          search: { http: { url: "/search?x=1", query: { q: "a b&c", page: 2 } } }
+          absolute: { http: { url: "HTTP://example.invalid/upper" } }
+          send: { http: { method: POST, url: form, form: { name: "J. Doe*~" } } }
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let plan = try await FlowProcess.run(["run", path, "--dry-run"])
+        #expect(plan.exitCode == 0, "\(plan.stderr)")
+        #expect(
+            plan.stdout.contains("search: GET http://127.0.0.1:9/api/search?x=1&q=a%20b%26c&page=2"), "\(plan.stdout)")
+        #expect(plan.stdout.contains("absolute: GET HTTP://example.invalid/upper"), "\(plan.stdout)")
+        #expect(plan.stdout.contains("send: POST http://127.0.0.1:9/api/form"), "\(plan.stdout)")
+        #expect(plan.stdout.contains("header Content-Type: application/x-www-form-urlencoded"), "\(plan.stdout)")
+        #expect(plan.stdout.contains("form name=J.+Doe*%7E"), "\(plan.stdout)")
+    }
+
+    /// `id: METHOD URL` lines of a plan, by step id.
+    static func plannedRequests(_ plan: String) -> [String: String] {
+        var requests: [String: String] = [:]
+        let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+        for line in plan.split(separator: "\n") where line.hasPrefix("  ") && !line.hasPrefix("   ") {
+            let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ")
+            guard words.count >= 3, words[0].hasSuffix(":"), methods.contains(String(words[1])) else { continue }
+            requests[String(words[0].dropLast())] = words[1] + " " + words[2]
+        }
+        return requests
+    }
+
+    /// `METHOD URL` of each step that sent a request, by step id.
+    static func sentRequests(_ report: URL) throws -> [String: String] {
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+        let steps = json?["steps"] as? [[String: Any]] ?? []
+        var sent: [String: String] = [:]
+        for step in steps {
+            if let id = step["id"] as? String, let request = step["request"] as? String { sent[id] = request }
+        }
+        return sent
+    }
+
+    /// Whether `request` is `plan` with each `<placeholder>` standing for some text.
+    static func matches(_ request: String, plan: String) -> Bool {
+        var pattern = "^"
+        var rest = Substring(plan)
+        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+            pattern += NSRegularExpression.escapedPattern(for: String(rest[..<open])) + ".+?"
+            rest = rest[rest.index(after: close)...]
+        }
+        pattern += NSRegularExpression.escapedPattern(for: String(rest)) + "$"
+        return request.range(of: pattern, options: .regularExpression) != nil
+    }
+}
