@@ -26,11 +26,13 @@ struct HTTPStepRunner: Sendable {
         let rules = HTTPRetryRules(
             retry: step.retry ?? defaults.retry, method: http.method,
             hasIdempotencyKey: request.headers.contains("Idempotency-Key"))
-        let attempts = Attempts()
+        // Written by each attempt, read once the last has ended. The step queue is concurrent, so a
+        // lock rather than a claim about the queue makes that safe.
+        let attempts = LockedBox(0)
         let masker = masker
         let expected = http.expect.status
         return retry(policy: rules.policy(), on: queue) { attempt in
-            attempts.count = attempt
+            attempts.withLock { $0 = attempt }
             start.report(.attempt(attempt))
             return client.execute(request).flatMap(on: queue) { response in
                 guard expected.matches(response.status) else {
@@ -46,7 +48,7 @@ struct HTTPStepRunner: Sendable {
             let result = Self.result(of: response).adding(
                 "request", .object(["method": .string(request.method), "url": .string(request.fullURL)]))
             try Self.check(http.expect, result: result, values: values, records: start.records)
-            return (result, attempts.count)
+            return (result, attempts.withLock { $0 })
         }
     }
 
@@ -135,12 +137,6 @@ struct HTTPStepRunner: Sendable {
             return error
         }
     }
-}
-
-/// The attempt counter of one step, written by its retry loop on one queue, read after it ends.
-/// `@unchecked Sendable`: every access happens on the step's queue, in order.
-private final class Attempts: @unchecked Sendable {
-    var count = 0
 }
 
 extension ValueTemplate {
