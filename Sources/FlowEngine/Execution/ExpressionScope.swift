@@ -29,6 +29,11 @@ struct ExpressionScope: EvaluationContext {
         }
     }
 
+    func problem(reading key: String, ofRoot name: String) -> String? {
+        guard name == "result", key == "json" else { return nil }
+        return ResponseJSON.problem(in: result)
+    }
+
     func statusFunction(_ name: String) -> Bool? {
         switch name {
         case "always": return true
