@@ -21,6 +21,7 @@ extension HTTPError {
         var bodyLimitExceeded: Int?
         /// Set when reading the request body from its file failed.
         var bodyReadFailure: String?
+        /// The connection's limit, named when the connection is what timed out.
         var connectTimeout: Duration?
         /// The server's status line arrived but not yet the end of its headers.
         var inHeaders = false
@@ -80,7 +81,10 @@ extension HTTPError {
         let code = failure.code
         let url = failure.url
         let curlCode = Int(code.rawValue)
-        if let osErrno = failure.osErrno, osErrno == EMFILE || osErrno == ENFILE {
+        // Only for failures to connect: a socket of a connection attempt that lost the race (IPv6
+        // against IPv4) may have failed before the transfer went on to fail for another reason.
+        let connecting = [CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY].contains(code)
+        if connecting, let osErrno = failure.osErrno, osErrno == EMFILE || osErrno == ENFILE {
             let whose =
                 osErrno == EMFILE
                 ? "the process reached its limit of \(DescriptorLimit.current.map(String.init) ?? "?") open files (ulimit -n)"
