@@ -36,6 +36,14 @@ CURLcode flow_easy_setopt_seek_function(CURL *handle, curl_seek_callback callbac
     return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, callback);
 }
 
+CURLcode flow_easy_setopt_opensocket_function(CURL *handle, curl_opensocket_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
+}
+
+long flow_max_http_header(void) {
+    return CURL_MAX_HTTP_HEADER;
+}
+
 CURLcode flow_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

@@ -12,7 +12,8 @@ public struct HTTPRequest: Sendable {
     public var body: HTTPBody
     /// The whole exchange's limit, redirects included; `nil` for none.
     public var timeout: Duration?
-    /// The limit for opening the connection (TCP and TLS); `nil` for curl's default (300 s).
+    /// The limit for opening the connection (TCP and TLS), `defaultConnectTimeout` unless set;
+    /// `nil` for curl's own (300 s).
     public var connectTimeout: Duration?
     /// Whether to follow redirects (at most `maxRedirects`).
     public var followRedirects: Bool
@@ -30,6 +31,9 @@ public struct HTTPRequest: Sendable {
 
     /// How many redirects are followed at most.
     public static let maxRedirects = 10
+    /// The default connection limit: 30 s. A server that takes longer to accept is down or
+    /// unreachable; without a limit a dropped SYN would hang for curl's five minutes.
+    public static let defaultConnectTimeout: Duration = .seconds(30)
     /// The default response body limit: 64 MiB.
     public static let defaultMaxResponseBodySize = 64 << 20
 
@@ -41,7 +45,7 @@ public struct HTTPRequest: Sendable {
         headers: HTTPHeaders = [:],
         body: HTTPBody = .empty,
         timeout: Duration? = nil,
-        connectTimeout: Duration? = nil,
+        connectTimeout: Duration? = HTTPRequest.defaultConnectTimeout,
         followRedirects: Bool = true,
         verifyTLS: Bool = true,
         maxResponseBodySize: Int = HTTPRequest.defaultMaxResponseBodySize,

@@ -53,8 +53,9 @@ public struct QuorumError: Error, Sendable, CustomStringConvertible {
 }
 
 /// Formats durations for messages: `250ms`, `1.5s`, `2m3s`.
-enum DurationFormat {
-    static func text(_ duration: Duration) -> String {
+public enum DurationFormat {
+    /// The duration as messages show it.
+    public static func text(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let millis = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         if millis < 1000 { return "\(millis)ms" }

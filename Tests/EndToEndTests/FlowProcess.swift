@@ -28,22 +28,31 @@ struct FlowProcess {
     /// Runs `flow` with `arguments` and waits for it to exit without blocking the Swift concurrency
     /// pool: tests that host a server in-process (the sandbox) need the pool free to answer `flow`,
     /// and on a 2-core machine the pool has only two threads.
+    /// `shell`, when given, runs in bash before `flow` replaces it (`ulimit -n 256`).
     static func run(
-        _ arguments: [String], environment: [String: String] = [:]
+        _ arguments: [String], environment: [String: String] = [:], shell: String? = nil
     ) async throws -> Outcome {
         try await withCheckedThrowingContinuation { continuation in
             let waiter = Thread {
-                continuation.resume(with: Result { try runBlocking(arguments, environment: environment) })
+                continuation.resume(
+                    with: Result { try runBlocking(arguments, environment: environment, shell: shell) })
             }
             waiter.start()
         }
     }
 
     /// Runs `flow` with `arguments` and blocks the calling thread until it exits.
-    static func runBlocking(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+    static func runBlocking(
+        _ arguments: [String], environment: [String: String] = [:], shell: String? = nil
+    ) throws -> Outcome {
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        if let shell {
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", "\(shell) && exec \"$0\" \"$@\"", binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdout = Pipe()
         let stderr = Pipe()

@@ -24,6 +24,7 @@ struct WorkflowHarness {
     /// every line a step printed.
     func run(
         _ yaml: String, inputs: [String: InputValue] = [:], secrets: [String: String] = [:],
+        defaultRequestTimeout: Duration? = nil,
         onEvent: @escaping @Sendable (SchedulerEvent<StepResult>) -> Void = { _ in },
         whileRunning: @Sendable (WorkflowRun) async -> Void = { _ in }
     ) async throws -> (records: [String: StepRecord<StepResult>], lines: [String]) {
@@ -33,8 +34,10 @@ struct WorkflowHarness {
             throw HarnessError(message: checked.diagnostics.map(\.message).joined(separator: "\n"))
         }
         let lines = LockedBox<[String]>([])
+        var options = RunOptions(inputs: inputs, secrets: SecretStore(values: secrets))
+        if let defaultRequestTimeout { options.defaultRequestTimeout = defaultRequestTimeout }
         let run = try WorkflowRun(
-            workflow: workflow, options: RunOptions(inputs: inputs, secrets: SecretStore(values: secrets)),
+            workflow: workflow, options: options,
             client: client,
             onEvent: { event in
                 onEvent(event)

@@ -17,6 +17,7 @@ CURLcode flow_easy_setopt_write_function(CURL *handle, CURLoption option, curl_w
 CURLcode flow_easy_setopt_read_function(CURL *handle, CURLoption option, curl_read_callback _Nullable callback);
 CURLcode flow_easy_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback _Nullable callback);
 CURLcode flow_easy_setopt_seek_function(CURL *handle, curl_seek_callback _Nullable callback);
+CURLcode flow_easy_setopt_opensocket_function(CURL *handle, curl_opensocket_callback _Nullable callback);
 
 CURLcode flow_easy_getinfo_long(CURL *handle, CURLINFO info, long *_Nonnull value);
 CURLcode flow_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *_Nonnull value);
@@ -31,6 +32,9 @@ CURLMcode flow_multi_setopt_timer_function(CURLM *multi, curl_multi_timer_callba
 
 /// The result code of a finished transfer's message (a union member Swift reaches awkwardly).
 CURLcode flow_multi_message_result(const CURLMsg *message);
+
+/// The longest response header line libcurl accepts (CURL_MAX_HTTP_HEADER, a macro Swift cannot see).
+long flow_max_http_header(void);
 
 /// The running libcurl's version data (CURLVERSION_NOW is a macro Swift cannot see).
 const curl_version_info_data *flow_curl_version_info(void);

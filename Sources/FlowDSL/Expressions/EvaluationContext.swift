@@ -7,4 +7,12 @@ public protocol EvaluationContext {
     /// The answer of `success()`, `failure()`, `always()` or `cancelled()` for the step being
     /// decided; `nil` where status functions make no sense (evaluation then fails).
     func statusFunction(_ function: StatusFunction) -> Bool?
+    /// Why reading `key` of the root `name` (`result.json`) must fail rather than give a value,
+    /// or `nil` when it reads normally. Asked only for the first property read from a root.
+    func problem(reading key: String, ofRoot name: String) -> String?
+}
+
+extension EvaluationContext {
+    /// Every property of every root reads normally.
+    public func problem(reading key: String, ofRoot name: String) -> String? { nil }
 }

@@ -15,8 +15,15 @@ struct Evaluator<Context: EvaluationContext> {
             return value
         case .access(let base, let accessors):
             var value = try evaluate(base)
-            for accessor in accessors {
-                value = try access(value, accessor)
+            for (position, accessor) in accessors.enumerated() {
+                let selector = try selector(accessor)
+                if position == 0, case .root(let name, let span) = base, case .string(let key) = selector,
+                    let problem = context.problem(reading: key, ofRoot: name)
+                {
+                    throw EvaluationError(
+                        message: problem, offset: span.offset, length: accessor.span.end - span.offset)
+                }
+                value = Self.read(value, selector)
             }
             return value
         case .call(let name, let arguments, let span):
@@ -47,24 +54,25 @@ struct Evaluator<Context: EvaluationContext> {
         }
     }
 
+    /// What an accessor selects: the key of `.name`, the value of `[expression]`.
+    private func selector(_ accessor: SyntaxNode.Accessor) throws(EvaluationError) -> Value {
+        switch accessor {
+        case .key(let key, _): return .string(key)
+        case .index(let node, _): return try evaluate(node)
+        }
+    }
+
     /// A missing key, an index out of range, or an access into a value that has no members
     /// (null, a string, a number) reads as `null`, so optional data can be tested with `if:`.
-    private func access(_ value: Value, _ accessor: SyntaxNode.Accessor) throws(EvaluationError) -> Value {
-        switch accessor {
-        case .key(let key, _):
-            guard case .object(let members) = value else { return .null }
+    private static func read(_ value: Value, _ selector: Value) -> Value {
+        switch (value, selector) {
+        case (.object(let members), .string(let key)):
             return members[key] ?? .null
-        case .index(let node, _):
-            let index = try evaluate(node)
-            switch (value, index) {
-            case (.object(let members), .string(let key)):
-                return members[key] ?? .null
-            case (.array(let elements), .number(let number)):
-                guard number == number.rounded(), number >= 0, number < Double(elements.count) else { return .null }
-                return elements[Int(number)]
-            default:
-                return .null
-            }
+        case (.array(let elements), .number(let number)):
+            guard number == number.rounded(), number >= 0, number < Double(elements.count) else { return .null }
+            return elements[Int(number)]
+        default:
+            return .null
         }
     }
 

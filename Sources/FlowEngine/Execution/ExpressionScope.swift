@@ -29,6 +29,11 @@ struct ExpressionScope: EvaluationContext {
         }
     }
 
+    func problem(reading key: String, ofRoot name: String) -> String? {
+        guard name == "result", key == "json" else { return nil }
+        return ResponseJSON.problem(in: result)
+    }
+
     /// Outside a step's `if` (no facts), the answers of a run where everything so far succeeded.
     func statusFunction(_ function: StatusFunction) -> Bool? {
         (facts ?? .everythingSucceeded).holds(function)

@@ -16,6 +16,9 @@ public struct RunOptions: Sendable {
     public var services: [String: ServiceEndpoint]
     /// `flow.executable`: the path of the running flow binary.
     public var executable: String
+    /// The limit of each request of an `http` step when neither the step nor `defaults` set a
+    /// `timeout` (see "Timeouts" in Grammar.md): 5 minutes.
+    public var defaultRequestTimeout: Duration = .seconds(300)
 
     /// Options for a run.
     public init(

@@ -46,7 +46,7 @@ public final class WorkflowRun: Sendable {
         let stepQueue = DispatchQueue(label: "flow.steps", attributes: .concurrent)
         let http = HTTPStepRunner(
             client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
-            queue: stepQueue)
+            queue: stepQueue, defaultRequestTimeout: options.defaultRequestTimeout)
         let run = RunStepRunner(
             values: runValues, workflowEnvironment: environment, masker: masker, queue: stepQueue,
             defaultRetry: workflow.defaults.retry)

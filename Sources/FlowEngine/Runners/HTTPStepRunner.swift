@@ -14,6 +14,8 @@ struct HTTPStepRunner: Sendable {
     let values: RunValues
     let masker: SecretMasker
     let queue: DispatchQueue
+    /// The limit of a request when the workflow sets no `timeout` (see `requestTimeout`).
+    let defaultRequestTimeout: Duration
 
     /// Starts the step; the future's value is the `result` object and the attempts made.
     func run(_ step: Step, _ http: HTTPStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
@@ -52,20 +54,23 @@ struct HTTPStepRunner: Sendable {
         }
     }
 
-    /// `result` for an HTTP step: status, headers (lower-cased names), body text and parsed JSON.
+    /// `result` for an HTTP step: status, headers (lower-cased names), body text and parsed JSON
+    /// (absent when the body is not JSON).
     static func result(of response: HTTPResponse) -> Value {
         var headers: [String: Value] = [:]
         for (name, value) in response.headers where headers[name.lowercased()] == nil {
             headers[name.lowercased()] = .string(value)
         }
         let text = response.text
-        return .object([
+        var fields: [String: Value] = [
             "status": .number(Double(response.status)),
             "headers": .object(headers),
             "body": .string(text),
-            "json": (try? Value(jsonText: text)) ?? .null,
             "url": .string(response.effectiveURL),
-        ])
+        ]
+        // Left out when the body is not JSON, so that reading it fails (see `ResponseJSON`).
+        fields["json"] = ResponseJSON.value(of: text)
+        return .object(fields)
     }
 
     private func makeRequest(_ step: Step, _ http: HTTPStep, records: RunRecords<StepResult>) throws(StepError)
@@ -101,8 +106,16 @@ struct HTTPStepRunner: Sendable {
         }
         return HTTPRequest(
             method: plan.method, url: plan.url, headers: HTTPHeaders(plan.headers.map { ($0.name, $0.value) }),
-            body: body, timeout: http.timeout ?? defaults.http.timeout,
+            body: body, timeout: requestTimeout(step, http),
             followRedirects: http.followRedirects ?? defaults.http.followRedirects ?? true)
+    }
+
+    /// `http.timeout`, else `defaults.http.timeout`; else, when no `timeout` bounds the whole
+    /// step either (it may be meant to allow a longer request), `defaultRequestTimeout`: a server
+    /// that never answers must not hang the run.
+    private func requestTimeout(_ step: Step, _ http: HTTPStep) -> Duration? {
+        if let timeout = http.timeout ?? defaults.http.timeout { return timeout }
+        return step.timeout ?? defaults.timeout == nil ? defaultRequestTimeout : nil
     }
 
     private func bodyTexts(_ body: HTTPStep.Body?) -> [ScalarText] {
@@ -132,7 +145,13 @@ struct HTTPStepRunner: Sendable {
         case let unexpected as UnexpectedStatus:
             return StepError(unexpected.description, at: http.expect.location ?? http.location)
         case let transport as HTTPError:
-            return StepError(masker(transport.description), at: http.location)
+            var message = masker(transport.description)
+            if transport.kind == .timeout, http.timeout ?? defaults.http.timeout == nil,
+                transport.message.contains("(limit \(DurationFormat.text(defaultRequestTimeout)))")
+            {
+                message += "; that is flow's default limit for a request, set 'timeout' to change it"
+            }
+            return StepError(message, at: http.location)
         default:
             return error
         }

@@ -98,7 +98,7 @@ final class CurlLoop: Sendable {
             closeWithoutCurl()
             return
         }
-        _ = flow_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(0, configuration.maxConnections))
+        _ = flow_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, Self.connectionLimit(configuration))
         _ = flow_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(0, configuration.maxConnectionsPerHost))
         inbox.withLock { $0.multi = WakeHandle(pointer: multi) }
         var transfers: [Int: Transfer] = [:]
@@ -124,6 +124,14 @@ final class CurlLoop: Sendable {
             }
             _ = curl_multi_poll(multi, nil, 0, 1000, nil)
         }
+    }
+
+    /// The configured cap, lowered so connections leave descriptors for the rest of the process
+    /// (see `DescriptorLimit.connectionCap`); 0 for none.
+    static func connectionLimit(_ configuration: HTTPClientConfiguration) -> Int {
+        let configured = max(0, configuration.maxConnections)
+        guard let cap = DescriptorLimit.connectionCap else { return configured }
+        return configured == 0 ? cap : min(configured, cap)
     }
 
     private func apply(_ command: Command, multi: UnsafeMutableRawPointer, transfers: inout [Int: Transfer]) {

@@ -1,4 +1,13 @@
 internal import CCurlShim
+import FlowTasks
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension HTTPError {
     /// What a failed transfer tells, and what flow noticed while curl ran it.
@@ -12,6 +21,12 @@ extension HTTPError {
         var bodyLimitExceeded: Int?
         /// Set when reading the request body from its file failed.
         var bodyReadFailure: String?
+        /// The connection's limit, named when the connection is what timed out.
+        var connectTimeout: Duration?
+        /// The server's status line arrived but not yet the end of its headers.
+        var inHeaders = false
+        /// The system error behind the failure, when known (`EMFILE` from `socket()`).
+        var osErrno: Int32?
     }
 
     /// Classifies a curl result and says, in words, what happened to which URL.
@@ -20,6 +35,10 @@ extension HTTPError {
         let curlText = String(cString: curl_easy_strerror(code))
         let detail = failure.detail.isEmpty ? curlText : failure.detail
         let url = failure.url
+        if let special = Self.resourceFailure(failure) {
+            self = special
+            return
+        }
         let kind = Self.kind(of: code, failure: failure)
         let message: String
         switch kind {
@@ -36,7 +55,10 @@ extension HTTPError {
                 message = "TLS failed with \(url): \(detail)"
             }
         case .timeout:
-            let limit = failure.timeout.map { " (limit \($0))" } ?? ""
+            let connecting = detail.hasPrefix("Connection timed out") || detail.hasPrefix("Failed to connect")
+            let limit =
+                (connecting ? failure.connectTimeout : failure.timeout).map { " (limit \(DurationFormat.text($0)))" }
+                ?? ""
             message = "timed out waiting for \(url)\(limit): \(detail)"
         case .connectionReset:
             message = "the connection to \(url) broke: \(detail)"
@@ -51,6 +73,47 @@ extension HTTPError {
             message = "the request to \(url) failed: \(detail)"
         }
         self.init(kind: kind, curlCode: Int(code.rawValue), message: message, url: url)
+    }
+
+    /// Failures curl names after a symptom rather than their cause: descriptors running out
+    /// ("Couldn't connect") and response headers over curl's limits ("Out of memory").
+    private static func resourceFailure(_ failure: CurlFailure) -> HTTPError? {
+        let code = failure.code
+        let url = failure.url
+        let curlCode = Int(code.rawValue)
+        // Only for failures to connect: a socket of a connection attempt that lost the race (IPv6
+        // against IPv4) may have failed before the transfer went on to fail for another reason.
+        let connecting = [CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY].contains(code)
+        if connecting, let osErrno = failure.osErrno, osErrno == EMFILE || osErrno == ENFILE {
+            let whose =
+                osErrno == EMFILE
+                ? "the process reached its limit of \(DescriptorLimit.current.map(String.init) ?? "?") open files (ulimit -n)"
+                : "the system's table of open files is full"
+            return HTTPError(
+                kind: .connect, curlCode: curlCode,
+                message: "could not connect to \(url): too many open files: \(whose); "
+                    + "run fewer requests at once or raise the limit",
+                url: url)
+        }
+        // curl 8.6 and later say CURLE_TOO_LARGE (100); earlier ones run their header buffer
+        // out and say CURLE_OUT_OF_MEMORY.
+        if failure.inHeaders, code == CURLE_OUT_OF_MEMORY || code.rawValue == 100 {
+            return HTTPError(
+                kind: .other, curlCode: curlCode,
+                message: "the server at \(url) sent a response header line longer than curl's limit of "
+                    + "\(flow_max_http_header() / 1024) KiB",
+                url: url)
+        }
+        if failure.detail.hasPrefix("Too large response headers") {
+            // curl's text: "Too large response headers: <size> > <limit>".
+            let numbers = failure.detail.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            let amount =
+                numbers.count == 2
+                ? "\(numbers[0]) bytes of response headers, more than curl's limit of \(numbers[1] / 1024) KiB"
+                : "more response headers than curl accepts (\(failure.detail))"
+            return HTTPError(kind: .other, curlCode: curlCode, message: "the server at \(url) sent \(amount)", url: url)
+        }
+        return nil
     }
 
     private static func kind(of code: CURLcode, failure: CurlFailure) -> Kind {

@@ -55,3 +55,11 @@ func transferProgress(
     )
     return 0
 }
+
+func transferOpenSocket(
+    _ context: UnsafeMutableRawPointer?, _ purpose: curlsocktype, _ address: UnsafeMutablePointer<curl_sockaddr>?
+) -> curl_socket_t {
+    guard let context, let address else { return CURL_SOCKET_BAD }
+    return Transfer.from(context).openSocket(
+        family: address.pointee.family, type: address.pointee.socktype, protocol: address.pointee.protocol)
+}

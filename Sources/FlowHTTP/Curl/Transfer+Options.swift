@@ -18,6 +18,8 @@ extension Transfer {
         check(flow_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context))
         check(flow_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, transferWriteHeader))
         check(flow_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context))
+        check(flow_easy_setopt_opensocket_function(easy, transferOpenSocket))
+        check(flow_easy_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, context))
         check(flow_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0))
         check(flow_easy_setopt_long(easy, CURLOPT_MAXREDIRS, HTTPRequest.maxRedirects))
         check(flow_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, request.verifyTLS ? 1 : 0))

@@ -2,6 +2,14 @@ internal import CCurlShim
 import Dispatch
 import FlowTasks
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One request in flight: its curl easy handle, what curl's callbacks collect, and its promise.
 ///
 /// Confined to the loop thread that owns the multi handle (see `CurlLoop`). curl's C callbacks
@@ -23,6 +31,13 @@ final class Transfer {
     private var responseHeaders = HTTPHeaders()
     private var responseBody: [UInt8] = []
     private var bodyLimitExceeded = false
+    /// A status line arrived, and then the blank line that ends its headers (reset by each new
+    /// status line). A connection closed in the middle of the headers leaves the second false,
+    /// and curl then reports success with whatever it got.
+    private var sawStatusLine = false
+    private var headersEnded = false
+    /// `errno` of the last `socket()` that failed (see `openSocket`), e.g. `EMFILE`.
+    private var socketErrno: Int32?
 
     /// Makes the easy handle and sets every option; throws when the request cannot be sent.
     init(
@@ -89,10 +104,16 @@ final class Transfer {
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
         var end = bytes.count
         while end > 0, bytes[end - 1] == Self.lineFeed || bytes[end - 1] == Self.carriageReturn { end -= 1 }
-        guard end > 0 else { return }
+        guard end > 0 else {
+            // The blank line: this response's headers are complete.
+            headersEnded = sawStatusLine
+            return
+        }
         if end >= 5, Self.statusLinePrefix.indices.allSatisfy({ bytes[$0] == Self.statusLinePrefix[$0] }) {
             responseHeaders = HTTPHeaders()
             responseBody.removeAll(keepingCapacity: true)
+            sawStatusLine = true
+            headersEnded = false
             return
         }
         if Self.isBlank(bytes[0]) {
@@ -125,6 +146,14 @@ final class Transfer {
         String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
+    /// Opens a socket for curl (its own would do the same, minus close-on-exec), remembering
+    /// why it failed: curl reports any failure as "Couldn't connect" and keeps no `errno`.
+    func openSocket(family: Int32, type: Int32, protocol: Int32) -> Int32 {
+        let descriptor = socket(family, type | Int32(SOCK_CLOEXEC.rawValue), `protocol`)
+        if descriptor < 0 { socketErrno = errno }
+        return descriptor
+    }
+
     /// Reports progress on the progress queue when something moved.
     func report(_ current: HTTPProgress) {
         guard let progress, current != lastProgress else { return }
@@ -144,9 +173,20 @@ final class Transfer {
                 timeout: request.timeout,
                 bodyLimitExceeded: bodyLimitExceeded || code == CURLE_FILESIZE_EXCEEDED
                     ? request.maxResponseBodySize : nil,
-                bodyReadFailure: body.failure
+                bodyReadFailure: body.failure,
+                connectTimeout: request.connectTimeout,
+                inHeaders: sawStatusLine && !headersEnded,
+                osErrno: socketErrno ?? osErrno()
             )
             return .failure(HTTPError(failure))
+        }
+        guard headersEnded else {
+            return .failure(
+                HTTPError(
+                    kind: .connectionReset,
+                    message: "the response of \(url) ended inside its headers: the connection closed before "
+                        + "the blank line that ends them",
+                    url: url))
         }
         var status = 0
         _ = flow_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
@@ -167,6 +207,13 @@ final class Transfer {
             )
         )
         return .success(response)
+    }
+
+    /// curl's record of the last system error of the transfer, `nil` when none.
+    private func osErrno() -> Int32? {
+        var value = 0
+        _ = flow_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &value)
+        return value == 0 ? nil : Int32(truncatingIfNeeded: value)
     }
 
     private func microseconds(_ info: CURLINFO) -> Duration {

@@ -29,6 +29,8 @@ struct RunExecution {
         let log = EventLog(format: logFormat, colors: colors, workflow: workflow, masker: masker)
         // On a terminal (and not asked for JSON) a live view; otherwise one line per event.
         let live = terminal && logFormat == .plain ? LiveView(log: log, workflow: workflow) : nil
+        // Before the client sizes its connection pool by the descriptors left (see DescriptorLimit).
+        DescriptorLimit.raiseSoftLimit()
         let client = HTTPClient()
         defer { client.shutdown() }
         let endpoints: [String: ServiceEndpoint]
