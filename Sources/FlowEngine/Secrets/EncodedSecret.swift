@@ -33,53 +33,55 @@ struct EncodedSecret: Sendable {
             || (byte == UInt8(ascii: "+") && scalars[0] == " ")
     }
 
-    /// The bytes an occurrence can start with.
-    var firstBytes: [UInt8] {
-        var bytes = [UInt8(ascii: "%"), UInt8(ascii: "\\"), UInt8(ascii: "&")]
-        if let first = utf8.first?.first { bytes.append(first) }
-        if scalars.first == " " { bytes.append(UInt8(ascii: "+")) }
-        return bytes
-    }
-
     /// Where the longest occurrence starting at `start` ends, or nil when none starts there.
     ///
     /// Follows every way the text can spell each character at once (a set of positions per
-    /// character, as an NFA does), so it never backtracks and never recurses.
-    func end(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        // Most candidates fail at the first byte; decide those without allocating.
-        if text[start] == UInt8(ascii: "%") {
+    /// character, as an NFA does), so it never backtracks and never recurses deeper than a
+    /// character's bytes. `positions` and `next` are the caller's scratch space, reused so that
+    /// matching allocates nothing once they have grown.
+    func end(
+        in text: UnsafeBufferPointer<UInt8>, from start: Int, positions: inout [Int], next: inout [Int]
+    ) -> Int? {
+        // Most candidates fail at the first byte; decide those at once.
+        let first = text[start]
+        if first == UInt8(ascii: "%") {
             guard start + 2 < text.count, let high = Self.hexValue(text[start + 1]),
-                let low = Self.hexValue(text[start + 2]), high << 4 | low == utf8[0][0] || utf8[0][0] == text[start]
+                let low = Self.hexValue(text[start + 2]), high << 4 | low == utf8[0][0] || first == utf8[0][0]
             else { return nil }
-        } else if !canStart(with: text[start]) {
+        } else if !canStart(with: first) {
             return nil
         }
-        var positions = [start]
-        var next: [Int] = []
-        for index in scalars.indices {
+        positions.removeAll(keepingCapacity: true)
+        appendEnds(of: 0, in: text, from: start, into: &positions)
+        var index = 1
+        while !positions.isEmpty, index < scalars.count {
             next.removeAll(keepingCapacity: true)
             for position in positions {
                 appendEnds(of: index, in: text, from: position, into: &next)
             }
-            if next.isEmpty { return nil }
-            if next.count > 1 {
-                next.sort()
-                var unique: [Int] = []
-                for position in next where unique.last != position { unique.append(position) }
-                next = unique
-            }
+            if next.count > 1 { Self.sortAndRemoveDuplicates(&next) }
             swap(&positions, &next)
+            index += 1
         }
         return positions.max()
+    }
+
+    private static func sortAndRemoveDuplicates(_ positions: inout [Int]) {
+        positions.sort()
+        var kept = 1
+        for index in 1..<positions.count where positions[index] != positions[kept - 1] {
+            positions[kept] = positions[index]
+            kept += 1
+        }
+        positions.removeLast(positions.count - kept)
     }
 
     /// Every position where character `index` of the secret, spelled in one of its forms starting
     /// at `start`, ends.
     private func appendEnds(of index: Int, in text: UnsafeBufferPointer<UInt8>, from start: Int, into ends: inout [Int])
     {
-        let count = text.count
-        guard start < count else { return }
-        appendPlainOrPercentEnds(of: utf8[index], in: text, from: start, into: &ends)
+        guard start < text.count else { return }
+        appendPlainOrPercentEnds(of: utf8[index], from: 0, in: text, at: start, into: &ends)
         let scalar = scalars[index]
         let first = text[start]
         if scalar == " ", first == UInt8(ascii: "+") { ends.append(start + 1) }
@@ -87,27 +89,26 @@ struct EncodedSecret: Sendable {
         if first == UInt8(ascii: "&") { appendReferenceEnds(of: scalar, in: text, from: start, into: &ends) }
     }
 
-    /// Each byte as itself or as `%XX`.
+    /// The character's bytes from `byteIndex` on, each as itself or as `%XX`, starting at `position`.
     private func appendPlainOrPercentEnds(
-        of bytes: [UInt8], in text: UnsafeBufferPointer<UInt8>, from start: Int, into ends: inout [Int]
+        of bytes: [UInt8], from byteIndex: Int, in text: UnsafeBufferPointer<UInt8>, at position: Int,
+        into ends: inout [Int]
     ) {
-        let count = text.count
-        var positions = [start]
-        for byte in bytes {
-            var next: [Int] = []
-            for position in positions where position < count {
-                if text[position] == byte { next.append(position + 1) }
-                if text[position] == UInt8(ascii: "%"), position + 2 < count,
-                    let high = Self.hexValue(text[position + 1]), let low = Self.hexValue(text[position + 2]),
-                    high << 4 | low == byte
-                {
-                    next.append(position + 3)
-                }
-            }
-            if next.isEmpty { return }
-            positions = next
+        guard byteIndex < bytes.count else {
+            ends.append(position)
+            return
         }
-        ends.append(contentsOf: positions)
+        guard position < text.count else { return }
+        let byte = bytes[byteIndex]
+        if text[position] == byte {
+            appendPlainOrPercentEnds(of: bytes, from: byteIndex + 1, in: text, at: position + 1, into: &ends)
+        }
+        if text[position] == UInt8(ascii: "%"), position + 2 < text.count,
+            let high = Self.hexValue(text[position + 1]), let low = Self.hexValue(text[position + 2]),
+            high << 4 | low == byte
+        {
+            appendPlainOrPercentEnds(of: bytes, from: byteIndex + 1, in: text, at: position + 3, into: &ends)
+        }
     }
 
     /// JSON escapes behind one or more backslashes; a backslash itself as any run of them.

@@ -15,8 +15,11 @@ public struct SecretMasker: Sendable {
     private let secrets: [EncodedSecret]
     /// Base64 runs, matched byte for byte.
     private let literals: [[UInt8]]
-    /// Which bytes can start an occurrence, to skip the rest quickly.
+    /// The first bytes of the values and base64 runs as they are (`%XX` is decoded before the
+    /// lookup), to skip every other position quickly.
     private let starts: [Bool]
+    /// Whether a value starts with a space, which a form spells `+`.
+    private let startsWithSpace: Bool
     /// The most characters one occurrence can take (see `maskedPrefix`).
     private let longestOccurrence: Int
 
@@ -34,8 +37,9 @@ public struct SecretMasker: Sendable {
         secrets = forms.sorted().map(EncodedSecret.init)
         self.literals = literals.sorted().map { Array($0.utf8) }
         var starts = [Bool](repeating: false, count: 256)
-        for byte in secrets.flatMap(\.firstBytes) + self.literals.compactMap(\.first) { starts[Int(byte)] = true }
+        for byte in forms.compactMap(\.utf8.first) + self.literals.compactMap(\.first) { starts[Int(byte)] = true }
         self.starts = starts
+        startsWithSpace = forms.contains { $0.hasPrefix(" ") }
         // `\uXXXX\uXXXX` (12 characters) for a 4-byte character is the widest single form.
         longestOccurrence = (secrets.map { $0.byteCount * 12 }.max() ?? 0) + 64
     }
@@ -72,9 +76,12 @@ public struct SecretMasker: Sendable {
         // The stretch being masked: occurrences that overlap or touch it extend it.
         var maskStart = -1
         var maskEnd = -1
+        var scratch = ([Int](), [Int]())
+        scratch.0.reserveCapacity(8)
+        scratch.1.reserveCapacity(8)
         var position = 0
         while position < bytes.count {
-            if starts[Int(bytes[position])], let end = longestEnd(in: bytes, from: position) {
+            if mayStart(in: bytes, at: position), let end = longestEnd(in: bytes, from: position, scratch: &scratch) {
                 if position <= maskEnd {
                     maskEnd = max(maskEnd, end)
                 } else {
@@ -96,19 +103,47 @@ public struct SecretMasker: Sendable {
         return output
     }
 
-    /// The end of the longest occurrence of any secret starting at `position`.
-    private func longestEnd(in bytes: UnsafeBufferPointer<UInt8>, from position: Int) -> Int? {
-        var longest: Int?
-        for secret in secrets where secret.canStart(with: bytes[position]) {
-            if let end = secret.end(in: bytes, from: position), end > (longest ?? position) { longest = end }
+    /// Whether an occurrence may start at `position`: its first character as itself, `%XX`, or
+    /// an escape or reference (decided by the full match).
+    private func mayStart(in bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
+        let byte = bytes[position]
+        switch byte {
+        case UInt8(ascii: "%"):
+            guard position + 2 < bytes.count, let high = Self.hexValue(bytes[position + 1]),
+                let low = Self.hexValue(bytes[position + 2])
+            else { return starts[Int(byte)] }
+            return starts[Int(high << 4 | low)] || starts[Int(byte)]
+        case UInt8(ascii: "\\"), UInt8(ascii: "&"): return true
+        case UInt8(ascii: "+"): return startsWithSpace || starts[Int(byte)]
+        default: return starts[Int(byte)]
         }
-        for literal in literals where position + literal.count <= bytes.count {
-            if literal.indices.allSatisfy({ bytes[position + $0] == literal[$0] }),
-                position + literal.count > (longest ?? position)
-            {
-                longest = position + literal.count
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// The end of the longest occurrence of any secret starting at `position`.
+    private func longestEnd(
+        in bytes: UnsafeBufferPointer<UInt8>, from position: Int, scratch: inout ([Int], [Int])
+    ) -> Int? {
+        var longest = position
+        for secret in secrets {
+            if let end = secret.end(in: bytes, from: position, positions: &scratch.0, next: &scratch.1), end > longest {
+                longest = end
             }
         }
-        return longest
+        let first = bytes[position]
+        for literal in literals where literal[0] == first && position + literal.count <= bytes.count {
+            var offset = 1
+            while offset < literal.count, bytes[position + offset] == literal[offset] { offset += 1 }
+            if offset == literal.count { longest = max(longest, position + offset) }
+        }
+        return longest > position ? longest : nil
     }
 }
