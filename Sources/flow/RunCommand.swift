@@ -20,8 +20,12 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("input"), help: ArgumentHelp("Set an input (repeatable).", valueName: "name=value"))
     var inputs: [String] = []
 
-    @Option(help: ArgumentHelp("A file of NAME=value lines for secrets.X.", valueName: "file"))
+    @Option(help: ArgumentHelp("A file of NAME=value lines (a .env file) for secrets.X.", valueName: "file"))
     var secrets: String?
+
+    // Not an option of flow: users of docker and act try it, and are told what to use instead.
+    @Option(name: .customLong("env-file"), help: .hidden)
+    var envFile: String?
 
     @Option(help: "The most steps in flight at once (overrides the workflow's concurrency).")
     var concurrency: Int?
@@ -44,6 +48,11 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        if envFile != nil {
+            throw ValidationError(
+                "flow has no --env-file: pass a .env file with --secrets FILE (its values become secrets.NAME "
+                    + "and are masked in all output); set plain environment variables in the shell that runs flow.")
+        }
         if let concurrency, concurrency < 1 {
             throw ValidationError("--concurrency must be at least 1, not \(concurrency).")
         }

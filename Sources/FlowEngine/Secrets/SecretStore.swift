@@ -32,9 +32,8 @@ public struct SecretStore: Sendable {
 
     /// Secrets from `environment` (`FLOW_SECRET_*`) and, when given, the file at `path`.
     ///
-    /// The file holds `KEY=VALUE` lines; blank lines and lines starting with `#` are ignored; a
-    /// value may be wrapped in single or double quotes, which are removed. Errors name the line
-    /// but never echo the value.
+    /// The file is read the way `.env` files are (see `SecretsFileParser`). Errors name the line
+    /// but never echo a value.
     public static func load(environment: [String: String], file path: String?) throws(FileError) -> SecretStore {
         var values: [String: String] = [:]
         for (name, value) in environment where name.hasPrefix(environmentPrefix) {
@@ -48,36 +47,23 @@ public struct SecretStore: Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw FileError(path: path, line: nil, message: "the secrets file is not UTF-8 text")
         }
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            guard let equals = line.firstIndex(of: "=") else {
-                throw FileError(path: path, line: index + 1, message: "expected KEY=VALUE")
-            }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            guard isValidName(key) else {
-                throw FileError(
-                    path: path, line: index + 1,
-                    message: "'\(key)' is not a secret name (letters, digits and '_', not starting with a digit)")
-            }
-            values[key] = unquote(String(line[line.index(after: equals)...]))
+        do throws(SecretsFileParser.Problem) {
+            for entry in try SecretsFileParser.entries(in: text) { values[entry.name] = entry.value }
+        } catch {
+            throw FileError(path: path, line: error.line, message: error.message)
         }
         return SecretStore(values: values)
     }
 
+    /// Values shorter than this are masked all the same, but flow warns about them: masking a
+    /// one-letter secret hides that letter everywhere in the output.
+    public static let shortValueLength = 4
+
+    /// The names of the secrets whose values are set but shorter than `shortValueLength`, sorted.
+    public var namesOfShortValues: [String] {
+        values.filter { !$0.value.isEmpty && $0.value.count < Self.shortValueLength }.keys.sorted()
+    }
+
     /// A masker for every value in the store.
     public var masker: SecretMasker { SecretMasker(values: values.values) }
-
-    private static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, !CharacterSet.decimalDigits.contains(first) else { return false }
-        return name.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "_" }
-            && name.allSatisfy(\.isASCII)
-    }
-
-    private static func unquote(_ value: String) -> String {
-        if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
-            return String(value.dropFirst().dropLast())
-        }
-        return value
-    }
 }

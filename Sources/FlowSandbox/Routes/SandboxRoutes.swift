@@ -6,6 +6,7 @@ enum SandboxRoutes {
         BasicRoutes.register(on: router, state: state)
         AuthRoutes.register(on: router, state: state)
         FlakyRoutes.register(on: router, state: state)
+        ReflectRoute.register(on: router, state: state)
         ContentRangeRoutes.register(on: router, state: state)
         TusRoutes.register(on: router, state: state)
         UploadInfoRoutes.register(on: router, state: state)

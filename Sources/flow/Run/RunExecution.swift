@@ -23,6 +23,12 @@ struct RunExecution {
             StandardError.write("\(error)\n")
             return 2
         }
+        for name in secrets.namesOfShortValues {
+            StandardError.write(
+                "flow: warning: secret '\(name)' is shorter than \(SecretStore.shortValueLength) characters; "
+                    + "every occurrence of its value in the output and the reports is shown as ***, "
+                    + "which can hide unrelated text\n")
+        }
         let masker = secrets.masker
         let terminal = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
         let colors = terminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
