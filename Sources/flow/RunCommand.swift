@@ -56,6 +56,11 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
+    /// The `--report` pairs.
+    private var reportFiles: [ReportFile] {
+        stride(from: 0, to: report.count, by: 2).map { ReportFile(format: report[$0], path: report[$0 + 1]) }
+    }
+
     func run() async throws {
         let result = WorkflowLoader.load(path: file)
         DiagnosticOutput.writeText([result])
@@ -63,6 +68,9 @@ struct RunCommand: AsyncParsableCommand {
         var problems = RunInputs.problems(in: workflow, arguments: inputs)
         if let secrets, let problem = RunInputs.secretsFileProblem(secrets) {
             problems.append(problem)
+        }
+        for file in reportFiles {
+            if let problem = file.problem { problems.append(.error(problem, at: nil)) }
         }
         if !problems.isEmpty {
             let failed = CheckResult(
@@ -79,7 +87,7 @@ struct RunCommand: AsyncParsableCommand {
             let execution = RunExecution(
                 workflow: workflow, inputs: values, secretsFile: secrets, concurrency: concurrency,
                 logFormat: logFormat == .json ? .json : .plain,
-                reports: stride(from: 0, to: report.count, by: 2).map { (report[$0], report[$0 + 1]) })
+                reports: reportFiles)
             throw ExitCode(await execution.execute())
         }
         let plan = DryRunPlan(workflow: workflow, inputs: values, concurrency: concurrency ?? workflow.concurrency)
