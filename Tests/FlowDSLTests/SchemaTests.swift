@@ -20,7 +20,7 @@ struct SchemaTests {
             retry: { attempts: 2, on: [5xx, 429, timeout] }
           e: { sleep: "1.5", if: "${{ always() }}", continue-on-error: true, outputs: { n: "${{ 1 }}" } }
           f:
-            http: { method: post, url: /f, expect: { status: "201" } }
+            http: { method: post, url: "http://h/f", expect: { status: "201" } }
             retry: { attempts: 2, on: connection-error }
         """,
         """

@@ -24,6 +24,8 @@ enum WorkflowChecker {
         var expressions = ExpressionCheck(workflow: workflow)
         expressions.run()
         diagnostics += expressions.diagnostics
+        diagnostics += ShellQuoteCheck.diagnostics(in: workflow)
+        diagnostics += URLCheck.diagnostics(in: workflow)
         return CheckResult(workflow: workflow, diagnostics: diagnostics, file: file, sourceLines: sourceLines)
     }
 }

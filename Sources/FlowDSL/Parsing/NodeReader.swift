@@ -86,7 +86,7 @@ struct NodeReader {
     mutating func rejectUnknownKeys(_ entries: [Entry], allowed: [String], in what: String) {
         for entry in entries where !allowed.contains(entry.key) {
             let hint = Suggestion.closest(to: entry.key, in: allowed).map { "did you mean '\($0)'?" }
-            error("unknown key '\(entry.key)' in \(what)", at: entry.keyNode, hint: hint)
+            error("unknown key '\(Echo.text(entry.key))' in \(what)", at: entry.keyNode, hint: hint)
         }
     }
 
@@ -165,7 +165,7 @@ struct NodeReader {
         }
         if case .scalar(let scalar) = node {
             error(
-                "\(what) '\(scalar.string)' is not a duration",
+                "\(what) '\(Echo.text(scalar.string))' is not a duration",
                 at: node,
                 hint: "write a duration like 250ms, 10s, 1m30s or 1h, or a number of seconds"
             )
@@ -185,7 +185,7 @@ struct NodeReader {
         }
         let hint = "write a size like 100KiB or 5MB (units B, KB, MB, GB, KiB, MiB, GiB), or a number of bytes"
         if case .scalar(let scalar) = node {
-            error("\(what) '\(scalar.string)' is not a size", at: node, hint: hint)
+            error("\(what) '\(Echo.text(scalar.string))' is not a size", at: node, hint: hint)
         } else {
             typeError(what, expected: "a size", at: node, hint: hint)
         }
@@ -207,7 +207,7 @@ struct NodeReader {
         let hint =
             Suggestion.closest(to: scalar.string, in: names).map { "did you mean '\($0)'?" }
             ?? "use one of \(names.joined(separator: ", "))"
-        error("unknown \(what) '\(scalar.string)'", at: node, hint: hint)
+        error("unknown \(what) '\(Echo.text(scalar.string))'", at: node, hint: hint)
         return nil
     }
 
@@ -215,7 +215,7 @@ struct NodeReader {
     mutating func namedValues(_ node: Node, _ what: String) -> [NamedValue] {
         guard let entries = mapping(node, what) else { return [] }
         return entries.compactMap { entry in
-            guard let value = text(entry.value, "'\(entry.key)' in \(what)") else { return nil }
+            guard let value = text(entry.value, "'\(Echo.text(entry.key))' in \(what)") else { return nil }
             return NamedValue(name: entry.key, location: location(entry.keyNode), value: value)
         }
     }

@@ -132,7 +132,7 @@ extension StepParser {
         let hint =
             Suggestion.closest(to: scalar.string.uppercased(), in: names).map { "did you mean '\($0)'?" }
             ?? "use one of \(names.joined(separator: ", "))"
-        reader.error("unknown HTTP method '\(scalar.string)'", at: node, hint: hint)
+        reader.error("unknown HTTP method '\(Echo.text(scalar.string))'", at: node, hint: hint)
         return nil
     }
 
@@ -164,7 +164,7 @@ extension StepParser {
         for item in reader.items(node) {
             guard case .scalar(let scalar) = item, let alternative = StatusPattern.alternative(scalar.string) else {
                 reader.error(
-                    "'\(item.scalar?.string ?? reader.describe(item))' is not a status pattern",
+                    "'\(Echo.text(item.scalar?.string ?? reader.describe(item)))' is not a status pattern",
                     at: item,
                     hint: "write a code (200), a class (2xx), or a list of them"
                 )
@@ -226,7 +226,7 @@ extension StepParser {
                 return .status(StatusPattern([alternative]))
             }
             reader.error(
-                "unknown 'retry.on' entry '\(scalar.string)'",
+                "unknown 'retry.on' entry '\(Echo.text(scalar.string))'",
                 at: node,
                 hint: "use a status (429, 5xx), 'connection-error' or 'timeout'"
             )

@@ -96,13 +96,13 @@ struct WorkflowParser {
         for entry in entries {
             guard IdentifierSyntax.isValidName(entry.key) else {
                 reader.error(
-                    "input name '\(entry.key)' is not valid",
+                    "input name '\(Echo.text(entry.key))' is not valid",
                     at: entry.keyNode,
                     hint: "names match [A-Za-z_][A-Za-z0-9_-]*"
                 )
                 continue
             }
-            let what = "input '\(entry.key)'"
+            let what = "input '\(Echo.text(entry.key))'"
             guard let fields = reader.mapping(entry.value, what) else { continue }
             reader.rejectUnknownKeys(fields, allowed: ["type", "default", "required", "description"], in: what)
             var kind = Input.Kind.string
@@ -135,12 +135,12 @@ struct WorkflowParser {
 
     private mutating func parseDefault(_ node: Node, kind: Input.Kind, input: String) -> InputValue? {
         guard case .scalar(let scalar) = node else {
-            reader.typeError("the default of input '\(input)'", expected: "a \(kind.rawValue)", at: node)
+            reader.typeError("the default of input '\(Echo.text(input))'", expected: "a \(kind.rawValue)", at: node)
             return nil
         }
         guard let value = InputValue.parse(scalar.string, as: kind) else {
             reader.error(
-                "the default of input '\(input)' must be a \(kind.rawValue), not '\(scalar.string)'",
+                "the default of input '\(Echo.text(input))' must be a \(kind.rawValue), not '\(Echo.text(scalar.string))'",
                 at: node
             )
             return nil
