@@ -16,12 +16,15 @@ public struct RunOptions: Sendable {
     public var services: [String: ServiceEndpoint]
     /// `flow.executable`: the path of the running flow binary.
     public var executable: String
+    /// The process environment `env.NAME` falls back to after the workflow's `env`.
+    public var environment: [String: String]
 
     /// Options for a run.
     public init(
         inputs: [String: InputValue] = [:], secrets: SecretStore = SecretStore(values: [:]), concurrency: Int? = nil,
         workingDirectory: String = FileManager.default.currentDirectoryPath,
-        services: [String: ServiceEndpoint] = [:], executable: String = FlowExecutable.path
+        services: [String: ServiceEndpoint] = [:], executable: String = FlowExecutable.path,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.inputs = inputs
         self.secrets = secrets
@@ -29,6 +32,7 @@ public struct RunOptions: Sendable {
         self.workingDirectory = workingDirectory
         self.services = services
         self.executable = executable
+        self.environment = environment
     }
 
     /// `services` as expressions read it.
