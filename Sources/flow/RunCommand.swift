@@ -90,7 +90,18 @@ struct RunCommand: AsyncParsableCommand {
                 reports: reportFiles)
             throw ExitCode(await execution.execute())
         }
-        let plan = DryRunPlan(workflow: workflow, inputs: values, concurrency: concurrency ?? workflow.concurrency)
+        // The run computes `retry: ${{ … }}` and the like when it starts; the plan does the same.
+        let planned: Workflow
+        switch workflow.resolvingSettings(in: DryRunValues(workflow: workflow, inputs: values)) {
+        case .success(let resolved): planned = resolved
+        case .failure(let settingProblems):
+            let failed = CheckResult(
+                workflow: nil, diagnostics: settingProblems.problems.map { .error($0.message, at: $0.location) },
+                file: result.file, sourceLines: result.sourceLines)
+            StandardError.write(failed.renderedDiagnostics())
+            throw ExitCode(2)
+        }
+        let plan = DryRunPlan(workflow: planned, inputs: values, concurrency: concurrency ?? planned.concurrency)
         print(plan.rendered(), terminator: "")
     }
 }

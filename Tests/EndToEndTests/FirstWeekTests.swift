@@ -99,4 +99,35 @@ import Testing
         #expect(outcome.exitCode == 2)
         #expect(outcome.stderr.contains("\(file):3:25: error: the URL '/api/users' of step 'users' is relative"))
     }
+
+    @Test func retryTakesAnExpressionCheckedWhenTheRunStarts() async throws {
+        let counter = temporary("attempts")
+        let file = try write(
+            """
+            version: 1
+            inputs:
+              retries: { default: "3" }
+            steps:
+              flaky:
+                retry: { attempts: "${{ inputs.retries }}", delay: 10ms }
+                run: "echo try >> \(counter); exit 1"
+            """)
+        let validate = try await FlowProcess.run(["validate", file])
+        #expect(validate.exitCode == 0, "\(validate.stderr)")
+        let run = try await FlowProcess.run(["run", file])
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
+        #expect(try String(contentsOfFile: counter, encoding: .utf8) == "try\ntry\ntry\n")
+        try FileManager.default.removeItem(atPath: counter)
+
+        let wrong = try await FlowProcess.run(["run", file, "--input", "retries=many"])
+        #expect(wrong.exitCode == 2)
+        #expect(
+            wrong.stderr.contains(
+                "\(file):6:24: error: 'attempts' of step 'flaky' is '${{ inputs.retries }}', which is the text "
+                    + "'many': it must be a whole number of at least 1"))
+        #expect(!FileManager.default.fileExists(atPath: counter), "a step ran")
+        let dryRun = try await FlowProcess.run(["run", file, "--dry-run", "--input", "retries=many"])
+        #expect(dryRun.exitCode == 2)
+        #expect(dryRun.stderr.contains("'attempts' of step 'flaky'"))
+    }
 }

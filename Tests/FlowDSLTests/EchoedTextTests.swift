@@ -43,7 +43,8 @@ import Testing
 /// `${{ }}` in a shell script reaches it as `${FLOW_EXPR_n}`, which single quotes keep literal.
 @Suite struct ShellQuoteTests {
     private func warnings(_ script: String) -> [String] {
-        let yaml = "version: 1\nsteps:\n  a:\n    run: |\n" + script.split(separator: "\n").map { "      \($0)\n" }.joined()
+        let yaml =
+            "version: 1\nsteps:\n  a:\n    run: |\n" + script.split(separator: "\n").map { "      \($0)\n" }.joined()
         let result = WorkflowLoader.check(source: yaml, file: "s.yaml")
         #expect(!result.hasErrors, "\(result.renderedDiagnostics())")
         return result.diagnostics.map(\.message)

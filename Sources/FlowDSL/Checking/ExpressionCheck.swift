@@ -77,7 +77,9 @@ struct ExpressionCheck {
             guard let arity = Functions.arity(call.name) else {
                 let hint = Suggestion.closest(to: call.name, in: Functions.names).map { "did you mean '\($0)'?" }
                 diagnostics.append(
-                    .error("unknown function '\(Echo.text(call.name))'", at: location, length: call.name.count, hint: hint))
+                    .error(
+                        "unknown function '\(Echo.text(call.name))'", at: location, length: call.name.count, hint: hint)
+                )
                 continue
             }
             if !arity.contains(call.argumentCount) {

@@ -16,7 +16,8 @@ struct GraphCheck {
                         "step id '\(Echo.text(step.id))' is used twice",
                         at: step.location,
                         length: step.id.count,
-                        hint: "the first '\(Echo.text(step.id))' is at \(earlier.location); ids are unique across the whole file"
+                        hint:
+                            "the first '\(Echo.text(step.id))' is at \(earlier.location); ids are unique across the whole file"
                     ))
             } else {
                 first[step.id] = step
@@ -43,7 +44,8 @@ struct GraphCheck {
                     continue
                 }
                 if need == step.id {
-                    diagnostics.append(.error("step '\(Echo.text(step.id))' needs itself", at: location, length: need.count))
+                    diagnostics.append(
+                        .error("step '\(Echo.text(step.id))' needs itself", at: location, length: need.count))
                 } else if isAncestor(step.id, of: needed, byID) {
                     diagnostics.append(
                         .error(
@@ -58,7 +60,8 @@ struct GraphCheck {
                             "step '\(Echo.text(step.id))' in group '\(Echo.text(parent))' needs '\(Echo.text(need))' outside its group",
                             at: location,
                             length: need.count,
-                            hint: "children start with their group; put the need on group '\(Echo.text(parent))' instead"
+                            hint:
+                                "children start with their group; put the need on group '\(Echo.text(parent))' instead"
                         ))
                 }
             }

@@ -100,7 +100,8 @@ enum ShellQuoteCheck {
             default:
                 break
             }
-            atWordStart = character == " " || character == "\t" || character == ";" || character == "|"
+            atWordStart =
+                character == " " || character == "\t" || character == ";" || character == "|"
                 || character == "&" || character == "(" || character == ")"
             index += 1
         }

@@ -16,7 +16,8 @@ enum WorkflowChecker {
             defaults: parts.defaults,
             concurrency: parts.concurrency,
             steps: parts.steps,
-            services: parts.services
+            services: parts.services,
+            settingExpressions: parser.reader.settings
         )
         var graph = GraphCheck(steps: workflow.allSteps)
         graph.run()

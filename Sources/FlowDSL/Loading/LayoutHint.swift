@@ -90,7 +90,9 @@ enum LayoutHint {
             }
             if scalar == "#", offset == 0 || scalars[offset - 1] == " " { return nil }
             if (scalar == "\"" || scalar == "'"), offset == indent(of: line) { quote = scalar }
-            if scalar == ":", offset + 1 == scalars.count || scalars[offset + 1] == " " { return offset - indent(of: line) }
+            if scalar == ":", offset + 1 == scalars.count || scalars[offset + 1] == " " {
+                return offset - indent(of: line)
+            }
         }
         return nil
     }

@@ -80,12 +80,14 @@ enum YAMLPrecheck {
                 frames.append(
                     Frame(anchor: string(anchorPointer), keys: event.type == YAML_MAPPING_START_EVENT ? [:] : nil))
                 if frames.count > InputLimits.maximumDepth {
-                    return problems + [Problem(
-                        message: "the YAML is nested more than \(InputLimits.maximumDepth) levels deep",
-                        line: line,
-                        column: column,
-                        hint: "flow refuses deeper nesting; see \"Limits\" in Grammar.md"
-                    )]
+                    return problems + [
+                        Problem(
+                            message: "the YAML is nested more than \(InputLimits.maximumDepth) levels deep",
+                            line: line,
+                            column: column,
+                            hint: "flow refuses deeper nesting; see \"Limits\" in Grammar.md"
+                        )
+                    ]
                 }
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 finished = frames.popLast()
@@ -94,29 +96,36 @@ enum YAMLPrecheck {
             case YAML_ALIAS_EVENT:
                 let name = string(event.data.alias.anchor) ?? ""
                 guard let target = anchors[name] else {
-                    return problems + [Problem(
-                        message: "alias '*\(name)' refers to no anchor defined before it",
-                        line: line,
-                        column: column,
-                        hint: nil
-                    )]
+                    return problems + [
+                        Problem(
+                            message: "alias '*\(name)' refers to no anchor defined before it",
+                            line: line,
+                            column: column,
+                            hint: nil
+                        )
+                    ]
                 }
                 expanded += target.size
                 if expanded > InputLimits.maximumAliasExpansion {
-                    return problems + [Problem(
-                        message: "aliases would expand to more than \(InputLimits.maximumAliasExpansion) nodes",
-                        line: line,
-                        column: column,
-                        hint: "this looks like an alias bomb; see \"Limits\" in Grammar.md"
-                    )]
+                    return problems + [
+                        Problem(
+                            message: "aliases would expand to more than \(InputLimits.maximumAliasExpansion) nodes",
+                            line: line,
+                            column: column,
+                            hint: "this looks like an alias bomb; see \"Limits\" in Grammar.md"
+                        )
+                    ]
                 }
                 if frames.count + target.height > InputLimits.maximumDepth + 1 {
-                    return problems + [Problem(
-                        message: "alias '*\(name)' nests the YAML more than \(InputLimits.maximumDepth) levels deep",
-                        line: line,
-                        column: column,
-                        hint: "flow refuses deeper nesting; see \"Limits\" in Grammar.md"
-                    )]
+                    return problems + [
+                        Problem(
+                            message:
+                                "alias '*\(name)' nests the YAML more than \(InputLimits.maximumDepth) levels deep",
+                            line: line,
+                            column: column,
+                            hint: "flow refuses deeper nesting; see \"Limits\" in Grammar.md"
+                        )
+                    ]
                 }
                 finished = Frame(anchor: nil, size: target.size, height: target.height)
             default:
@@ -149,7 +158,8 @@ enum YAMLPrecheck {
         }
         let quoted = event.data.scalar.style != YAML_PLAIN_SCALAR_STYLE
         return Problem(
-            message: "duplicate key '\(Echo.text(key))': the first '\(Echo.text(key))' is at line \(first.line), column \(first.column)",
+            message:
+                "duplicate key '\(Echo.text(key))': the first '\(Echo.text(key))' is at line \(first.line), column \(first.column)",
             line: line,
             column: column,
             length: key.unicodeScalars.count + (quoted ? 2 : 0),

@@ -5,6 +5,8 @@ internal import Yams
 struct NodeReader {
     let file: String
     var diagnostics: [Diagnostic] = []
+    /// Fields written as `${{ }}` where a fixed value is needed, for the run to compute.
+    var settings: [SettingExpression] = []
 
     /// One key of a mapping with its value, in file order.
     struct Entry {
@@ -145,6 +147,20 @@ struct NodeReader {
         }
         typeError(what, expected: "true or false", at: node)
         return nil
+    }
+
+    /// When `node` is a scalar with `${{ }}` in it, records it as the value of `field` (computed
+    /// when the run starts) and returns true; the caller then keeps the field's default.
+    mutating func deferred(
+        _ node: Node, _ key: String, as kind: SettingExpression.Kind, to field: SettingExpression.Field
+    )
+        -> Bool
+    {
+        guard case .scalar(let scalar) = node, scalar.string.utf8.contains(UInt8(ascii: "$")) else { return false }
+        let text = scalarText(scalar, node: node)
+        guard text.syntaxError != nil || text.template?.isLiteral == false else { return false }
+        settings.append(SettingExpression(field: field, kind: kind, text: text, key: key))
+        return true
     }
 
     mutating func integer(_ node: Node, _ what: String, atLeast minimum: Int) -> Int? {

@@ -79,8 +79,11 @@ struct StepParser {
             parent: parent,
             kind: kind,
             condition: field["if"].flatMap { reader.text($0.value, "'if'") },
-            timeout: field["timeout"].flatMap { reader.duration($0.value, "'timeout'") },
-            retry: field["retry"].flatMap { parseRetry($0.value, at: $0.keyNode) },
+            timeout: field["timeout"].flatMap {
+                reader.deferred($0.value, "'timeout'", as: .duration, to: .timeout(step: id))
+                    ? nil : reader.duration($0.value, "'timeout'")
+            },
+            retry: field["retry"].flatMap { parseRetry($0.value, at: $0.keyNode, step: id) },
             continueOnError: field["continue-on-error"].flatMap { reader.bool($0.value, "'continue-on-error'") }
                 ?? false,
             outputs: outputs
@@ -98,7 +101,8 @@ struct StepParser {
             default: continue
             }
             guard let kind, kind != owner else { continue }
-            reader.error("'\(Echo.text(entry.key))' only applies to '\(owner)' steps, not to \(what)", at: entry.keyNode)
+            reader.error(
+                "'\(Echo.text(entry.key))' only applies to '\(owner)' steps, not to \(what)", at: entry.keyNode)
         }
     }
 
@@ -111,7 +115,7 @@ struct StepParser {
         case "http":
             return parseHTTP(kindEntry, stepExpect: fields["expect"]).map(StepKind.http)
         case "upload":
-            return parseUpload(kindEntry, stepExpect: fields["expect"]).map(StepKind.upload)
+            return parseUpload(kindEntry, stepExpect: fields["expect"], id: id).map(StepKind.upload)
         case "run":
             return parseRun(kindEntry, fields: fields).map(StepKind.run)
         case "sleep":

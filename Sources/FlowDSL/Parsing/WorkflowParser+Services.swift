@@ -84,7 +84,8 @@ extension WorkflowParser {
             if text.template.map({ !$0.isLiteral }) ?? true { return .port(text) }
             guard let port = Int(text.text.trimmingSpaces), (1...65_535).contains(port) else {
                 reader.error(
-                    "'ready.port' must be a port number (1–65535) or an expression, not '\(Echo.text(text.text))'", at: kind.value)
+                    "'ready.port' must be a port number (1–65535) or an expression, not '\(Echo.text(text.text))'",
+                    at: kind.value)
                 return nil
             }
             return .port(text)

@@ -49,6 +49,7 @@ struct WorkflowParser {
         if let env = byKey["env"] { parts.env = reader.namedValues(env.value, "'env'") }
         if let defaults = byKey["defaults"] { parts.defaults = parseDefaults(defaults.value) }
         if let concurrency = byKey["concurrency"],
+            !reader.deferred(concurrency.value, "'concurrency'", as: .wholeNumber(atLeast: 1), to: .concurrency),
             let value = reader.integer(concurrency.value, "'concurrency'", atLeast: 1)
         {
             parts.concurrency = value
@@ -159,9 +160,12 @@ struct WorkflowParser {
             case "http": http = parseHTTPDefaults(entry.value)
             case "retry":
                 var stepParser = StepParser(reader: reader)
-                retry = stepParser.parseRetry(entry.value, at: entry.keyNode)
+                retry = stepParser.parseRetry(entry.value, at: entry.keyNode, step: nil)
                 reader = stepParser.reader
-            case "timeout": timeout = reader.duration(entry.value, "'timeout'")
+            case "timeout":
+                if !reader.deferred(entry.value, "'timeout'", as: .duration, to: .timeout(step: nil)) {
+                    timeout = reader.duration(entry.value, "'timeout'")
+                }
             default: break
             }
         }
@@ -183,7 +187,10 @@ struct WorkflowParser {
             switch entry.key {
             case "base-url": baseURL = reader.text(entry.value, "'base-url'")
             case "headers": headers = reader.namedValues(entry.value, "'headers'")
-            case "timeout": timeout = reader.duration(entry.value, "'timeout'")
+            case "timeout":
+                if !reader.deferred(entry.value, "'timeout'", as: .duration, to: .timeout(step: nil)) {
+                    timeout = reader.duration(entry.value, "'timeout'")
+                }
             case "follow-redirects": followRedirects = reader.bool(entry.value, "'follow-redirects'")
             default: break
             }

@@ -20,7 +20,8 @@ struct ReportFile {
         let folder = Self.folder(of: path)
         if stat(folder, &status) != 0 {
             let code = errno
-            return reason(code == ENOENT ? "the folder '\(folder)' does not exist" : "'\(folder)': \(Self.describe(code))")
+            return reason(
+                code == ENOENT ? "the folder '\(folder)' does not exist" : "'\(folder)': \(Self.describe(code))")
         }
         if status.st_mode & S_IFMT != S_IFDIR { return reason("'\(folder)' is not a folder") }
         // The atomic write creates a temporary file next to the report, so the folder must be writable.
