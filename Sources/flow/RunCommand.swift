@@ -65,6 +65,11 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
+    /// The `--report` pairs.
+    private var reportFiles: [ReportFile] {
+        stride(from: 0, to: report.count, by: 2).map { ReportFile(format: report[$0], path: report[$0 + 1]) }
+    }
+
     func run() async throws {
         let result = WorkflowLoader.load(path: file)
         DiagnosticOutput.writeText([result])
@@ -72,6 +77,9 @@ struct RunCommand: AsyncParsableCommand {
         var problems = RunInputs.problems(in: workflow, arguments: inputs)
         if let secrets, let problem = RunInputs.secretsFileProblem(secrets) {
             problems.append(problem)
+        }
+        for file in reportFiles {
+            if let problem = file.problem { problems.append(.error(problem, at: nil)) }
         }
         if !problems.isEmpty {
             let failed = CheckResult(
@@ -88,10 +96,21 @@ struct RunCommand: AsyncParsableCommand {
             let execution = RunExecution(
                 workflow: workflow, inputs: values, secretsFile: secrets, concurrency: concurrency,
                 logFormat: logFormat == .json ? .json : .plain,
-                reports: stride(from: 0, to: report.count, by: 2).map { (report[$0], report[$0 + 1]) })
+                reports: reportFiles)
             throw ExitCode(await execution.execute())
         }
-        let plan = DryRunPlan(workflow: workflow, inputs: values, concurrency: concurrency ?? workflow.concurrency)
+        // The run computes `retry: ${{ … }}` and the like when it starts; the plan does the same.
+        let planned: Workflow
+        switch workflow.resolvingSettings(in: DryRunValues(workflow: workflow, inputs: values)) {
+        case .success(let resolved): planned = resolved
+        case .failure(let settingProblems):
+            let failed = CheckResult(
+                workflow: nil, diagnostics: settingProblems.problems.map { .error($0.message, at: $0.location) },
+                file: result.file, sourceLines: result.sourceLines)
+            StandardError.write(failed.renderedDiagnostics())
+            throw ExitCode(2)
+        }
+        let plan = DryRunPlan(workflow: planned, inputs: values, concurrency: concurrency ?? planned.concurrency)
         print(plan.rendered(), terminator: "")
     }
 }

@@ -93,7 +93,7 @@ import Testing
                       other: ${{ result.stderr }}
                   show:
                     needs: count
-                    run: echo '${{ toJSON(steps.count.outputs) }}'
+                    run: echo "${{ toJSON(steps.count.outputs) }}"
                 """,
             file: "whole.yaml"
         )
@@ -112,7 +112,7 @@ import Testing
                       other: ${{ result.stderr }}
                   show:
                     needs: count
-                    run: echo '${{ steps.count.outputs.value }}'
+                    run: echo "${{ steps.count.outputs.value }}"
                 """,
             file: "one.yaml"
         )

@@ -117,7 +117,8 @@ import Testing
                 "an 'assert' condition must be one expression, not text with expressions in it",
             ])
         let result = WorkflowLoader.check(
-            source: "version: 1\nsteps:\n  a:\n    http: { url: /x, expect: { assert: [result.status == 200] } }\n",
+            source:
+                "version: 1\nsteps:\n  a:\n    http: { url: http://127.0.0.1:9/x, expect: { assert: [result.status == 200] } }\n",
             file: "a.yaml"
         )
         guard case .http(let http)? = result.workflow?.step("a")?.kind else {

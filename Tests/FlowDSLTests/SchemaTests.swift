@@ -20,7 +20,7 @@ struct SchemaTests {
             retry: { attempts: 2, on: [5xx, 429, timeout] }
           e: { sleep: "1.5", if: "${{ always() }}", continue-on-error: true, outputs: { n: "${{ 1 }}" } }
           f:
-            http: { method: post, url: /f, expect: { status: "201" } }
+            http: { method: post, url: "http://h/f", expect: { status: "201" } }
             retry: { attempts: 2, on: connection-error }
         """,
         """
@@ -57,6 +57,19 @@ struct SchemaTests {
         steps:
           hello: { http: { url: "${{ services.sandbox.url }}/health" } }
         """,
+        """
+        version: 1
+        inputs:
+          n: { type: number, default: 3 }
+          wait: { default: 10s }
+        concurrency: ${{ inputs.n }}
+        defaults:
+          timeout: ${{ inputs.wait }}
+          retry: { attempts: "${{ inputs.n }}", delay: "${{ inputs.wait }}", max-delay: "${{ inputs.wait }}" }
+        steps:
+          a: { run: exit 1, retry: "${{ inputs.n }}", timeout: "${{ inputs.wait }}" }
+          b: { upload: { file: a.bin, url: "http://h/u", protocol: tus, chunk-size: "${{ inputs.n }}" } }
+        """,
     ]
 
     /// Structurally wrong files and the reason the schema must give for each.
@@ -67,13 +80,13 @@ struct SchemaTests {
         ),
         ("steps: { a: { run: x } }\n", "'version' is a required property"),
         ("version: 2\nsteps: { a: { run: x } }\n", "2 is not one of [1]"),
-        ("version: 1\nconcurrency: many\nsteps: { a: { run: x } }\n", "'many' is not of type 'integer'"),
+        ("version: 1\nconcurrency: many\nsteps: { a: { run: x } }\n", "at /concurrency: 'many' does not match"),
         ("version: 1\nsteps: { a: { run: x, neds: b } }\n", "('neds' was unexpected)"),
         ("version: 1\nsteps: { a: { run: x, http: { url: /x } } }\n", "is valid under each of"),
         ("version: 1\nsteps: { a: { needs: b } }\n", "is not valid under any of the given schemas"),
         ("version: 1\nsteps: { 1a: { run: x } }\n", "does not match"),
         ("version: 1\nsteps: { a: { sleep: 10 parsecs } }\n", "at /steps/a/sleep: '10 parsecs' does not match"),
-        ("version: 1\nsteps: { a: { run: x, retry: often } }\n", "'often' is not valid under any"),
+        ("version: 1\nsteps: { a: { run: x, retry: often } }\n", "at /steps/a/retry: 'often' does not match"),
         ("version: 1\nsteps: { a: { http: { url: /x }, expect: { status: 2xy } } }\n", "'2xy' does not match"),
         ("version: 1\nsteps: { a: { parallel: some, steps: { b: { run: x } } } }\n", "'some' is not one of"),
         (

@@ -26,6 +26,9 @@ public struct Workflow: Sendable {
     public let order: [String]
     /// Steps that would start together: each wave starts when the steps it waits for are done.
     public let waves: [[String]]
+    /// Fields written as `${{ }}` (`retry: ${{ inputs.retries }}`), computed when the run starts;
+    /// until `resolvingSettings(in:)` those fields hold their defaults.
+    public let settingExpressions: [SettingExpression]
 
     private let index: [String: Int]
 
@@ -44,7 +47,8 @@ public struct Workflow: Sendable {
         defaults: Defaults,
         concurrency: Int,
         steps: [Step],
-        services: [Service] = []
+        services: [Service] = [],
+        settingExpressions: [SettingExpression] = []
     ) {
         self.file = file
         self.version = version
@@ -56,6 +60,7 @@ public struct Workflow: Sendable {
         self.concurrency = concurrency
         self.steps = steps
         self.services = services
+        self.settingExpressions = settingExpressions
         var all: [Step] = []
         func collect(_ steps: [Step]) {
             for step in steps {

@@ -23,7 +23,7 @@ struct ExpressionCheck {
             for output in step.outputs where !readOutputs.contains("\(step.id).\(output.name)") {
                 diagnostics.append(
                     .warning(
-                        "output '\(output.name)' of step '\(step.id)' is never read",
+                        "output '\(Echo.text(output.name))' of step '\(Echo.text(step.id))' is never read",
                         at: output.location,
                         length: output.name.count,
                         hint: "read it as ${{ steps.\(step.id).outputs.\(output.name) }}, or remove it"
@@ -77,13 +77,15 @@ struct ExpressionCheck {
             guard let arity = Functions.arity(call.name) else {
                 let hint = Suggestion.closest(to: call.name, in: Functions.names).map { "did you mean '\($0)'?" }
                 diagnostics.append(
-                    .error("unknown function '\(call.name)'", at: location, length: call.name.count, hint: hint))
+                    .error(
+                        "unknown function '\(Echo.text(call.name))'", at: location, length: call.name.count, hint: hint)
+                )
                 continue
             }
             if !arity.contains(call.argumentCount) {
                 diagnostics.append(
                     .error(
-                        "'\(call.name)' takes \(Functions.describe(arity)), not \(call.argumentCount)",
+                        "'\(Echo.text(call.name))' takes \(Functions.describe(arity)), not \(call.argumentCount)",
                         at: location,
                         length: call.length
                     ))
@@ -108,7 +110,7 @@ struct ExpressionCheck {
                 let hint =
                     Suggestion.closest(to: name, in: names).map { "did you mean '\($0)'?" }
                     ?? "declare it under 'inputs:'"
-                fail("unknown input '\(name)'", hint: hint)
+                fail("unknown input '\(Echo.text(name))'", hint: hint)
             }
         case "env", "secrets":
             return
@@ -120,7 +122,7 @@ struct ExpressionCheck {
             guard let name = firstKey, !Roots.flowProperties.contains(name) else { return }
             let hint = Suggestion.closest(to: name, in: Roots.flowProperties).map { "did you mean '\($0)'?" }
             fail(
-                "'flow' has no property '\(name)'",
+                "'flow' has no property '\(Echo.text(name))'",
                 hint: hint ?? "flow.executable is the path of the running flow binary")
         case "result":
             guard case .stepResult(let step) = site.scope, !isGroup(step) else {
@@ -137,7 +139,7 @@ struct ExpressionCheck {
         default:
             let hint = Suggestion.closest(to: reference.root, in: Roots.names).map { "did you mean '\($0)'?" }
             fail(
-                "unknown name '\(reference.root)'",
+                "unknown name '\(Echo.text(reference.root))'",
                 hint: hint ?? "expressions read \(Roots.names.joined(separator: ", "))"
             )
         }
@@ -152,7 +154,7 @@ struct ExpressionCheck {
         guard let id = firstKey else { return nil }
         guard let target = workflow.step(id) else {
             let hint = Suggestion.closest(to: id, in: workflow.allSteps.map(\.id)).map { "did you mean '\($0)'?" }
-            return ("unknown step '\(id)' in 'steps.\(id)'", hint)
+            return ("unknown step '\(Echo.text(id))' in 'steps.\(id)'", hint)
         }
         let reader: Step
         switch site.scope {
@@ -172,22 +174,22 @@ struct ExpressionCheck {
                         let hint =
                             Suggestion.closest(to: name, in: declared).map { "did you mean '\($0)'?" }
                             ?? (declared.isEmpty
-                                ? "step '\(id)' declares no outputs"
+                                ? "step '\(Echo.text(id))' declares no outputs"
                                 : "it declares \(declared.map { "'\($0)'" }.joined(separator: ", "))")
-                        return ("step '\(id)' has no output '\(name)'", hint)
+                        return ("step '\(Echo.text(id))' has no output '\(Echo.text(name))'", hint)
                     }
                 }
             case "status":
                 break
             case "winner":
                 if case .group(let group) = target.kind, group.mode == .any { break }
-                return ("only 'parallel: any' groups have a 'winner'; step '\(id)' is not one", nil)
+                return ("only 'parallel: any' groups have a 'winner'; step '\(Echo.text(id))' is not one", nil)
             default:
                 let hint = Suggestion.closest(to: field, in: ["outputs", "status", "winner"]).map {
                     "did you mean '\($0)'?"
                 }
                 return (
-                    "steps.\(id) has no field '\(field)'",
+                    "steps.\(id) has no field '\(Echo.text(field))'",
                     hint ?? "read steps.\(id).outputs.<name> or steps.\(id).status"
                 )
             }
@@ -200,8 +202,8 @@ struct ExpressionCheck {
         }
         if !dependencies.depends(reader.id, on: id) {
             return (
-                "step '\(reader.id)' reads steps.\(id) but does not depend on '\(id)'",
-                "add '\(id)' to the needs of '\(reader.id)' (directly or through another need), or the value may not exist yet"
+                "step '\(Echo.text(reader.id))' reads steps.\(id) but does not depend on '\(Echo.text(id))'",
+                "add '\(Echo.text(id))' to the needs of '\(Echo.text(reader.id))' (directly or through another need), or the value may not exist yet"
             )
         }
         return nil
@@ -217,7 +219,7 @@ struct ExpressionCheck {
                 ?? (names.isEmpty
                     ? "declare it under 'services:'"
                     : "declared services: \(names.map { "'\($0)'" }.joined(separator: ", "))")
-            return ("unknown service '\(name)' in 'services.\(name)'", hint)
+            return ("unknown service '\(Echo.text(name))' in 'services.\(name)'", hint)
         }
         guard reference.path.count >= 2, case .key(let property) = reference.path[1],
             !Service.properties.contains(property)
@@ -225,7 +227,7 @@ struct ExpressionCheck {
         let hint =
             Suggestion.closest(to: property, in: Service.properties).map { "did you mean '\($0)'?" }
             ?? "a service has 'port' and 'url'"
-        return ("services.\(name) has no property '\(property)'", hint)
+        return ("services.\(name) has no property '\(Echo.text(property))'", hint)
     }
 
     /// `steps.x`, `steps.x[expr]`, `steps.x.outputs` or `steps.x.outputs[expr]`: no single output named.

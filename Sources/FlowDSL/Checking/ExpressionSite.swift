@@ -26,6 +26,7 @@ struct ExpressionSite {
         var sites: [ExpressionSite] = workflow.env.map { ExpressionSite($0.value, .workflow) }
         if let baseURL = workflow.defaults.http.baseURL { sites.append(ExpressionSite(baseURL, .workflow)) }
         sites += workflow.defaults.http.headers.map { ExpressionSite($0.value, .workflow) }
+        sites += workflow.settingExpressions.map { ExpressionSite($0.text, .workflow) }
         for service in workflow.services {
             sites += service.texts.map { ExpressionSite($0, .workflow) }
         }

@@ -13,10 +13,11 @@ struct GraphCheck {
             if let earlier = first[step.id] {
                 diagnostics.append(
                     .error(
-                        "step id '\(step.id)' is used twice",
+                        "step id '\(Echo.text(step.id))' is used twice",
                         at: step.location,
                         length: step.id.count,
-                        hint: "the first '\(step.id)' is at \(earlier.location); ids are unique across the whole file"
+                        hint:
+                            "the first '\(Echo.text(step.id))' is at \(earlier.location); ids are unique across the whole file"
                     ))
             } else {
                 first[step.id] = step
@@ -35,7 +36,7 @@ struct GraphCheck {
                     let hint = Suggestion.closest(to: need, in: ids).map { "did you mean '\($0)'?" }
                     diagnostics.append(
                         .error(
-                            "step '\(step.id)' needs unknown step '\(need)'",
+                            "step '\(Echo.text(step.id))' needs unknown step '\(Echo.text(need))'",
                             at: location,
                             length: need.count,
                             hint: hint
@@ -43,11 +44,12 @@ struct GraphCheck {
                     continue
                 }
                 if need == step.id {
-                    diagnostics.append(.error("step '\(step.id)' needs itself", at: location, length: need.count))
+                    diagnostics.append(
+                        .error("step '\(Echo.text(step.id))' needs itself", at: location, length: need.count))
                 } else if isAncestor(step.id, of: needed, byID) {
                     diagnostics.append(
                         .error(
-                            "group '\(step.id)' needs its own child '\(need)'",
+                            "group '\(Echo.text(step.id))' needs its own child '\(Echo.text(need))'",
                             at: location,
                             length: need.count,
                             hint: "a group finishes after its children; remove the need"
@@ -55,10 +57,11 @@ struct GraphCheck {
                 } else if let parent = step.parent, needed.parent != parent {
                     diagnostics.append(
                         .error(
-                            "step '\(step.id)' in group '\(parent)' needs '\(need)' outside its group",
+                            "step '\(Echo.text(step.id))' in group '\(Echo.text(parent))' needs '\(Echo.text(need))' outside its group",
                             at: location,
                             length: need.count,
-                            hint: "children start with their group; put the need on group '\(parent)' instead"
+                            hint:
+                                "children start with their group; put the need on group '\(Echo.text(parent))' instead"
                         ))
                 }
             }

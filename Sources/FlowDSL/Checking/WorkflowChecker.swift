@@ -16,7 +16,8 @@ enum WorkflowChecker {
             defaults: parts.defaults,
             concurrency: parts.concurrency,
             steps: parts.steps,
-            services: parts.services
+            services: parts.services,
+            settingExpressions: parser.reader.settings
         )
         var graph = GraphCheck(steps: workflow.allSteps)
         graph.run()
@@ -24,6 +25,8 @@ enum WorkflowChecker {
         var expressions = ExpressionCheck(workflow: workflow)
         expressions.run()
         diagnostics += expressions.diagnostics
+        diagnostics += ShellQuoteCheck.diagnostics(in: workflow)
+        diagnostics += URLCheck.diagnostics(in: workflow)
         return CheckResult(workflow: workflow, diagnostics: diagnostics, file: file, sourceLines: sourceLines)
     }
 }

@@ -48,7 +48,10 @@ extension Diagnostic {
         }
         let available = max(1, scalars.count - (column - 1))
         let underline = "^" + String(repeating: "~", count: max(0, min(length, available) - 1))
-        var shown = String(String.UnicodeScalarView(scalars))
+        // One replacement character for each control or bidi character (tabs kept for the padding
+        // above): the columns still line up, and the source cannot reorder or restyle the line.
+        let printable = scalars.map { $0 != "\t" && Echo.isUnprintable($0) ? "\u{FFFD}" : $0 }
+        var shown = String(String.UnicodeScalarView(printable))
         shown += suffix
         return "\(gutter) | \(shown)\n\(blank) | \(padding)\(underline)\n"
     }

@@ -19,7 +19,8 @@ public struct Diagnostic: Sendable, Hashable {
     /// A suggestion to fix it ("did you mean 'upload'?").
     public let hint: String?
 
-    /// Creates a diagnostic; `length` is clamped to at least 1.
+    /// Creates a diagnostic; `length` is clamped to at least 1, and control and bidirectional
+    /// formatting characters in `message` and `hint` are escaped (see `Echo`).
     public init(
         _ severity: Severity,
         _ message: String,
@@ -28,10 +29,12 @@ public struct Diagnostic: Sendable, Hashable {
         hint: String? = nil
     ) {
         self.severity = severity
-        self.message = message
+        // A safety net under `Echo.text` at each place that quotes user text: nothing a file
+        // contains can put a control or bidi character into a message.
+        self.message = Echo.escapingUnprintable(message)
         self.location = location
         self.length = max(1, length)
-        self.hint = hint
+        self.hint = hint.map(Echo.escapingUnprintable)
     }
 
     /// An error at `location`.

@@ -25,6 +25,8 @@ public enum WorkflowLoader {
 
     /// Checks workflow bytes, which must be UTF-8 text; `file` names them in diagnostics.
     public static func check(bytes: [UInt8], file: String) -> CheckResult {
+        // A UTF-8 byte-order mark, as some Windows editors write, is not part of the text.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return check(bytes: Array(bytes.dropFirst(3)), file: file) }
         func failure(_ message: String, line: Int? = nil, column: Int = 1, hint: String? = nil, lines: [Substring] = [])
             -> CheckResult
         {
@@ -52,9 +54,14 @@ public enum WorkflowLoader {
         if source.allSatisfy({ $0.isWhitespace }) {
             return failure("the file is empty", hint: "a workflow starts with 'version: 1' and has 'steps:'")
         }
-        if let problem = YAMLPrecheck.check(bytes) {
-            return failure(
-                problem.message, line: problem.line, column: problem.column, hint: problem.hint, lines: lines)
+        let problems = YAMLPrecheck.check(bytes)
+        if !problems.isEmpty {
+            let diagnostics = problems.map { LayoutHint.improve($0, lines: lines) }.map { problem in
+                Diagnostic.error(
+                    problem.message, at: SourceLocation(file: file, line: problem.line, column: problem.column),
+                    length: problem.length, hint: problem.hint)
+            }
+            return CheckResult(workflow: nil, diagnostics: diagnostics, file: file, sourceLines: lines)
         }
         let root: Node
         do {

@@ -5,6 +5,8 @@ internal import Yams
 struct NodeReader {
     let file: String
     var diagnostics: [Diagnostic] = []
+    /// Fields written as `${{ }}` where a fixed value is needed, for the run to compute.
+    var settings: [SettingExpression] = []
 
     /// One key of a mapping with its value, in file order.
     struct Entry {
@@ -86,7 +88,7 @@ struct NodeReader {
     mutating func rejectUnknownKeys(_ entries: [Entry], allowed: [String], in what: String) {
         for entry in entries where !allowed.contains(entry.key) {
             let hint = Suggestion.closest(to: entry.key, in: allowed).map { "did you mean '\($0)'?" }
-            error("unknown key '\(entry.key)' in \(what)", at: entry.keyNode, hint: hint)
+            error("unknown key '\(Echo.text(entry.key))' in \(what)", at: entry.keyNode, hint: hint)
         }
     }
 
@@ -147,6 +149,20 @@ struct NodeReader {
         return nil
     }
 
+    /// When `node` is a scalar with `${{ }}` in it, records it as the value of `field` (computed
+    /// when the run starts) and returns true; the caller then keeps the field's default.
+    mutating func deferred(
+        _ node: Node, _ key: String, as kind: SettingExpression.Kind, to field: SettingExpression.Field
+    )
+        -> Bool
+    {
+        guard case .scalar(let scalar) = node, scalar.string.utf8.contains(UInt8(ascii: "$")) else { return false }
+        let text = scalarText(scalar, node: node)
+        guard text.syntaxError != nil || text.template?.isLiteral == false else { return false }
+        settings.append(SettingExpression(field: field, kind: kind, text: text, key: key))
+        return true
+    }
+
     mutating func integer(_ node: Node, _ what: String, atLeast minimum: Int) -> Int? {
         if case .scalar(let scalar) = node, scalar.style == .plain, let value = Int(scalar.string) {
             guard value >= minimum else {
@@ -165,7 +181,7 @@ struct NodeReader {
         }
         if case .scalar(let scalar) = node {
             error(
-                "\(what) '\(scalar.string)' is not a duration",
+                "\(what) '\(Echo.text(scalar.string))' is not a duration",
                 at: node,
                 hint: "write a duration like 250ms, 10s, 1m30s or 1h, or a number of seconds"
             )
@@ -185,7 +201,7 @@ struct NodeReader {
         }
         let hint = "write a size like 100KiB or 5MB (units B, KB, MB, GB, KiB, MiB, GiB), or a number of bytes"
         if case .scalar(let scalar) = node {
-            error("\(what) '\(scalar.string)' is not a size", at: node, hint: hint)
+            error("\(what) '\(Echo.text(scalar.string))' is not a size", at: node, hint: hint)
         } else {
             typeError(what, expected: "a size", at: node, hint: hint)
         }
@@ -207,7 +223,7 @@ struct NodeReader {
         let hint =
             Suggestion.closest(to: scalar.string, in: names).map { "did you mean '\($0)'?" }
             ?? "use one of \(names.joined(separator: ", "))"
-        error("unknown \(what) '\(scalar.string)'", at: node, hint: hint)
+        error("unknown \(what) '\(Echo.text(scalar.string))'", at: node, hint: hint)
         return nil
     }
 
@@ -215,7 +231,7 @@ struct NodeReader {
     mutating func namedValues(_ node: Node, _ what: String) -> [NamedValue] {
         guard let entries = mapping(node, what) else { return [] }
         return entries.compactMap { entry in
-            guard let value = text(entry.value, "'\(entry.key)' in \(what)") else { return nil }
+            guard let value = text(entry.value, "'\(Echo.text(entry.key))' in \(what)") else { return nil }
             return NamedValue(name: entry.key, location: location(entry.keyNode), value: value)
         }
     }

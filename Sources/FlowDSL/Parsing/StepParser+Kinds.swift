@@ -51,7 +51,7 @@ extension StepParser {
         )
     }
 
-    mutating func parseUpload(_ kindEntry: NodeReader.Entry, stepExpect: NodeReader.Entry?) -> UploadStep? {
+    mutating func parseUpload(_ kindEntry: NodeReader.Entry, stepExpect: NodeReader.Entry?, id: String) -> UploadStep? {
         guard let entries = reader.mapping(kindEntry.value, "'upload'") else { return nil }
         reader.rejectUnknownKeys(entries, allowed: Self.uploadKeys, in: "'upload'")
         let field = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
@@ -70,7 +70,12 @@ extension StepParser {
             reader.choice($0.value, "upload protocol", as: UploadProtocol.self)
         }
         let method = field["method"].flatMap { parseMethod($0.value) }
-        let chunkSize = field["chunk-size"].map { reader.size($0.value, "'chunk-size'") } ?? UploadStep.defaultChunkSize
+        var chunkSize: Int? = UploadStep.defaultChunkSize
+        if let entry = field["chunk-size"],
+            !reader.deferred(entry.value, "'chunk-size'", as: .size, to: .chunkSize(step: id))
+        {
+            chunkSize = reader.size(entry.value, "'chunk-size'")
+        }
         let headers = field["headers"].map { reader.namedValues($0.value, "'headers'") } ?? []
         let metadata = field["metadata"].map { reader.namedValues($0.value, "'metadata'") } ?? []
         let expect = parseExpect(inner: field["expect"], step: stepExpect)
@@ -132,7 +137,7 @@ extension StepParser {
         let hint =
             Suggestion.closest(to: scalar.string.uppercased(), in: names).map { "did you mean '\($0)'?" }
             ?? "use one of \(names.joined(separator: ", "))"
-        reader.error("unknown HTTP method '\(scalar.string)'", at: node, hint: hint)
+        reader.error("unknown HTTP method '\(Echo.text(scalar.string))'", at: node, hint: hint)
         return nil
     }
 
@@ -164,7 +169,7 @@ extension StepParser {
         for item in reader.items(node) {
             guard case .scalar(let scalar) = item, let alternative = StatusPattern.alternative(scalar.string) else {
                 reader.error(
-                    "'\(item.scalar?.string ?? reader.describe(item))' is not a status pattern",
+                    "'\(Echo.text(item.scalar?.string ?? reader.describe(item)))' is not a status pattern",
                     at: item,
                     hint: "write a code (200), a class (2xx), or a list of them"
                 )
@@ -177,9 +182,12 @@ extension StepParser {
         return StatusPattern(alternatives)
     }
 
-    mutating func parseRetry(_ node: Node, at keyNode: Node) -> Retry? {
+    mutating func parseRetry(_ node: Node, at keyNode: Node, step: String?) -> Retry? {
         let location = reader.location(keyNode)
         if case .scalar = node {
+            if reader.deferred(node, "'retry'", as: .wholeNumber(atLeast: 1), to: .retryAttempts(step: step)) {
+                return Retry(attempts: 1, location: location)
+            }
             return reader.integer(node, "'retry'", atLeast: 1).map { Retry(attempts: $0, location: location) }
         }
         guard let fields = reader.mapping(node, "'retry'") else { return nil }
@@ -193,10 +201,22 @@ extension StepParser {
         var conditions: [Retry.Condition] = []
         for field in fields {
             switch field.key {
-            case "attempts": attempts = reader.integer(field.value, "'attempts'", atLeast: 1) ?? attempts
-            case "delay": delay = reader.duration(field.value, "'delay'") ?? delay
+            case "attempts":
+                if reader.deferred(
+                    field.value, "'attempts'", as: .wholeNumber(atLeast: 1), to: .retryAttempts(step: step))
+                {
+                    continue
+                }
+                attempts = reader.integer(field.value, "'attempts'", atLeast: 1) ?? attempts
+            case "delay":
+                if reader.deferred(field.value, "'delay'", as: .duration, to: .retryDelay(step: step)) { continue }
+                delay = reader.duration(field.value, "'delay'") ?? delay
             case "backoff": backoff = reader.choice(field.value, "backoff", as: Retry.Backoff.self) ?? backoff
-            case "max-delay": maxDelay = reader.duration(field.value, "'max-delay'")
+            case "max-delay":
+                if reader.deferred(field.value, "'max-delay'", as: .duration, to: .retryMaxDelay(step: step)) {
+                    continue
+                }
+                maxDelay = reader.duration(field.value, "'max-delay'")
             case "jitter": jitter = reader.choice(field.value, "jitter", as: Retry.Jitter.self) ?? jitter
             case "on": conditions = reader.items(field.value).compactMap { parseRetryCondition($0) }
             default: break
@@ -226,7 +246,7 @@ extension StepParser {
                 return .status(StatusPattern([alternative]))
             }
             reader.error(
-                "unknown 'retry.on' entry '\(scalar.string)'",
+                "unknown 'retry.on' entry '\(Echo.text(scalar.string))'",
                 at: node,
                 hint: "use a status (429, 5xx), 'connection-error' or 'timeout'"
             )

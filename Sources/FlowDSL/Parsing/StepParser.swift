@@ -22,12 +22,12 @@ struct StepParser {
         let id = entry.key
         if !IdentifierSyntax.isValidName(id) {
             reader.error(
-                "step id '\(id)' is not valid",
+                "step id '\(Echo.text(id))' is not valid",
                 at: entry.keyNode,
                 hint: "ids match [A-Za-z_][A-Za-z0-9_-]*"
             )
         }
-        let what = "step '\(id)'"
+        let what = "step '\(Echo.text(id))'"
         guard let fields = reader.mapping(entry.value, what) else { return nil }
         reader.rejectUnknownKeys(fields, allowed: Self.allStepKeys, in: what)
         let field = Dictionary(fields.map { ($0.key, $0) }) { first, _ in first }
@@ -79,8 +79,11 @@ struct StepParser {
             parent: parent,
             kind: kind,
             condition: field["if"].flatMap { reader.text($0.value, "'if'") },
-            timeout: field["timeout"].flatMap { reader.duration($0.value, "'timeout'") },
-            retry: field["retry"].flatMap { parseRetry($0.value, at: $0.keyNode) },
+            timeout: field["timeout"].flatMap {
+                reader.deferred($0.value, "'timeout'", as: .duration, to: .timeout(step: id))
+                    ? nil : reader.duration($0.value, "'timeout'")
+            },
+            retry: field["retry"].flatMap { parseRetry($0.value, at: $0.keyNode, step: id) },
             continueOnError: field["continue-on-error"].flatMap { reader.bool($0.value, "'continue-on-error'") }
                 ?? false,
             outputs: outputs
@@ -98,7 +101,8 @@ struct StepParser {
             default: continue
             }
             guard let kind, kind != owner else { continue }
-            reader.error("'\(entry.key)' only applies to '\(owner)' steps, not to \(what)", at: entry.keyNode)
+            reader.error(
+                "'\(Echo.text(entry.key))' only applies to '\(owner)' steps, not to \(what)", at: entry.keyNode)
         }
     }
 
@@ -111,7 +115,7 @@ struct StepParser {
         case "http":
             return parseHTTP(kindEntry, stepExpect: fields["expect"]).map(StepKind.http)
         case "upload":
-            return parseUpload(kindEntry, stepExpect: fields["expect"]).map(StepKind.upload)
+            return parseUpload(kindEntry, stepExpect: fields["expect"], id: id).map(StepKind.upload)
         case "run":
             return parseRun(kindEntry, fields: fields).map(StepKind.run)
         case "sleep":
@@ -129,7 +133,7 @@ struct StepParser {
         let mode = reader.choice(kindEntry.value, "'parallel' mode", as: GroupStep.Mode.self)
         guard let stepsField = fields["steps"] else {
             reader.error(
-                "group '\(id)' has no 'steps'",
+                "group '\(Echo.text(id))' has no 'steps'",
                 at: kindEntry.keyNode,
                 hint: "list its children under 'steps:' next to 'parallel'"
             )
@@ -137,7 +141,7 @@ struct StepParser {
         }
         let children = parseSteps(stepsField.value, parent: id)
         if children.isEmpty, case .mapping = stepsField.value {
-            reader.error("group '\(id)' has no children", at: stepsField.keyNode)
+            reader.error("group '\(Echo.text(id))' has no children", at: stepsField.keyNode)
         }
         var atLeast: Int?
         if let field = fields["at-least"] {
@@ -146,7 +150,7 @@ struct StepParser {
                 reader.error("'at-least' only applies to 'parallel: any' groups", at: field.keyNode)
             } else if let value = atLeast, case .mapping = stepsField.value, value > children.count {
                 reader.error(
-                    "'at-least: \(value)' asks for more successes than group '\(id)' has children (\(children.count))",
+                    "'at-least: \(value)' asks for more successes than group '\(Echo.text(id))' has children (\(children.count))",
                     at: field.value
                 )
             }
@@ -161,7 +165,7 @@ struct StepParser {
         guard let mode else { return nil }
         if mode == .any, children.count == 1, atLeast == nil {
             reader.warning(
-                "'parallel: any' group '\(id)' has only one child",
+                "'parallel: any' group '\(Echo.text(id))' has only one child",
                 at: kindEntry.value,
                 hint: "a race needs at least two children; use the child as a plain step"
             )

@@ -10,7 +10,7 @@ extension WorkflowParser {
         for entry in entries {
             guard IdentifierSyntax.isValidName(entry.key) else {
                 reader.error(
-                    "service name '\(entry.key)' is not valid",
+                    "service name '\(Echo.text(entry.key))' is not valid",
                     at: entry.keyNode,
                     hint: "names match [A-Za-z_][A-Za-z0-9_-]*"
                 )
@@ -22,7 +22,7 @@ extension WorkflowParser {
     }
 
     private mutating func parseService(_ entry: NodeReader.Entry) -> Service? {
-        let what = "service '\(entry.key)'"
+        let what = "service '\(Echo.text(entry.key))'"
         guard let fields = reader.mapping(entry.value, what) else { return nil }
         reader.rejectUnknownKeys(fields, allowed: Self.serviceKeys, in: what)
         let byKey = Dictionary(fields.map { ($0.key, $0) }) { first, _ in first }
@@ -54,7 +54,7 @@ extension WorkflowParser {
 
     /// `{http: URL}` or `{port: N}`: exactly one.
     private mutating func parseReadiness(_ node: Node, service: String) -> Service.Readiness? {
-        let what = "'ready' of service '\(service)'"
+        let what = "'ready' of service '\(Echo.text(service))'"
         let hint = "write ready: { http: \"${{ services.\(service).url }}/health\" } or ready: { port: 8080 }"
         guard case .mapping = node else {
             reader.typeError(what, expected: "a mapping with 'http' or 'port'", at: node, hint: hint)
@@ -84,7 +84,8 @@ extension WorkflowParser {
             if text.template.map({ !$0.isLiteral }) ?? true { return .port(text) }
             guard let port = Int(text.text.trimmingSpaces), (1...65_535).contains(port) else {
                 reader.error(
-                    "'ready.port' must be a port number (1–65535) or an expression, not '\(text.text)'", at: kind.value)
+                    "'ready.port' must be a port number (1–65535) or an expression, not '\(Echo.text(text.text))'",
+                    at: kind.value)
                 return nil
             }
             return .port(text)

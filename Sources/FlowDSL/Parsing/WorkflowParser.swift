@@ -49,6 +49,7 @@ struct WorkflowParser {
         if let env = byKey["env"] { parts.env = reader.namedValues(env.value, "'env'") }
         if let defaults = byKey["defaults"] { parts.defaults = parseDefaults(defaults.value) }
         if let concurrency = byKey["concurrency"],
+            !reader.deferred(concurrency.value, "'concurrency'", as: .wholeNumber(atLeast: 1), to: .concurrency),
             let value = reader.integer(concurrency.value, "'concurrency'", atLeast: 1)
         {
             parts.concurrency = value
@@ -96,13 +97,13 @@ struct WorkflowParser {
         for entry in entries {
             guard IdentifierSyntax.isValidName(entry.key) else {
                 reader.error(
-                    "input name '\(entry.key)' is not valid",
+                    "input name '\(Echo.text(entry.key))' is not valid",
                     at: entry.keyNode,
                     hint: "names match [A-Za-z_][A-Za-z0-9_-]*"
                 )
                 continue
             }
-            let what = "input '\(entry.key)'"
+            let what = "input '\(Echo.text(entry.key))'"
             guard let fields = reader.mapping(entry.value, what) else { continue }
             reader.rejectUnknownKeys(fields, allowed: ["type", "default", "required", "description"], in: what)
             var kind = Input.Kind.string
@@ -135,12 +136,12 @@ struct WorkflowParser {
 
     private mutating func parseDefault(_ node: Node, kind: Input.Kind, input: String) -> InputValue? {
         guard case .scalar(let scalar) = node else {
-            reader.typeError("the default of input '\(input)'", expected: "a \(kind.rawValue)", at: node)
+            reader.typeError("the default of input '\(Echo.text(input))'", expected: "a \(kind.rawValue)", at: node)
             return nil
         }
         guard let value = InputValue.parse(scalar.string, as: kind) else {
             reader.error(
-                "the default of input '\(input)' must be a \(kind.rawValue), not '\(scalar.string)'",
+                "the default of input '\(Echo.text(input))' must be a \(kind.rawValue), not '\(Echo.text(scalar.string))'",
                 at: node
             )
             return nil
@@ -159,9 +160,12 @@ struct WorkflowParser {
             case "http": http = parseHTTPDefaults(entry.value)
             case "retry":
                 var stepParser = StepParser(reader: reader)
-                retry = stepParser.parseRetry(entry.value, at: entry.keyNode)
+                retry = stepParser.parseRetry(entry.value, at: entry.keyNode, step: nil)
                 reader = stepParser.reader
-            case "timeout": timeout = reader.duration(entry.value, "'timeout'")
+            case "timeout":
+                if !reader.deferred(entry.value, "'timeout'", as: .duration, to: .timeout(step: nil)) {
+                    timeout = reader.duration(entry.value, "'timeout'")
+                }
             default: break
             }
         }
@@ -183,7 +187,10 @@ struct WorkflowParser {
             switch entry.key {
             case "base-url": baseURL = reader.text(entry.value, "'base-url'")
             case "headers": headers = reader.namedValues(entry.value, "'headers'")
-            case "timeout": timeout = reader.duration(entry.value, "'timeout'")
+            case "timeout":
+                if !reader.deferred(entry.value, "'timeout'", as: .duration, to: .timeout(step: nil)) {
+                    timeout = reader.duration(entry.value, "'timeout'")
+                }
             case "follow-redirects": followRedirects = reader.bool(entry.value, "'follow-redirects'")
             default: break
             }

@@ -36,6 +36,11 @@ enum SchemaVocabulary {
         .object(["description": .string(description), "anyOf": .array(alternatives)])
     }
 
+    /// `node`, or a `${{ }}` computed when the run starts (`retry`, `timeout`, `concurrency`, `chunk-size`).
+    static func orExpression(_ description: String, _ node: JSONNode) -> JSONNode {
+        either(description + " A `${{ }}` is computed when the run starts.", [node, ref("expression")])
+    }
+
     /// A mapping with a closed set of keys: unknown keys are errors, as they are for `flow validate`.
     static func closedObject(
         _ description: String,

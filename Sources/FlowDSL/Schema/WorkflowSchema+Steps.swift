@@ -30,7 +30,8 @@ extension WorkflowSchema {
                     ),
                     "type": .array([.string("string"), .string("boolean")]),
                 ]),
-                "timeout": V.ref("duration", "The step fails when it runs longer than this, retries included."),
+                "timeout": V.orExpression(
+                    "The step fails when it runs longer than this, retries included.", V.ref("duration")),
                 "retry": V.ref("retry"),
                 "continue-on-error": V.boolean("A failure is recorded but counts as success for dependents."),
                 "outputs": V.map(
@@ -116,7 +117,7 @@ extension WorkflowSchema {
                 "url": V.text("Where to upload: the tus creation URL, or the Content-Range target."),
                 "protocol": V.choice("The upload protocol.", ["tus", "content-range"]),
                 "method": methodDefinition("The method of each Content-Range chunk (default PUT)."),
-                "chunk-size": V.ref("size", "The size of each chunk (default 5MiB)."),
+                "chunk-size": V.orExpression("The size of each chunk (default 5MiB).", V.ref("size")),
                 "headers": V.map("Headers sent with every request of the upload.", values: V.scalar),
                 "metadata": V.map("tus `Upload-Metadata` pairs (filename and filetype are added).", values: V.scalar),
                 "expect": V.ref(

@@ -90,14 +90,15 @@ extension WorkflowSchema {
                 V.closedObject(
                     "A retry policy.",
                     properties: [
-                        "attempts": V.integer("How many attempts in all, the first included.", minimum: 1),
-                        "delay": V.ref("duration", "The wait before the first retry."),
+                        "attempts": V.orExpression(
+                            "How many attempts in all, the first included.",
+                            .object(["type": .string("integer"), "minimum": .integer(1)])),
+                        "delay": V.orExpression("The wait before the first retry.", V.ref("duration")),
                         "backoff": V.choice(
                             "How the wait grows between retries.", ["constant", "linear", "exponential"]
                         ),
-                        "max-delay": V.ref(
-                            "duration", "The longest wait between attempts (caps `Retry-After` too)."
-                        ),
+                        "max-delay": V.orExpression(
+                            "The longest wait between attempts (caps `Retry-After` too).", V.ref("duration")),
                         "jitter": V.choice(
                             "Randomisation of the wait: `full` spreads retries apart.", ["none", "full"]),
                         "on": V.either(
@@ -107,6 +108,7 @@ extension WorkflowSchema {
                         ),
                     ]
                 ),
+                V.ref("expression"),
             ]
         )
     }

@@ -52,12 +52,13 @@ public enum WorkflowSchema {
                 properties: [
                     "http": V.ref("httpDefaults"),
                     "retry": V.ref("retry", "The retry policy of every step that does not set `retry`."),
-                    "timeout": V.ref("duration", "The timeout of every step that does not set `timeout`."),
+                    "timeout": V.orExpression(
+                        "The timeout of every step that does not set `timeout`.", V.ref("duration")),
                 ]
             ),
-            "concurrency": V.integer(
+            "concurrency": V.orExpression(
                 "The most steps in flight at once (default 16); `flow run --concurrency N` overrides it.",
-                minimum: 1
+                .object(["type": .string("integer"), "minimum": .integer(1)])
             ),
             "services": V.map(
                 "Local processes started before the first step and stopped when the run ends, each on a free "

@@ -56,13 +56,16 @@ struct RunValues: Sendable {
     static func prepare(_ workflow: Workflow, _ options: RunOptions) -> (
         values: RunValues, environment: [String: String], problems: [StepError]
     ) {
+        // `env.NAME` reads the workflow's `env`, then the process environment (as GitHub Actions'
+        // `env` context does), so a run and a dry run show the same values.
+        let processEnv = options.environment.mapValues { Value.string($0) }
         let base = RunValues(
-            inputs: WorkflowRun.inputValues(workflow, options), env: .object([:]),
+            inputs: WorkflowRun.inputValues(workflow, options), env: .object(processEnv),
             secrets: .object(options.secrets.values.mapValues { .string($0) }), services: options.servicesValue,
             flow: options.flowValue)
         var problems: [StepError] = []
         var environment: [String: String] = [:]
-        var envValues: [String: Value] = [:]
+        var envValues = processEnv
         let workflowScope = base.scope(for: [], records: RunRecords([:]))
         for variable in workflow.env {
             do {

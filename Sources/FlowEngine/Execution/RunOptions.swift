@@ -19,12 +19,15 @@ public struct RunOptions: Sendable {
     /// The limit of each request of an `http` step when neither the step nor `defaults` set a
     /// `timeout` (see "Timeouts" in Grammar.md): 5 minutes.
     public var defaultRequestTimeout: Duration = .seconds(300)
+    /// The process environment `env.NAME` falls back to after the workflow's `env`.
+    public var environment: [String: String]
 
     /// Options for a run.
     public init(
         inputs: [String: InputValue] = [:], secrets: SecretStore = SecretStore(values: [:]), concurrency: Int? = nil,
         workingDirectory: String = FileManager.default.currentDirectoryPath,
-        services: [String: ServiceEndpoint] = [:], executable: String = FlowExecutable.path
+        services: [String: ServiceEndpoint] = [:], executable: String = FlowExecutable.path,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.inputs = inputs
         self.secrets = secrets
@@ -32,6 +35,7 @@ public struct RunOptions: Sendable {
         self.workingDirectory = workingDirectory
         self.services = services
         self.executable = executable
+        self.environment = environment
     }
 
     /// `services` as expressions read it.

@@ -21,7 +21,6 @@ public final class WorkflowRun: Sendable {
         workflow: Workflow, options: RunOptions, client: HTTPClient,
         onEvent: @escaping @Sendable (SchedulerEvent<StepResult>) -> Void = { _ in }
     ) throws(RunSetupError) {
-        self.workflow = workflow
         let masker = options.secrets.masker
         self.masker = masker
         var problems: [StepError] = []
@@ -33,6 +32,14 @@ public final class WorkflowRun: Sendable {
         }
         let (runValues, environment, envProblems) = RunValues.prepare(workflow, options)
         problems += envProblems
+        // `retry: ${{ inputs.retries }}` and the like: computed now, before any step starts.
+        var workflow = workflow
+        switch workflow.resolvingSettings(in: runValues.scope(for: [], records: RunRecords([:]))) {
+        case .success(let resolved): workflow = resolved
+        case .failure(let settingProblems):
+            problems += settingProblems.problems.map { StepError($0.message, at: $0.location) }
+        }
+        self.workflow = workflow
         var baseURL: String?
         do {
             baseURL = try workflow.defaults.http.baseURL?.string(in: runValues.scope(for: [], records: RunRecords([:])))

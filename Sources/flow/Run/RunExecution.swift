@@ -13,7 +13,7 @@ struct RunExecution {
     let secretsFile: String?
     let concurrency: Int?
     let logFormat: EventLog.Format
-    let reports: [(format: String, path: String)]
+    let reports: [ReportFile]
 
     func execute() async -> Int32 {
         let secrets: SecretStore
@@ -109,12 +109,15 @@ struct RunExecution {
         if !reports.isEmpty {
             let report = run.report(
                 records: records, interrupted: interrupted, startedAt: startedAt, duration: duration)
-            for (format, path) in reports {
+            for file in reports {
                 do {
-                    let text = format == "junit" ? report.junitText() : try report.jsonText()
-                    try text.write(toFile: path, atomically: true, encoding: .utf8)
+                    let text = file.format == "junit" ? report.junitText() : try report.jsonText()
+                    try file.write(text)
+                } catch let failure as ReportFile.Failure {
+                    StandardError.write("flow run: \(failure.message)\n")
+                    exitCode = max(exitCode, 1)
                 } catch {
-                    StandardError.write("flow run: cannot write the \(format) report to \(path): \(error)\n")
+                    StandardError.write("flow run: cannot encode the \(file.format) report\n")
                     exitCode = max(exitCode, 1)
                 }
             }
