@@ -39,7 +39,7 @@ import Testing
         let lines = LockedBox<[String]>([])
         _ = try await ProcessRunner.run(
             ProcessSpec(command: .shell("echo one; echo two >&2; echo three")), on: queue,
-            onLine: { line, stream in lines.withLock { $0.append("\(stream.rawValue): \(line)") } }
+            onLine: { line, stream, _ in lines.withLock { $0.append("\(stream.rawValue): \(line)") } }
         ).value
         let seen = lines.withLock { $0 }
         #expect(seen.filter { $0.hasPrefix("stdout") } == ["stdout: one", "stdout: three"])
@@ -63,6 +63,83 @@ import Testing
         #expect(outcome.exitCode == 0)
         #expect(outcome.stdout.utf8.count < 120)
         #expect(outcome.stdout.hasPrefix("line1\nline2\n"))
+    }
+
+    @Test func aLineLongerThan128KiBIsShownInPiecesAndKeptWhole() async throws {
+        let pieces = LockedBox<[Int]>([])
+        let outcome = try await ProcessRunner.run(
+            ProcessSpec(command: .shell("head -c 300000 /dev/zero | tr '\\0' x; echo; echo after")), on: queue,
+            onLine: { line, _, _ in pieces.withLock { $0.append(line.utf8.count) } }
+        ).value
+        #expect(outcome.exitCode == 0)
+        #expect(outcome.stdout == String(repeating: "x", count: 300_000) + "\nafter")
+        #expect(pieces.withLock { $0 } == [65536, 65536, 65536, 65536, 37856, 5])
+    }
+
+    @Test func linesEndAtNewlinesCarriageReturnsOrBoth() async throws {
+        let lines = LockedBox<[String]>([])
+        let outcome = try await ProcessRunner.run(
+            ProcessSpec(command: .shell("printf 'one\\r\\ntwo\\rthree\\n\\nlast'")), on: queue,
+            onLine: { line, _, _ in lines.withLock { $0.append(line) } }
+        ).value
+        #expect(lines.withLock { $0 } == ["one", "two", "three", "", "last"])
+        #expect(outcome.stdout == "one\r\ntwo\rthree\n\nlast")
+    }
+
+    @Test func theCaptureLimitNeverSplitsACharacter() async throws {
+        let outcome = try await ProcessRunner.run(
+            ProcessSpec(command: .shell("printf 'a\\303\\251b'; printf 'c' >&2"), captureLimit: 2), on: queue
+        ).value
+        #expect(outcome.stdout == "a")
+        #expect(outcome.stderr == "c")
+    }
+
+    @Test func aCommandEndsWhenItExitsEvenIfABackgroundChildHoldsItsOutput() async throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("flow-pid-\(UUID())")
+        let outcome = try await ProcessRunner.run(
+            ProcessSpec(command: .shell("sleep 41 & echo $! > \(pidFile.path); echo done")), on: queue
+        ).timeout(after: .seconds(20)).value
+        #expect(outcome.stdout == "done")
+        let pid =
+            pid_t(
+                (try? String(contentsOf: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                    ?? "") ?? 0
+        #expect(pid > 0 && !isRunning(pid), "the background child must be killed when the command ends")
+    }
+
+    @Test func aCommandWaitsWhileItsLinesAreNotConsumed() async throws {
+        // A printer that has fallen behind keeps the holds of the lines it has not written yet:
+        // the command must wait on its pipe rather than have flow buffer its 20 MB.
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("flow-flood-\(UUID())").path
+        let stalled = LockedBox(true)
+        let held = LockedBox<[OutputHold]>([])
+        let received = LockedBox(0)
+        let future = ProcessRunner.run(
+            ProcessSpec(
+                command: .shell("head -c 20000000 /dev/zero | tr '\\0' x | fold -w 99; echo finished > \(marker)")),
+            on: queue,
+            onLine: { line, _, hold in
+                received.withLock { $0 += line.utf8.count + 1 }
+                if stalled.withLock({ $0 }) { held.withLock { $0.append(hold) } }
+            })
+        var started = false
+        for _ in 0..<3000 where !started {
+            try await Task.sleep(for: .milliseconds(20))
+            started = received.withLock { $0 } > 512 << 10
+        }
+        #expect(started)
+        // Given a while to run ahead, it must not.
+        try await Task.sleep(for: .seconds(1))
+        let whileStalled = received.withLock { $0 }
+        #expect(whileStalled < 3 << 20, "\(whileStalled) bytes passed on while nothing was consumed")
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        stalled.withLock { $0 = false }
+        held.withLock { $0.removeAll() }
+        let outcome = try await future.timeout(after: .seconds(120)).value
+        #expect(outcome.exitCode == 0)
+        #expect(received.withLock { $0 } > 20_000_000)
+        #expect(outcome.stdout.utf8.count == 1 << 20)
+        #expect(FileManager.default.fileExists(atPath: marker))
     }
 
     @Test func cancellingKillsTheWholeProcessGroup() async throws {

@@ -41,7 +41,7 @@ struct WorkflowHarness {
             client: client,
             onEvent: { event in
                 onEvent(event)
-                if case .progress(.line(let line, _)) = event.kind {
+                if case .progress(.line(let line, _, _)) = event.kind {
                     lines.withLock { $0.append("\(event.id): \(line)") }
                 }
             })

@@ -71,11 +71,16 @@ public enum ProcessRunner {
     /// process id (which is also its process group id) once it is spawned.
     ///
     /// The process runs in its own process group. Cancelling the future terminates the whole group:
-    /// SIGTERM, then SIGKILL after `terminationGrace`. The future fails only when the command could
-    /// not start or was cancelled; a non-zero exit is an outcome, for the caller to judge.
+    /// SIGTERM, then SIGKILL after `terminationGrace`. When the command exits, whatever it left
+    /// running in its group is killed. The future fails only when the command could not start or
+    /// was cancelled; a non-zero exit is an outcome, for the caller to judge.
+    ///
+    /// Each line comes with an `OutputHold`: while more than a MiB of a stream's lines are held,
+    /// reading that stream pauses, so a command printing faster than its lines are consumed waits
+    /// on its pipe instead of filling flow's memory.
     public static func run(
         _ spec: ProcessSpec, on queue: DispatchQueue,
-        onLine: @escaping @Sendable (String, StepProgress.OutputStream) -> Void = { _, _ in },
+        onLine: @escaping @Sendable (String, StepProgress.OutputStream, OutputHold) -> Void = { _, _, _ in },
         onStart: @escaping @Sendable (Int32) -> Void = { _ in }
     ) -> Future<ProcessOutcome> {
         let promise = Promise<ProcessOutcome>(on: queue)
@@ -84,13 +89,15 @@ public enum ProcessRunner {
         // while waiting.
         let task = Task {
             do {
-                promise.succeed(
-                    try await execute(spec, onLine: onLine) { pid in
+                let outcome = try await execute(
+                    spec, onLine: onLine, isFinished: { promise.isCompleted },
+                    started: { pid in
                         group.withLock { $0 = pid }
                         onStart(pid)
                         // Cancelled between the spawn and now: stop it at once.
                         if promise.isCompleted { ProcessGroups.terminate(pid, grace: spec.terminationGrace) }
                     })
+                promise.succeed(outcome)
             } catch is CancellationError {
                 promise.fail(FutureError.cancelled)
             } catch {
@@ -99,7 +106,8 @@ public enum ProcessRunner {
         }
         promise.onCancel {
             // Signal the group ourselves rather than wait for the task's teardown: the run may end
-            // (and flow exit) before a cancelled task gets to run.
+            // before a cancelled task gets to run. The group stays listed until it is gone, so flow
+            // still waits for it before exiting (ProcessGroups.terminateAll).
             let pid = group.withLock { $0 }
             if pid > 0 { ProcessGroups.terminate(pid, grace: spec.terminationGrace) }
             task.cancel()
@@ -108,8 +116,8 @@ public enum ProcessRunner {
     }
 
     private static func execute(
-        _ spec: ProcessSpec, onLine: @escaping @Sendable (String, StepProgress.OutputStream) -> Void,
-        started: @escaping @Sendable (pid_t) -> Void
+        _ spec: ProcessSpec, onLine: @escaping @Sendable (String, StepProgress.OutputStream, OutputHold) -> Void,
+        isFinished: @escaping @Sendable () -> Bool, started: @escaping @Sendable (pid_t) -> Void
     ) async throws -> ProcessOutcome {
         let executable: Executable
         let arguments: Arguments
@@ -138,6 +146,7 @@ public enum ProcessRunner {
             additions[key] = value
         }
         let limit = spec.captureLimit
+        let spawned = LockedBox<pid_t>(0)
         do {
             let result = try await Subprocess.run(
                 executable, arguments: arguments, environment: .inherit.updating(additions),
@@ -145,21 +154,27 @@ public enum ProcessRunner {
                 input: .none, output: .sequence, error: .sequence
             ) { execution in
                 let pid = pid_t(execution.processIdentifier.value)
+                spawned.withLock { $0 = pid }
                 ProcessGroups.add(pid)
                 started(pid)
-                defer { ProcessGroups.remove(pid) }
-                return try await withThrowingTaskGroup(of: (StepProgress.OutputStream, String).self) { group in
+                let exitWatch = ExitWatch(pid: pid, descriptor: execution.processIdentifier.processDescriptor)
+                return try await withThrowingTaskGroup(of: (StepProgress.OutputStream, [UInt8])?.self) { group in
+                    let reader = OutputReader(limit: limit, isFinished: isFinished, onLine: onLine)
+                    group.addTask { (.stdout, try await reader.read(execution.standardOutput, .stdout)) }
+                    group.addTask { (.stderr, try await reader.read(execution.standardError, .stderr)) }
                     group.addTask {
-                        (.stdout, try await collect(execution.standardOutput, .stdout, limit: limit, onLine: onLine))
+                        await exitWatch.killLeftoversOnExit()
+                        return nil
                     }
-                    group.addTask {
-                        (.stderr, try await collect(execution.standardError, .stderr, limit: limit, onLine: onLine))
+                    var captured: [StepProgress.OutputStream: [UInt8]] = [:]
+                    while captured.count < 2, let next = try await group.next() {
+                        if case (let stream, let bytes)? = next { captured[stream] = bytes }
                     }
-                    var captured: [StepProgress.OutputStream: String] = [:]
-                    for try await (stream, text) in group { captured[stream] = text }
+                    group.cancelAll()
                     return captured
                 }
             }
+            await ProcessGroups.commandExited(spawned.withLock { $0 })
             let exitCode: Int32
             let signal: Int32?
             switch result.terminationStatus {
@@ -172,29 +187,22 @@ public enum ProcessRunner {
             }
             try Task.checkCancellation()
             return ProcessOutcome(
-                exitCode: exitCode, signal: signal, stdout: result.closureResult[.stdout] ?? "",
-                stderr: result.closureResult[.stderr] ?? "")
-        } catch let error as SubprocessError {
+                exitCode: exitCode, signal: signal, stdout: capturedText(result.closureResult[.stdout] ?? []),
+                stderr: capturedText(result.closureResult[.stderr] ?? []))
+        } catch {
+            let pid = spawned.withLock { $0 }
+            if pid > 0 { await ProcessGroups.commandExited(pid) }
             if Task.isCancelled { throw CancellationError() }
+            guard let error = error as? SubprocessError else { throw error }
             throw ProcessLaunchError(command: display, reason: "\(error)")
         }
     }
 
-    /// Streams lines to `onLine` and keeps the first `limit` bytes.
-    private static func collect(
-        _ sequence: SubprocessOutputSequence, _ stream: StepProgress.OutputStream, limit: Int,
-        onLine: @Sendable (String, StepProgress.OutputStream) -> Void
-    ) async throws -> String {
-        var captured = ""
-        var capturedBytes = 0
-        for try await line in sequence.strings() {
-            onLine(line, stream)
-            if capturedBytes < limit {
-                captured += line + "\n"
-                capturedBytes += line.utf8.count + 1
-            }
-        }
-        while captured.hasSuffix("\n") { captured.removeLast() }
-        return captured
+    /// The captured bytes as text, with trailing line breaks removed (as shell command
+    /// substitution does).
+    static func capturedText(_ bytes: [UInt8]) -> String {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == UInt8(ascii: "\n") || bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return String(decoding: bytes[..<end], as: UTF8.self)
     }
 }

@@ -33,8 +33,8 @@ struct RunStepRunner: Sendable {
 
     private func once(_ spec: ProcessSpec, command: RunStep, start: StepStart<StepResult>) -> Future<Value> {
         let masker = masker
-        return ProcessRunner.run(spec, on: queue) { line, stream in
-            start.report(.line(masker(line), stream: stream))
+        return ProcessRunner.run(spec, on: queue) { line, stream, hold in
+            start.report(.line(masker(line), stream: stream, hold: hold))
         }
         .map(on: queue) { outcome in
             let result: Value = .object([

@@ -149,8 +149,10 @@ package struct StepStart<Output: Sendable>: Sendable {
 public enum StepProgress: Sendable, Equatable {
     /// Attempt `n` (counted from 1) is starting; attempts after the first are retries.
     case attempt(Int)
-    /// A line of text the step produced (a process's output), without its newline.
-    case line(String, stream: OutputStream)
+    /// A line of text the step produced (a process's output), without its newline. A command's
+    /// lines carry a hold: keep the event until the line is printed, so a command that prints
+    /// faster than that waits (see `OutputHold`).
+    case line(String, stream: OutputStream, hold: OutputHold? = nil)
     /// Bytes done out of a total, if known.
     case bytes(done: Int64, total: Int64?)
 

@@ -26,7 +26,7 @@ final class ServiceProcess: Sendable {
         self.tail = tail
         exit = ProcessRunner.run(
             launch.spec, on: queue,
-            onLine: { line, stream in tail.withLock { $0.append(line, isError: stream == .stderr) } },
+            onLine: { line, stream, _ in tail.withLock { $0.append(line, isError: stream == .stderr) } },
             onStart: { pid in group.withLock { $0 = pid } })
     }
 

@@ -33,7 +33,7 @@ struct EventFields {
         case .progress(.attempt(let attempt)):
             guard attempt > 1 else { return nil }
             kind = .retry(attempt: attempt)
-        case .progress(.line(let line, let stream)):
+        case .progress(.line(let line, let stream, _)):
             kind = .output(line: line, stream: stream)
         case .progress(.bytes(let done, let total)):
             kind = .progress(done: done, total: total)

@@ -42,7 +42,13 @@ struct EventLog: Sendable {
         case .plain: writePlain(fields, elapsed: elapsed, into: &line)
         case .json: fields.writeJSON(into: &line)
         }
-        Output.line(line.bytes)
+        // A command's line keeps its hold until it is written, which paces a command that prints
+        // faster than the output can take (see OutputHold).
+        if case .progress(.line(_, _, let hold?)) = event.kind {
+            Output.line(line.bytes, holding: hold)
+        } else {
+            Output.line(line.bytes)
+        }
     }
 
     /// One line when a service passed its readiness check:
@@ -149,9 +155,10 @@ enum Output {
         buffer.append(text + "\n")
     }
 
-    /// A line already encoded as UTF-8, without its newline.
-    static func line(_ bytes: [UInt8]) {
-        buffer.append(bytes, newline: true)
+    /// A line already encoded as UTF-8, without its newline; `hold` is released once the line is
+    /// written.
+    static func line(_ bytes: [UInt8], holding hold: OutputHold? = nil) {
+        buffer.append(bytes, newline: true, holding: hold)
     }
 
     static func raw(_ text: String) {
@@ -165,22 +172,26 @@ enum Output {
 }
 
 /// The pending output: appended under a lock (no thread hop per line), written by a timer on one
-/// serial queue, or at once when it grows large.
-/// `@unchecked Sendable`: `pending` and `scheduled` are touched only while holding `lock`, and
-/// writes to the file descriptor happen only on `queue`, in order.
+/// serial queue, or at once when it grows large. The holds of the pending lines are kept until
+/// they are written, so commands cannot print faster than standard output takes it.
+/// `@unchecked Sendable`: `pending`, `holds` and `scheduled` are touched only while holding `lock`,
+/// and writes to the file descriptor happen only on `queue`, in order.
 private final class OutputBuffer: @unchecked Sendable {
     private let queue = DispatchQueue(label: "flow.output")
     private let lock = NSLock()
     private var pending: [UInt8] = []
+    private var holds: [OutputHold] = []
     private var scheduled = false
 
     func append(_ text: String) {
         append(Array(text.utf8), newline: false)
     }
 
-    func append(_ bytes: [UInt8], newline: Bool) {
+    func append(_ bytes: [UInt8], newline: Bool, holding hold: OutputHold? = nil) {
         lock.lock()
         pending.append(contentsOf: bytes)
+        // Consecutive lines of a batch share one hold: keep it once.
+        if let hold, holds.last !== hold { holds.append(hold) }
         if newline { pending.append(UInt8(ascii: "\n")) }
         let full = pending.count >= 64 << 10
         let schedule = !scheduled && !full
@@ -202,8 +213,12 @@ private final class OutputBuffer: @unchecked Sendable {
         lock.lock()
         let bytes = pending
         pending.removeAll(keepingCapacity: true)
+        let written = holds
+        holds.removeAll()
         scheduled = false
         lock.unlock()
+        // Released once the bytes are out (after the loop below).
+        defer { withExtendedLifetime(written) {} }
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count, let base = raw.baseAddress {

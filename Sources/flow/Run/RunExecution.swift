@@ -71,10 +71,22 @@ struct RunExecution {
         let startedAt = Date()
         let clock = ContinuousClock.now
         let waiting = LockedBox<Future<[ServiceReady]>?>(nil)
-        let interrupts = InterruptWatch {
-            waiting.withLock { $0 }?.cancel()
-            run.cancel()
-        }
+        let reportWriter = ReportWriter(reports: reports, run: run, startedAt: startedAt, clock: clock)
+        let interrupts = InterruptWatch(
+            onInterrupt: {
+                waiting.withLock { $0 }?.cancel()
+                run.cancel()
+            },
+            onQuit: {
+                // Quitting at once still leaves a report of the run as it stood, so the previous
+                // run's report is not mistaken for this one.
+                guard !reportWriter.reports.isEmpty else { return }
+                reportWriter.write(records: run.records.all, interrupted: true)
+                let paths = reportWriter.reports.map(\.path).joined(separator: ", ")
+                StandardError.write(
+                    "flow: quit at once; \(paths) shows the run as it stood (steps still running are listed as running)\n"
+                )
+            })
         if !services.isEmpty,
             let exitCode = await startServices(
                 services, client: client, waiting: waiting, interrupts: interrupts, log: log)
@@ -94,7 +106,7 @@ struct RunExecution {
         try? await services.stop().value
         // No command may outlive the run: finish off any process group a cancellation left behind.
         await ProcessGroups.terminateAll(grace: .seconds(1))
-        interrupts.stop()
+        await interrupts.stop()
         live?.stop()
         Output.flush()
         let interrupted = interrupts.fired
@@ -106,21 +118,8 @@ struct RunExecution {
         let outcome = WorkflowRun.outcome(of: workflow, records: records, interrupted: interrupted)
         var exitCode: Int32 = outcome == "succeeded" ? 0 : 1
         // The full report only when one is written (see RunSummary).
-        if !reports.isEmpty {
-            let report = run.report(
-                records: records, interrupted: interrupted, startedAt: startedAt, duration: duration)
-            for file in reports {
-                do {
-                    let text = file.format == "junit" ? report.junitText() : try report.jsonText()
-                    try file.write(text)
-                } catch let failure as ReportFile.Failure {
-                    StandardError.write("flow run: \(failure.message)\n")
-                    exitCode = max(exitCode, 1)
-                } catch {
-                    StandardError.write("flow run: cannot encode the \(file.format) report\n")
-                    exitCode = max(exitCode, 1)
-                }
-            }
+        if !reportWriter.write(records: records, interrupted: interrupted, duration: duration) {
+            exitCode = max(exitCode, 1)
         }
         return interrupted ? 130 : exitCode
     }
@@ -142,7 +141,7 @@ struct RunExecution {
         } catch {
             try? await services.stop().value
             await ProcessGroups.terminateAll(grace: .seconds(1))
-            interrupts.stop()
+            await interrupts.stop()
             Output.flush()
             if interrupts.fired {
                 StandardError.write("flow: interrupted while starting the services; nothing ran\n")
@@ -158,20 +157,63 @@ struct RunExecution {
     }
 }
 
-/// Turns SIGINT and SIGTERM into a cancellation of the run; a second signal exits at once. Made and
-/// stopped on the main thread; the handlers run on their own queue.
+/// Writes a run's `--report` files.
+struct ReportWriter: Sendable {
+    let reports: [ReportFile]
+    let run: WorkflowRun
+    let startedAt: Date
+    let clock: ContinuousClock.Instant
+
+    /// Writes every report (each atomically, so a reader never sees half of one); false when one
+    /// could not be written, after saying so.
+    @discardableResult
+    func write(records: [String: StepRecord<StepResult>], interrupted: Bool, duration: Duration? = nil) -> Bool {
+        guard !reports.isEmpty else { return true }
+        let report = run.report(
+            records: records, interrupted: interrupted, startedAt: startedAt,
+            duration: duration ?? ContinuousClock.now - clock)
+        var written = true
+        for file in reports {
+            do {
+                let text = file.format == "junit" ? report.junitText() : try report.jsonText()
+                try file.write(text)
+            } catch let failure as ReportFile.Failure {
+                StandardError.write("flow run: \(failure.message)\n")
+                written = false
+            } catch {
+                StandardError.write("flow run: cannot encode the \(file.format) report\n")
+                written = false
+            }
+        }
+        return written
+    }
+}
+
+/// Turns SIGINT and SIGTERM into a cancellation of the run; a second signal kills every command,
+/// calls `onQuit` and exits at once. Made and stopped on the main thread; the handlers run on
+/// their own queue.
 final class InterruptWatch {
+    /// Where the run is, as far as signals are concerned.
+    private enum Phase {
+        case running
+        /// A second signal is quitting at once; it exits the process.
+        case quitting
+        /// The run is printing its summary and writing its reports: a second signal waits for it.
+        case finishing
+    }
+
     private let sources: [any DispatchSourceSignal]
     private let queue = DispatchQueue(label: "flow.signals")
     /// The signals seen so far.
     private let count = LockedBox(0)
+    private let phase = LockedBox(Phase.running)
 
-    init(onInterrupt: @escaping @Sendable () -> Void) {
+    init(onInterrupt: @escaping @Sendable () -> Void, onQuit: @escaping @Sendable () -> Void) {
         var sources: [any DispatchSourceSignal] = []
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-            let count = count
+            let (count, phase) = (count, phase)
             source.setEventHandler {
                 let seen = count.withLock { count in
                     count += 1
@@ -180,11 +222,22 @@ final class InterruptWatch {
                 if seen == 1 {
                     StandardError.write("\nflow: interrupted; cancelling what is in flight (again to quit at once)\n")
                     onInterrupt()
-                } else {
-                    // Quitting at once still leaves no command or service behind.
-                    ProcessGroups.killAll()
-                    exit(130)
+                    return
                 }
+                let quit = phase.withLock { phase in
+                    guard phase == .running else { return false }
+                    phase = .quitting
+                    return true
+                }
+                // Finishing: the summary and reports take a moment, and then flow exits anyway.
+                guard quit else { return }
+                // The reports are written before anything is killed, so they show the steps that
+                // were running as running. Quitting at once still leaves no command or service
+                // behind. This queue blocks from here on: the process is about to exit.
+                onQuit()
+                ProcessGroups.killAll()
+                Output.flush()
+                exit(130)
             }
             source.resume()
             sources.append(source)
@@ -194,7 +247,14 @@ final class InterruptWatch {
 
     var fired: Bool { count.withLock { $0 > 0 } }
 
-    func stop() {
+    /// Stops watching before the run's summary and reports. When a second signal is already
+    /// quitting, never returns: that signal's handler exits the process.
+    func stop() async {
+        let quitting = phase.withLock { phase in
+            if phase == .running { phase = .finishing }
+            return phase == .quitting
+        }
+        while quitting { try? await Task.sleep(for: .seconds(60)) }
         for source in sources { source.cancel() }
     }
 }
