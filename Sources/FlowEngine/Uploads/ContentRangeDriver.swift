@@ -46,8 +46,9 @@ struct ContentRangeDriver: UploadProtocolDriver {
         let total = session.target.file.size
         switch response.status {
         case 200...299:
-            // A `Range` on a 2xx is read too: a server may say "done" while holding less.
-            let held = try response.headers["Range"].map { try Self.held($0, what: what, status: response.status) }
+            // A `Range` on a 2xx is read too (when it has the one valid shape): a server may say
+            // "done" while holding less.
+            let held = response.headers["Range"].flatMap(Self.heldBytes)
             if let end, end < total { return .offset(min(end, held ?? end), response) }
             if let held, held < total {
                 throw UploadIntegrityError(
@@ -57,20 +58,16 @@ struct ContentRangeDriver: UploadProtocolDriver {
             return .complete(response)
         case 308:
             guard let range = response.headers["Range"] else { return .offset(0, response) }
-            return .offset(try Self.held(range, what: what, status: 308), response)
+            guard let held = Self.heldBytes(range) else {
+                throw UploadProtocolError(
+                    description: "\(what): the server answered 308 with Range '\(range)', not 'bytes=0-N'")
+            }
+            return .offset(held, response)
         default:
             throw UploadStatusError(
                 request: what, expected: "308 or 2xx", response: response, masker: session.masker,
                 asking: end == nil)
         }
-    }
-
-    private static func held(_ range: String, what: String, status: Int) throws -> Int64 {
-        guard let held = heldBytes(range) else {
-            throw UploadProtocolError(
-                description: "\(what): the server answered \(status) with Range '\(range)', not 'bytes=0-N'")
-        }
-        return held
     }
 
     /// `bytes=0-N` → N + 1.
