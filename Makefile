@@ -18,6 +18,7 @@ build: deps
 # .tsan-suppressions says why swift-subprocess's own locks are exempt.
 test: deps
 	scripts/tus-peer --install
+	scripts/gcs-peer --install
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel
 	TSAN_OPTIONS="suppressions=$(CURDIR)/.tsan-suppressions" \

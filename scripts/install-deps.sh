@@ -15,7 +15,7 @@ for extra in "$@"; do
 done
 
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3 python3-pip)
-# Test peers (tuspyserver) and benchmark peers (dask, aiohttp) live in virtual environments.
+# Test peers (tuspyserver, gcp-storage-emulator) and benchmark peers (dask, aiohttp) live in virtual environments.
 python3 -c "import ensurepip, venv" >/dev/null 2>&1 || need_apt+=(python3-venv)
 
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -25,6 +25,12 @@ public struct HTTPRequest: Sendable {
     /// (or in the bytes); a piece curl must send again is seen again. Runs on the client's transfer
     /// thread, so it must be quick (hashing is; waiting is not).
     public var bodyObserver: BodyObserver?
+    /// Whether libcurl may send the body again by itself: when a kept-alive connection dies
+    /// before any answer, curl silently repeats the request on a fresh one (and a redirect that
+    /// keeps the method repeats it too). Upload chunks turn this off: the server may have stored
+    /// the first copy, so the request fails instead (a lost connection) and the upload asks the
+    /// server what it holds before sending anything again.
+    public var mayResendBody: Bool = true
 
     /// What `bodyObserver` is: the offset of the piece and its bytes, valid only during the call.
     public typealias BodyObserver = @Sendable (_ offset: Int64, _ bytes: UnsafeRawBufferPointer) -> Void

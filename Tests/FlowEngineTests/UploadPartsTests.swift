@@ -55,6 +55,28 @@ import Testing
                 == "the server stored a file with sha256 \(other), but the file sent has sha256 \(good)")
     }
 
+    /// Google Cloud Storage reports `size` as a string and `md5Hash` in base64.
+    @Test func aSizeGivenAsTextAndAnMD5HashAreCompared() {
+        let sha = String(repeating: "a", count: 64)
+        func response(_ body: String) -> HTTPResponse {
+            HTTPResponse(status: 200, headers: [:], body: Array(body.utf8), effectiveURL: "http://x/")
+        }
+        #expect(
+            ServerReport.mismatch(in: response("{\"size\": \"3407879\"}"), size: 3_145_735, sha256: sha)
+                == "the server stored 3407879 bytes, but the file has 3145735")
+        #expect(ServerReport.mismatch(in: response("{\"size\": \"3145735\"}"), size: 3_145_735, sha256: sha) == nil)
+        let md5 = "1B2M2Y8AsgTpgAmY7PhCfg=="
+        #expect(
+            ServerReport.mismatch(
+                in: response("{\"size\": \"0\", \"md5Hash\": \"\(md5)\"}"), size: 0, sha256: sha, md5Base64: md5)
+                == nil)
+        #expect(
+            ServerReport.mismatch(
+                in: response("{\"md5Hash\": \"AAAAAAAAAAAAAAAAAAAAAA==\"}"), size: 0, sha256: sha, md5Base64: md5)
+                == "the server stored a file with md5Hash AAAAAAAAAAAAAAAAAAAAAA==, but the file sent has md5Hash \(md5)"
+        )
+    }
+
     @Test func rangeHeadersAreReadOnlyInTheirOneValidShape() {
         #expect(ContentRangeDriver.heldBytes("bytes=0-99") == 100)
         #expect(ContentRangeDriver.heldBytes(" bytes=0-0 ") == 1)
@@ -77,5 +99,7 @@ import Testing
         #expect(
             digest.finalHex(size: Int64(data.count))
                 == SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined())
+        #expect(
+            digest.finalMD5Base64(size: Int64(data.count)) == Data(Insecure.MD5.hash(data: data)).base64EncodedString())
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import FlowDSL
 import FlowEngine
+import FlowHTTP
 import FlowSandbox
 import FlowTasks
 import Foundation
@@ -79,6 +80,41 @@ final class UploadStepTests: XCTestCase {
         try await assertServerHolds(file, at: location + "/info")
         XCTAssertTrue(lines.contains { $0.contains("the server holds") }, "\(lines)")
         XCTAssertTrue(harness.sandbox.events().contains { $0.method == "HEAD" }, "the offset is asked with HEAD")
+    }
+
+    /// An earlier run stopped after three chunks (Ctrl-C): the next run to the same URL continues
+    /// after what the server holds instead of failing forever.
+    func testARunAfterAnInterruptedContentRangeUploadContinuesIt() async throws {
+        let file = try makeFile("data.bin", size: 1_000_000)
+        let bytes = try Data(contentsOf: file)
+        let url = harness.sandbox.baseURL + "/uploads/cr/interrupted"
+        for chunk in 0..<3 {
+            let first = chunk * 65_536
+            var request = HTTPRequest(
+                method: "PUT", url: url, body: .bytes(Array(bytes[first..<first + 65_536])))
+            request.headers.set("Content-Range", "bytes \(first)-\(first + 65_535)/1000000")
+            let response = try await harness.client.execute(request).value
+            XCTAssertEqual(response.status, 308)
+        }
+        let (records, lines) = try await harness.run(
+            uploadYAML(file: file, url: "BASE/uploads/cr/interrupted", protocol: "content-range", chunkSize: "64KiB"))
+        let result = try succeededResult(records["up"])
+        XCTAssertEqual(result["sha256"], .string(try sha256(of: file)))
+        try await assertServerHolds(file, at: "BASE/uploads/cr/interrupted/info")
+        XCTAssertTrue(
+            lines.contains { $0.contains("the server already holds 196608 of 1000000 bytes (left by an earlier run)") },
+            "\(lines)")
+    }
+
+    /// Running a finished upload again: the server's sha256 shows it holds this very file.
+    func testARunAfterAFinishedContentRangeUploadIsConfirmedByTheServersHash() async throws {
+        let file = try makeFile("data.bin", size: 300_000)
+        let yaml = uploadYAML(file: file, url: "BASE/uploads/cr/twice", protocol: "content-range", chunkSize: "64KiB")
+        _ = try succeededResult(try await harness.run(yaml).0["up"])
+        let (records, lines) = try await harness.run(yaml)
+        let result = try succeededResult(records["up"])
+        XCTAssertEqual(result["sha256"], .string(try sha256(of: file)))
+        XCTAssertTrue(lines.contains { $0.contains("the server says the upload is already complete") }, "\(lines)")
     }
 
     func testTheRetryBudgetBoundsRecovery() async throws {

@@ -46,19 +46,27 @@ struct ContentRangeDriver: UploadProtocolDriver {
         let total = session.target.file.size
         switch response.status {
         case 200...299:
-            if let end, end < total { return .offset(end, response) }
+            // A `Range` on a 2xx is read too (when it has the one valid shape): a server may say
+            // "done" while holding less.
+            let held = response.headers["Range"].flatMap(Self.heldBytes)
+            if let end, end < total { return .offset(min(end, held ?? end), response) }
+            if let held, held < total {
+                throw UploadIntegrityError(
+                    description: "\(what): the server answered \(response.status), saying the upload is complete, "
+                        + "but its Range says it holds only \(held) of \(total) bytes")
+            }
             return .complete(response)
         case 308:
             guard let range = response.headers["Range"] else { return .offset(0, response) }
             guard let held = Self.heldBytes(range) else {
                 throw UploadProtocolError(
-                    description: "\(what): the server answered 308 with Range '\(range)', "
-                        + "not 'bytes=0-N'")
+                    description: "\(what): the server answered 308 with Range '\(range)', not 'bytes=0-N'")
             }
             return .offset(held, response)
         default:
             throw UploadStatusError(
-                request: what, expected: "308 or 2xx", response: response, masker: session.masker)
+                request: what, expected: "308 or 2xx", response: response, masker: session.masker,
+                asking: end == nil)
         }
     }
 

@@ -1,7 +1,9 @@
 import Crypto
 import FlowTasks
+import Foundation
 
-/// The sha256 of a file computed from the pieces an upload reads to send, so the file is read once.
+/// The sha256 (and md5, which Google Cloud Storage reports as `md5Hash`) of a file computed from
+/// the pieces an upload reads to send, so the file is read once.
 ///
 /// Pieces arrive in file order, but a resumed upload reads some bytes again (from the server's
 /// offset): only bytes past what was already hashed are added. Fed on the HTTP client's transfer
@@ -9,6 +11,7 @@ import FlowTasks
 final class StreamDigest: Sendable {
     private struct State {
         var hasher = SHA256()
+        var md5 = Insecure.MD5()
         var hashedUpTo: Int64 = 0
     }
 
@@ -25,7 +28,9 @@ final class StreamDigest: Sendable {
             // rather than hash out of order if it ever did, which `finalHex` then reports.
             guard offset <= state.hashedUpTo, end > state.hashedUpTo else { return }
             let skip = Int(state.hashedUpTo - offset)
-            state.hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: bytes[skip...]))
+            let fresh = UnsafeRawBufferPointer(rebasing: bytes[skip...])
+            state.hasher.update(bufferPointer: fresh)
+            state.md5.update(bufferPointer: fresh)
             state.hashedUpTo = end
         }
     }
@@ -35,6 +40,14 @@ final class StreamDigest: Sendable {
         state.withLock { state in
             guard state.hashedUpTo == size else { return nil }
             return Hex.encode(state.hasher.finalize())
+        }
+    }
+
+    /// The md5 digest in base64 (as GCS's `md5Hash`), when exactly `size` bytes were hashed.
+    func finalMD5Base64(size: Int64) -> String? {
+        state.withLock { state in
+            guard state.hashedUpTo == size else { return nil }
+            return Data(state.md5.finalize()).base64EncodedString()
         }
     }
 }

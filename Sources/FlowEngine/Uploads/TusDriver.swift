@@ -106,7 +106,8 @@ final class TusDriver: UploadProtocolDriver {
         let what = "HEAD \(location) (asking for the offset)"
         return session.send(head).map(on: session.queue) { response in
             guard (200...299).contains(response.status) else {
-                throw UploadStatusError(request: what, expected: "200 OK", response: response, masker: session.masker)
+                throw UploadStatusError(
+                    request: what, expected: "200 OK", response: response, masker: session.masker, asking: true)
             }
             return try self.answer(response, what: what, session: session)
         }

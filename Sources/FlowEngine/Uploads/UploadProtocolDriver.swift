@@ -33,6 +33,8 @@ struct UploadStatusError: Error, CustomStringConvertible {
     let expected: String
     let response: HTTPResponse
     let masker: SecretMasker
+    /// Whether the request asked where the upload stands (`HEAD`, `bytes */total`).
+    var asking = false
 
     var description: String {
         masker("\(request): expected \(expected), " + UnexpectedStatus.got(response, masker: masker))
@@ -41,5 +43,11 @@ struct UploadStatusError: Error, CustomStringConvertible {
 
 /// The server said something the protocol does not allow (a missing or impossible offset).
 struct UploadProtocolError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The server says it holds something other than the file: final, since sending again cannot
+/// change what it stored.
+struct UploadIntegrityError: Error, CustomStringConvertible {
     let description: String
 }

@@ -40,6 +40,9 @@ final class UploadSession: @unchecked Sendable {
     private var failures = 0
     private var attempts = 1
     private var finished = false
+    /// Whether the server has acknowledged any of this run's bytes; until it has, holding more
+    /// than was sent means an earlier run's upload to the same URL, which is continued.
+    private var acknowledged = false
 
     init(
         target: UploadTarget, client: HTTPClient, rules: UploadRetryRules, masker: SecretMasker,
@@ -89,6 +92,9 @@ final class UploadSession: @unchecked Sendable {
         var request = target.withStepHeaders(request)
         var onProgress: (@Sendable (HTTPProgress) -> Void)?
         if let chunkStart {
+            // The server may store a chunk whose answer is lost: never let curl send it again by
+            // itself (as it does when a kept-alive connection dies); the upload asks first.
+            request.mayResendBody = false
             let digest = digest
             request.bodyObserver = { offset, bytes in digest.feed(offset: offset, bytes) }
             let (report, progress, total) = (report, progress, target.file.size)
@@ -131,12 +137,21 @@ final class UploadSession: @unchecked Sendable {
             finish(response)
         case .offset(let offset, let response):
             let sent = digest.hashedBytes
-            guard offset >= 0, offset <= target.file.size, offset <= sent else {
+            guard offset >= 0, offset <= target.file.size else {
                 return fail(
                     UploadProtocolError(
-                        description: "the server says it holds \(offset) bytes, but only \(sent) of "
-                            + "\(target.file.size) were sent"))
+                        description: "the server says it holds \(offset) bytes of a \(target.file.size)-byte file"))
             }
+            guard offset <= sent else {
+                guard !acknowledged else {
+                    return fail(
+                        UploadProtocolError(
+                            description: "the server says it holds \(offset) bytes, but only \(sent) of "
+                                + "\(target.file.size) were sent"))
+                }
+                return continueEarlierUpload(holding: offset, answer: answer)
+            }
+            acknowledged = true
             if offset == target.file.size { return finish(response) }
             if let sentFrom, offset <= sentFrom {
                 // A chunk was accepted without the offset moving: count it like an error, so a
@@ -196,6 +211,21 @@ final class UploadSession: @unchecked Sendable {
         }
     }
 
+    /// The server holds `held` bytes before acknowledging any of this run's: an earlier run's
+    /// upload to the same URL (interrupted, or finished with its answer lost). Its bytes are hashed
+    /// from the file rather than sent again, and the upload goes on from there; the final size and
+    /// hash checks still apply.
+    private func continueEarlierUpload(holding held: Int64, answer: ServerAnswer) {
+        acknowledged = true
+        report(
+            .line(
+                "the server already holds \(held) of \(target.file.size) bytes (left by an earlier run); "
+                    + "continuing from there", stream: .stderr))
+        perform(digest.catchUp(path: target.file.path, to: held, queue: queue), recoverFrom: held) { _ in
+            self.handle(answer, sentFrom: nil)
+        }
+    }
+
     private func finish(_ response: HTTPResponse) {
         guard !finished else { return }
         do {
@@ -204,14 +234,29 @@ final class UploadSession: @unchecked Sendable {
             return fail(error)
         }
         guard let sha256 = digest.finalHex(size: target.file.size) else {
+            if !acknowledged, ServerReport.reportsHash(response) {
+                // Complete before this run sent it all: an earlier run's upload, which the
+                // server's hash can confirm is this file.
+                acknowledged = true
+                report(
+                    .line(
+                        "the server says the upload is already complete (an earlier run?); comparing its hash "
+                            + "with the file's", stream: .stderr))
+                return perform(
+                    digest.catchUp(path: target.file.path, to: target.file.size, queue: queue),
+                    recoverFrom: digest.hashedBytes
+                ) { _ in self.finish(response) }
+            }
             return fail(
                 UploadProtocolError(
                     description: "the server says the upload at \(target.url) is complete, but only "
                         + "\(digest.hashedBytes) of \(target.file.size) bytes were sent in this run (an upload "
                         + "left there by an earlier run?); use a new upload URL"))
         }
-        if let problem = ServerReport.mismatch(in: response, size: target.file.size, sha256: sha256) {
-            return fail(UploadProtocolError(description: problem))
+        acknowledged = true
+        let md5 = digest.finalMD5Base64(size: target.file.size)
+        if let problem = ServerReport.mismatch(in: response, size: target.file.size, sha256: sha256, md5Base64: md5) {
+            return fail(UploadIntegrityError(description: problem))
         }
         finished = true
         report(.bytes(done: target.file.size, total: target.file.size))
@@ -225,7 +270,24 @@ final class UploadSession: @unchecked Sendable {
     private func fail(_ error: any Error) {
         guard !finished else { return }
         finished = true
-        promise.fail(StepError(Self.message(of: error, masker: masker), at: target.location))
+        let message = lostFinalAnswer(error) ?? Self.message(of: error, masker: masker)
+        promise.fail(StepError(message, at: target.location))
+    }
+
+    /// When the last chunk went out, its answer was lost, and the server no longer knows the
+    /// upload (404 or 410 to asking — servers that forget a session once it is finished do this):
+    /// the upload may well be complete, so say so and how to check, rather than just "404".
+    private func lostFinalAnswer(_ error: any Error) -> String? {
+        guard let status = error as? UploadStatusError, status.asking, [404, 410].contains(status.response.status),
+            attempts > 1, let sha256 = digest.finalHex(size: target.file.size)
+        else { return nil }
+        let md5 = digest.finalMD5Base64(size: target.file.size).map { ", md5Hash \($0)" } ?? ""
+        return masker(
+            "the answer to the last chunk was lost, and then \(status.request) got \(status.response.status): "
+                + "the upload may be complete (servers forget an upload once it is finished), but flow cannot "
+                + "confirm it. Check the stored object (for Google Cloud Storage, GET its metadata): it should "
+                + "have \(target.file.size) bytes, sha256 \(sha256)\(md5); if it is missing or differs, run "
+                + "the upload again with a new upload URL")
     }
 
     private func stop() {

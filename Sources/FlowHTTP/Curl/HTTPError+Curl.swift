@@ -60,6 +60,11 @@ extension HTTPError {
                 (connecting ? failure.connectTimeout : failure.timeout).map { " (limit \(DurationFormat.text($0)))" }
                 ?? ""
             message = "timed out waiting for \(url)\(limit): \(detail)"
+        case .connectionReset where code == CURLE_SEND_FAIL_REWIND:
+            // Only requests that forbid resending get here (see `HTTPRequest.mayResendBody`).
+            message =
+                "the connection to \(url) closed before any answer came (the request was sent, "
+                + "so it is not sent again blindly)"
         case .connectionReset:
             message = "the connection to \(url) broke: \(detail)"
         case .bodyTooLarge:

@@ -32,6 +32,8 @@ func transferReadBody(
 
 func transferSeekBody(_ context: UnsafeMutableRawPointer?, _ offset: curl_off_t, _ origin: Int32) -> Int32 {
     guard let context, origin == SEEK_SET else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+    // Refusing makes curl fail with CURLE_SEND_FAIL_REWIND rather than send the body again.
+    guard Transfer.from(context).request.mayResendBody else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
     return Transfer.from(context).body.rewind(to: Int64(offset)) ? Int32(CURL_SEEKFUNC_OK) : Int32(CURL_SEEKFUNC_FAIL)
 }
 
