@@ -28,7 +28,7 @@ struct GraphCommand: ParsableCommand {
         let result = WorkflowLoader.load(path: file)
         DiagnosticOutput.writeText([result])
         guard let workflow = result.workflow, !result.hasErrors else {
-            throw ExitCode(2)
+            throw FlowExit.invalid.exitCode
         }
         switch format {
         case .mermaid: print(workflow.mermaidGraph, terminator: "")

@@ -73,7 +73,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let result = WorkflowLoader.load(path: file)
         DiagnosticOutput.writeText([result])
-        guard let workflow = result.workflow, !result.hasErrors else { throw ExitCode(2) }
+        guard let workflow = result.workflow, !result.hasErrors else { throw FlowExit.invalid.exitCode }
         var problems = RunInputs.problems(in: workflow, arguments: inputs)
         if let secrets, let problem = RunInputs.secretsFileProblem(secrets) {
             problems.append(problem)
@@ -89,7 +89,7 @@ struct RunCommand: AsyncParsableCommand {
                 sourceLines: result.sourceLines
             )
             StandardError.write(failed.renderedDiagnostics())
-            throw ExitCode(2)
+            throw FlowExit.invalid.exitCode
         }
         let values = RunInputs.values(in: workflow, arguments: inputs)
         guard dryRun else {
@@ -97,7 +97,7 @@ struct RunCommand: AsyncParsableCommand {
                 workflow: workflow, inputs: values, secretsFile: secrets, concurrency: concurrency,
                 logFormat: logFormat == .json ? .json : .plain,
                 reports: reportFiles)
-            throw ExitCode(await execution.execute())
+            throw await execution.execute().exitCode
         }
         // The run computes `retry: ${{ … }}` and the like when it starts; the plan does the same.
         let planned: Workflow
@@ -108,7 +108,7 @@ struct RunCommand: AsyncParsableCommand {
                 workflow: nil, diagnostics: settingProblems.problems.map { .error($0.message, at: $0.location) },
                 file: result.file, sourceLines: result.sourceLines)
             StandardError.write(failed.renderedDiagnostics())
-            throw ExitCode(2)
+            throw FlowExit.invalid.exitCode
         }
         let plan = DryRunPlan(workflow: planned, inputs: values, concurrency: concurrency ?? planned.concurrency)
         print(plan.rendered(), terminator: "")

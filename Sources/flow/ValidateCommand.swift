@@ -40,6 +40,6 @@ struct ValidateCommand: ParsableCommand {
         case .json:
             print(DiagnosticOutput.json(results))
         }
-        if results.contains(where: \.hasErrors) { throw ExitCode(2) }
+        if results.contains(where: \.hasErrors) { throw FlowExit.invalid.exitCode }
     }
 }

@@ -8,7 +8,7 @@ import Testing
 
 @Suite struct RunReportTests {
     let report = RunReport(
-        workflow: "deploy <prod>", file: "deploy.yaml", outcome: "failed", startedAt: "2026-11-21T05:00:00Z",
+        workflow: "deploy <prod>", file: "deploy.yaml", outcome: .failed, startedAt: "2026-11-21T05:00:00Z",
         durationSeconds: 1.5,
         steps: [
             StepReport(
@@ -51,7 +51,7 @@ import Testing
 
     @Test func controlCharactersCannotBreakTheXML() {
         let odd = RunReport(
-            workflow: "w", file: "f", outcome: "failed", startedAt: "t", durationSeconds: 0,
+            workflow: "w", file: "f", outcome: .failed, startedAt: "t", durationSeconds: 0,
             steps: [
                 StepReport(id: "s", kind: "run", location: "f:1:1", state: .failed, error: "bad\u{0}\u{7}byte\nnext")
             ])

@@ -60,7 +60,8 @@ import Testing
         try await withSandbox { sandbox in
             let reply = try await HTTP.send("POST", sandbox.baseURL + "/login", body: Data(count: 2 << 20))
             #expect(reply.status == 413)
-            #expect(sandbox.events().last?.status == 413)
+            let events = try await waitForEvents(sandbox) { $0.last?.endedAt != nil }
+            #expect(events.last?.status == 413)
         }
     }
 

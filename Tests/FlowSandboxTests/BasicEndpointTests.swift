@@ -78,9 +78,9 @@ import Testing
             let reply = try await HTTP.send("GET", sandbox.baseURL + "/redirect/3")
             #expect(reply.status == 200)
             #expect(try reply.object()["redirected"] as? Bool == true)
-            let paths = sandbox.events().map(\.path)
-            #expect(paths == ["/redirect/3", "/redirect/2", "/redirect/1", "/redirect/0"])
-            #expect(sandbox.events().prefix(3).allSatisfy { $0.status == 302 })
+            let events = try await waitForEvents(sandbox) { $0.count == 4 && $0.allSatisfy { $0.endedAt != nil } }
+            #expect(events.map(\.path) == ["/redirect/3", "/redirect/2", "/redirect/1", "/redirect/0"])
+            #expect(events.prefix(3).allSatisfy { $0.status == 302 })
         }
     }
 
@@ -103,7 +103,7 @@ import Testing
             let reply = try await HTTP.send("GET", sandbox.baseURL + "/delay/300")
             #expect(reply.status == 200)
             #expect(ContinuousClock.now - started >= .milliseconds(300))
-            let event = try #require(sandbox.events().last)
+            let event = try #require(try await waitForEvents(sandbox) { $0.last?.endedAt != nil }.last)
             #expect(event.clientDisconnected == false)
             #expect(try #require(event.endedAt) - event.startedAt >= 0.3)
         }
@@ -113,7 +113,8 @@ import Testing
         try await withSandbox { sandbox in
             let reply = try await HTTP.send("GET", sandbox.baseURL + "/no/such/thing")
             #expect(reply.status == 404)
-            #expect(sandbox.events().last?.status == 404)
+            let events = try await waitForEvents(sandbox) { $0.last?.endedAt != nil }
+            #expect(events.last?.status == 404)
         }
     }
 

@@ -23,11 +23,6 @@ public indirect enum StepKind: Sendable, Hashable {
     }
 }
 
-/// A step's declared output: `outputs.<name>` (the name, `steps.<id>.outputs.<name>`) and its
-/// value, usually one `${{ }}` reading `result`, evaluated after the step succeeded. The same
-/// shape as any other name and value of a mapping.
-public typealias Output = NamedValue
-
 /// One step of a workflow, top level or inside a group.
 ///
 /// A value type whose fields live in one shared immutable box: steps are copied often (into
@@ -47,7 +42,7 @@ public struct Step: Sendable, Hashable {
         let timeout: Duration?
         let retry: Retry?
         let continueOnError: Bool
-        let outputs: [Output]
+        let outputs: [NamedValue]
 
         init(
             id: String,
@@ -62,7 +57,7 @@ public struct Step: Sendable, Hashable {
             timeout: Duration?,
             retry: Retry?,
             continueOnError: Bool,
-            outputs: [Output]
+            outputs: [NamedValue]
         ) {
             self.id = id
             self.location = location
@@ -106,8 +101,9 @@ public struct Step: Sendable, Hashable {
     public var retry: Retry? { storage.retry }
     /// Whether a failure counts as success for dependents.
     public var continueOnError: Bool { storage.continueOnError }
-    /// Declared outputs, in file order.
-    public var outputs: [Output] { storage.outputs }
+    /// Declared outputs, in file order: each name (`steps.<id>.outputs.<name>`) and its value,
+    /// usually one `${{ }}` reading `result`, evaluated after the step succeeded.
+    public var outputs: [NamedValue] { storage.outputs }
 
     /// Creates a step.
     public init(
@@ -123,7 +119,7 @@ public struct Step: Sendable, Hashable {
         timeout: Duration? = nil,
         retry: Retry? = nil,
         continueOnError: Bool = false,
-        outputs: [Output] = []
+        outputs: [NamedValue] = []
     ) {
         storage = Storage(
             id: id,

@@ -63,10 +63,10 @@ struct StepParser {
                 needLocations.append(reader.location(item))
             }
         }
-        var outputs: [Output] = []
+        var outputs: [NamedValue] = []
         if let outputsField = field["outputs"] {
             outputs = reader.namedValues(outputsField.value, "'outputs'").map {
-                Output(name: $0.name, location: $0.location, value: $0.value)
+                NamedValue(name: $0.name, location: $0.location, value: $0.value)
             }
         }
         return Step(

@@ -7,14 +7,14 @@ extension WorkflowRun {
     /// step failed (a failure under `continue-on-error`, or a losing child of a group that still
     /// succeeded, does not fail the run), otherwise `succeeded`.
     public static func outcome(of workflow: Workflow, records: [String: StepRecord<StepResult>], interrupted: Bool)
-        -> String
+        -> RunOutcome
     {
-        if interrupted { return "cancelled" }
+        if interrupted { return .cancelled }
         let failed = workflow.steps.contains { step in
             guard let record = records[step.id] else { return false }
             return (record.state == .failed && !record.failureIgnored) || record.state == .cancelled
         }
-        return failed ? "failed" : "succeeded"
+        return failed ? .failed : .succeeded
     }
 
     /// `METHOD URL` of the request an http step sent (`result.request`).

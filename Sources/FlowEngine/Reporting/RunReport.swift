@@ -7,8 +7,8 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var workflow: String
     /// The workflow file.
     public var file: String
-    /// `succeeded`, `failed` or `cancelled`.
-    public var outcome: String
+    /// How the run ended.
+    public var outcome: RunOutcome
     /// When the run started (ISO 8601).
     public var startedAt: String
     /// The run's duration in seconds.
@@ -18,7 +18,7 @@ public struct RunReport: Sendable, Codable, Equatable {
 
     /// Creates a report.
     public init(
-        workflow: String, file: String, outcome: String, startedAt: String, durationSeconds: Double,
+        workflow: String, file: String, outcome: RunOutcome, startedAt: String, durationSeconds: Double,
         steps: [StepReport]
     ) {
         self.workflow = workflow
@@ -34,6 +34,16 @@ public struct RunReport: Sendable, Codable, Equatable {
         // Counted without `filter`, which copies every matching step's report.
         steps.reduce(0) { $1.state == state ? $0 + 1 : $0 }
     }
+}
+
+/// How a run ended (the report's `outcome` and the summary's first word).
+public enum RunOutcome: String, Sendable, Codable, Equatable {
+    /// Every top-level step succeeded (or failed under `continue-on-error`, or lost a race).
+    case succeeded
+    /// A top-level step failed or was cancelled.
+    case failed
+    /// The run was interrupted.
+    case cancelled
 }
 
 /// One step in a report.

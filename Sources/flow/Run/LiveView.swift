@@ -19,7 +19,7 @@ final class LiveView: @unchecked Sendable {
     }
 
     private let queue = DispatchQueue(label: "flow.live-view")
-    private let log: EventLog
+    private let log: EventPrinter
     private let workflow: Workflow
     private var running: [Running] = []
     private var drawnLines = 0
@@ -27,7 +27,7 @@ final class LiveView: @unchecked Sendable {
     private let spinner = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
     private var tick = 0
 
-    init(log: EventLog, workflow: Workflow) {
+    init(log: EventPrinter, workflow: Workflow) {
         self.log = log
         self.workflow = workflow
     }
@@ -87,7 +87,7 @@ final class LiveView: @unchecked Sendable {
     private func clearBlock() {
         guard drawnLines > 0 else { return }
         // Up to the first line of the block, then clear to the end of the screen.
-        Output.raw("\u{1B}[\(drawnLines)F\u{1B}[J")
+        StandardOutput.raw("\u{1B}[\(drawnLines)F\u{1B}[J")
         drawnLines = 0
     }
 
@@ -108,7 +108,7 @@ final class LiveView: @unchecked Sendable {
             return line
         }
         if running.count > shown.count { lines.append("  … and \(running.count - shown.count) more running") }
-        Output.raw(lines.joined(separator: "\n") + "\n")
+        StandardOutput.raw(lines.joined(separator: "\n") + "\n")
         drawnLines = lines.count
     }
 }

@@ -12,16 +12,16 @@ struct RunExecution {
     let inputs: [String: InputValue]
     let secretsFile: String?
     let concurrency: Int?
-    let logFormat: EventLog.Format
+    let logFormat: EventPrinter.Format
     let reports: [ReportFile]
 
-    func execute() async -> Int32 {
+    func execute() async -> FlowExit {
         let secrets: SecretStore
         do {
             secrets = try SecretStore.load(environment: ProcessInfo.processInfo.environment, file: secretsFile)
         } catch {
             StandardError.write("\(error)\n")
-            return 2
+            return .invalid
         }
         for name in secrets.namesOfShortValues {
             StandardError.write(
@@ -32,7 +32,7 @@ struct RunExecution {
         let masker = secrets.masker
         let terminal = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
         let colors = terminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        let log = EventLog(format: logFormat, colors: colors, workflow: workflow, masker: masker)
+        let log = EventPrinter(format: logFormat, colors: colors, workflow: workflow, masker: masker)
         // On a terminal (and not asked for JSON) a live view; otherwise one line per event.
         let live = terminal && logFormat == .plain ? LiveView(log: log, workflow: workflow) : nil
         // Before the client sizes its connection pool by the descriptors left (see DescriptorLimit).
@@ -44,7 +44,7 @@ struct RunExecution {
             endpoints = try ServiceEndpoint.allocate(for: workflow.services)
         } catch {
             StandardError.write("flow: \(error)\n")
-            return 1
+            return .failed
         }
         let options = RunOptions(inputs: inputs, secrets: secrets, concurrency: concurrency, services: endpoints)
         let run: WorkflowRun
@@ -59,14 +59,14 @@ struct RunExecution {
                 })
         } catch {
             StandardError.write(masker(error.description) + "\n")
-            return 2
+            return .invalid
         }
         do {
             services = try ServiceSet(workflow: workflow, options: options)
         } catch {
             run.abandon()
             StandardError.write(masker(error.description) + "\n")
-            return 2
+            return .invalid
         }
         let startedAt = Date()
         let clock = ContinuousClock.now
@@ -108,7 +108,7 @@ struct RunExecution {
         await ProcessGroups.terminateAll(grace: .seconds(1))
         await interrupts.stop()
         live?.stop()
-        Output.flush()
+        StandardOutput.flush()
         let interrupted = interrupts.fired
         let duration = ContinuousClock.now - clock
         RunSummary(
@@ -116,43 +116,44 @@ struct RunExecution {
             colors: colors
         ).print()
         let outcome = WorkflowRun.outcome(of: workflow, records: records, interrupted: interrupted)
-        var exitCode: Int32 = outcome == "succeeded" ? 0 : 1
         // The full report only when one is written (see RunSummary).
-        if !reportWriter.write(records: records, interrupted: interrupted, duration: duration) {
-            exitCode = max(exitCode, 1)
+        let reportsWritten = reportWriter.write(records: records, interrupted: interrupted, duration: duration)
+        switch outcome {
+        case .cancelled: return .interrupted
+        case .succeeded where reportsWritten: return .succeeded
+        case .succeeded, .failed: return .failed
         }
-        return interrupted ? 130 : exitCode
     }
 
     /// Starts the services and waits until all are ready (printing a line for each); nil then.
     /// When one fails or the wait is interrupted, stops them all and returns the exit code.
     private func startServices(
         _ services: ServiceSet, client: HTTPClient, waiting: LockedBox<Future<[ServiceReady]>?>,
-        interrupts: InterruptWatch, log: EventLog
-    ) async -> Int32? {
+        interrupts: InterruptWatch, log: EventPrinter
+    ) async -> FlowExit? {
         let started = services.start(client: client)
         waiting.withLock { $0 = started }
         // An interrupt that came before the future was stored had nothing to cancel.
         if interrupts.fired { started.cancel() }
         do {
             for ready in try await started.value { log.serviceReady(ready) }
-            Output.flush()
+            StandardOutput.flush()
             return nil
         } catch {
             try? await services.stop().value
             await ProcessGroups.terminateAll(grace: .seconds(1))
             await interrupts.stop()
-            Output.flush()
+            StandardOutput.flush()
             if interrupts.fired {
                 StandardError.write("flow: interrupted while starting the services; nothing ran\n")
-                return 130
+                return .interrupted
             }
             if let failure = error as? ServiceError {
                 StandardError.write("\(failure.location): error: \(failure)\nflow: failed — no step ran\n")
             } else {
                 StandardError.write("flow: the services could not start: \(error)\n")
             }
-            return 1
+            return .failed
         }
     }
 }
@@ -236,8 +237,8 @@ final class InterruptWatch {
                 // behind. This queue blocks from here on: the process is about to exit.
                 onQuit()
                 ProcessGroups.killAll()
-                Output.flush()
-                exit(130)
+                StandardOutput.flush()
+                exit(FlowExit.interrupted.rawValue)
             }
             source.resume()
             sources.append(source)

@@ -35,7 +35,7 @@ struct RunSummary {
         }
         let counts = "\(succeeded) succeeded, \(failed) failed, \(skipped) skipped, \(cancelled) cancelled"
         let outcome = WorkflowRun.outcome(of: workflow, records: records, interrupted: interrupted)
-        lines.append(String(format: "flow: %@ — %@ in %.2fs", outcome, counts, duration.seconds))
+        lines.append(String(format: "flow: %@ — %@ in %.2fs", outcome.rawValue, counts, duration.seconds))
         for step in workflow.allSteps where failed > 0 {
             guard let record = records[step.id], record.state == .failed else { continue }
             // A child that failed inside a group that still succeeded (a lost race) did not fail the run.
@@ -44,7 +44,7 @@ struct RunSummary {
             let error = record.error.map { masker(String(describing: $0)) } ?? "failed"
             lines.append("  ✗ \(step.id) (\(location)): \(error)")
         }
-        Output.line(lines.joined(separator: "\n"))
-        Output.flush()
+        StandardOutput.line(lines.joined(separator: "\n"))
+        StandardOutput.flush()
     }
 }

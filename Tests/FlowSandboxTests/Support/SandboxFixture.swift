@@ -15,12 +15,13 @@ func withSandbox<T>(_ body: (Sandbox) async throws -> T) async throws -> T {
     }
 }
 
-/// Polls the event log until `condition` holds or two seconds pass.
+/// Polls the event log until `condition` holds or five seconds pass. A request's end is recorded
+/// once its body is written, which may be after the client has read the whole response.
 func waitForEvents(
     _ sandbox: Sandbox,
     until condition: ([SandboxEvent]) -> Bool
 ) async throws -> [SandboxEvent] {
-    let deadline = ContinuousClock.now + .seconds(2)
+    let deadline = ContinuousClock.now + .seconds(5)
     while true {
         let events = sandbox.events()
         if condition(events) || ContinuousClock.now > deadline { return events }

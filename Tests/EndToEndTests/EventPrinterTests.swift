@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// The event lines `flow run` prints, exactly: the event log builds them byte by byte (for speed),
+/// The event lines `flow run` prints, exactly: the event printer builds them byte by byte (for speed),
 /// so every field, its order and its escaping are checked here against what a reader expects.
-@Suite struct EventLogTests {
+@Suite struct EventPrinterTests {
     private func write(_ yaml: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("flow-e2e-\(UUID()).yaml").path
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)

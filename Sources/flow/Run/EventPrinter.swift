@@ -8,7 +8,7 @@ import Foundation
 /// pipes), with colours on a terminal unless `NO_COLOR` is set, or one JSON object per line.
 ///
 /// Events arrive in order on the scheduler's queue, so the printer needs no lock of its own.
-struct EventLog: Sendable {
+struct EventPrinter: Sendable {
     enum Format: String, Sendable {
         case plain
         case json
@@ -45,9 +45,9 @@ struct EventLog: Sendable {
         // A command's line keeps its hold until it is written, which paces a command that prints
         // faster than the output can take (see OutputHold).
         if case .progress(.line(_, _, let hold?)) = event.kind {
-            Output.line(line.bytes, holding: hold)
+            StandardOutput.line(line.bytes, holding: hold)
         } else {
-            Output.line(line.bytes)
+            StandardOutput.line(line.bytes)
         }
     }
 
@@ -74,7 +74,7 @@ struct EventLog: Sendable {
             line.appendMember("url", ready.url, last: true)
             line.append("}" as StaticString)
         }
-        Output.line(line.bytes)
+        StandardOutput.line(line.bytes)
     }
 
     /// The seconds since the step's first bytes report when a line is due now, else nil.
@@ -140,92 +140,5 @@ struct EventLog: Sendable {
 
     func paint(_ text: String, _ color: Color) -> String {
         colors ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
-    }
-}
-
-/// Standard output, written whole lines at a time.
-///
-/// Lines are gathered and written together at most 50 ms later (or at 64 KiB): one `write` per
-/// event cost as much as the rest of a step's scheduling (measured with perf in bench/engine).
-/// `flush()` writes what is pending; the run calls it before the summary.
-enum Output {
-    private static let buffer = OutputBuffer()
-
-    static func line(_ text: String) {
-        buffer.append(text + "\n")
-    }
-
-    /// A line already encoded as UTF-8, without its newline; `hold` is released once the line is
-    /// written.
-    static func line(_ bytes: [UInt8], holding hold: OutputHold? = nil) {
-        buffer.append(bytes, newline: true, holding: hold)
-    }
-
-    static func raw(_ text: String) {
-        buffer.append(text)
-    }
-
-    /// Writes everything pending, in order, and returns once it is written.
-    static func flush() {
-        buffer.flush()
-    }
-}
-
-/// The pending output: appended under a lock (no thread hop per line), written by a timer on one
-/// serial queue, or at once when it grows large. The holds of the pending lines are kept until
-/// they are written, so commands cannot print faster than standard output takes it.
-/// `@unchecked Sendable`: `pending`, `holds` and `scheduled` are touched only while holding `lock`,
-/// and writes to the file descriptor happen only on `queue`, in order.
-private final class OutputBuffer: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "flow.output")
-    private let lock = NSLock()
-    private var pending: [UInt8] = []
-    private var holds: [OutputHold] = []
-    private var scheduled = false
-
-    func append(_ text: String) {
-        append(Array(text.utf8), newline: false)
-    }
-
-    func append(_ bytes: [UInt8], newline: Bool, holding hold: OutputHold? = nil) {
-        lock.lock()
-        pending.append(contentsOf: bytes)
-        // Consecutive lines of a batch share one hold: keep it once.
-        if let hold, holds.last !== hold { holds.append(hold) }
-        if newline { pending.append(UInt8(ascii: "\n")) }
-        let full = pending.count >= 64 << 10
-        let schedule = !scheduled && !full
-        if schedule { scheduled = true }
-        lock.unlock()
-        if full {
-            queue.async { self.write() }
-        } else if schedule {
-            queue.asyncAfter(deadline: .now() + .milliseconds(50)) { self.write() }
-        }
-    }
-
-    func flush() {
-        queue.sync { write() }
-    }
-
-    /// Takes what is pending and writes it; on `queue` only, so chunks keep their order.
-    private func write() {
-        lock.lock()
-        let bytes = pending
-        pending.removeAll(keepingCapacity: true)
-        let written = holds
-        holds.removeAll()
-        scheduled = false
-        lock.unlock()
-        // Released once the bytes are out (after the loop below).
-        defer { withExtendedLifetime(written) {} }
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count, let base = raw.baseAddress {
-                let written = Foundation.write(STDOUT_FILENO, base + offset, raw.count - offset)
-                if written <= 0 { break }
-                offset += written
-            }
-        }
     }
 }
