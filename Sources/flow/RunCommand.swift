@@ -96,7 +96,7 @@ struct RunCommand: AsyncParsableCommand {
             let execution = RunExecution(
                 workflow: workflow, inputs: values, secretsFile: secrets, concurrency: concurrency,
                 logFormat: logFormat == .json ? .json : .plain,
-                reports: reportFiles)
+                reports: reportFiles, sourceLines: result.sourceLines)
             throw await execution.execute().exitCode
         }
         // The run computes `retry: ${{ … }}` and the like when it starts; the plan does the same.

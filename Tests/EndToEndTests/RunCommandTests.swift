@@ -10,6 +10,21 @@ import Testing
         return path
     }
 
+    /// Problems found as the run starts are rendered like parse errors: place, source line, caret.
+    @Test func aMissingSecretIsShownAtItsPlaceWithTheSourceLine() async throws {
+        let file = try write(
+            """
+            version: 1
+            steps:
+              say: { run: "echo ${{ secrets.NOT_SET_ANYWHERE }}" }
+            """)
+        let outcome = try await FlowProcess.run(["run", file])
+        #expect(outcome.exitCode == 2)
+        #expect(outcome.stderr.contains("\(file):3:"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("error: secret 'NOT_SET_ANYWHERE' is not set"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("    3 |   say: { run: "), "\(outcome.stderr)")
+    }
+
     @Test func parallelStepsOverlapAtTheServerAndTheRunSucceeds() async throws {
         let sandbox = try await Sandbox.start()
         defer { Task { await sandbox.stop() } }
@@ -59,6 +74,9 @@ import Testing
         #expect(outcome.exitCode == 1)
         #expect(outcome.stdout.contains("[say] | token=***"))
         #expect(outcome.stdout.contains("✗ call (\(file):6:"))
+        // Under it, the line it points at with a caret, as under a parse error.
+        #expect(outcome.stdout.contains("    6 |     http: { url: "), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("      |     ^"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("[later] skipped"))
         let jsonText = try String(contentsOfFile: json, encoding: .utf8)
         let junitText = try String(contentsOfFile: junit, encoding: .utf8)

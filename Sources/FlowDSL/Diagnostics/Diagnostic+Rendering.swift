@@ -18,6 +18,13 @@ extension Diagnostic {
         return text
     }
 
+    /// The source line at `location` with a caret under its column (as under a diagnostic), or ""
+    /// when `sourceLines` has no such line: for runtime failures shown without the full diagnostic.
+    public static func snippet(at location: SourceLocation, sourceLines: [Substring]) -> String {
+        guard location.line >= 1, location.line <= sourceLines.count else { return "" }
+        return snippet(sourceLines[location.line - 1], location: location, length: 1)
+    }
+
     /// The widest source line a snippet shows; longer lines show a window around the column.
     public static let snippetWidth = 200
 

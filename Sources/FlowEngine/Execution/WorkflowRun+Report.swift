@@ -57,6 +57,6 @@ extension WorkflowRun {
 
     /// The place an error points at, when it is a located step error.
     public static func location(of error: (any Error)?) -> String? {
-        (error as? StepError)?.location.description
+        (error as? any LocatedFailure)?.location.description
     }
 }

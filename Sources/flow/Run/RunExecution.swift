@@ -14,6 +14,8 @@ struct RunExecution {
     let concurrency: Int?
     let logFormat: EventPrinter.Format
     let reports: [ReportFile]
+    /// The workflow file's lines, for the source snippets under runtime failures.
+    let sourceLines: [Substring]
 
     func execute() async -> FlowExit {
         let secrets: SecretStore
@@ -58,14 +60,14 @@ struct RunExecution {
                     if let live { live.handle(event) } else { log.handle(event) }
                 })
         } catch {
-            StandardError.write(masker(error.description) + "\n")
+            writeDiagnostics(error.diagnostics, masker: masker)
             return .invalid
         }
         do {
             services = try ServiceSet(workflow: workflow, options: options)
         } catch {
             run.abandon()
-            StandardError.write(masker(error.description) + "\n")
+            writeDiagnostics(error.diagnostics, masker: masker)
             return .invalid
         }
         let startedAt = Date()
@@ -113,7 +115,7 @@ struct RunExecution {
         let duration = ContinuousClock.now - clock
         RunSummary(
             workflow: workflow, records: records, masker: masker, interrupted: interrupted, duration: duration,
-            colors: colors
+            colors: colors, sourceLines: sourceLines
         ).print()
         let outcome = WorkflowRun.outcome(of: workflow, records: records, interrupted: interrupted)
         // The full report only when one is written (see RunSummary).
@@ -123,6 +125,13 @@ struct RunExecution {
         case .succeeded where reportsWritten: return .succeeded
         case .succeeded, .failed: return .failed
         }
+    }
+
+    /// Writes runtime problems found before the run as parse errors are written: place, source
+    /// line with a caret, hint.
+    private func writeDiagnostics(_ diagnostics: [Diagnostic], masker: SecretMasker) {
+        StandardError.write(
+            diagnostics.map { masker($0.rendered(sourceLines: sourceLines, file: workflow.file)) }.joined())
     }
 
     /// Starts the services and waits until all are ready (printing a line for each); nil then.
@@ -149,7 +158,11 @@ struct RunExecution {
                 return .interrupted
             }
             if let failure = error as? ServiceError {
-                StandardError.write("\(failure.location): error: \(failure)\nflow: failed — no step ran\n")
+                // The service's last lines follow the message, then the line that declares it.
+                StandardError.write(
+                    "\(failure.location): error: \(failure)\n"
+                        + Diagnostic.snippet(at: failure.location, sourceLines: sourceLines)
+                        + "flow: failed — no step ran\n")
             } else {
                 StandardError.write("flow: the services could not start: \(error)\n")
             }

@@ -15,6 +15,8 @@ struct RunSummary {
     let interrupted: Bool
     let duration: Duration
     let colors: Bool
+    /// The workflow file's lines: each failure is shown with its source line and a caret.
+    var sourceLines: [Substring] = []
 
     func print() {
         var lines: [String] = []
@@ -40,9 +42,12 @@ struct RunSummary {
             guard let record = records[step.id], record.state == .failed else { continue }
             // A child that failed inside a group that still succeeded (a lost race) did not fail the run.
             if let group = step.parent, records[group]?.state == .succeeded { continue }
-            let location = WorkflowRun.location(of: record.error) ?? step.location.description
+            let place = (record.error as? any LocatedFailure)?.location ?? step.location
             let error = record.error.map { masker(String(describing: $0)) } ?? "failed"
-            lines.append("  ✗ \(step.id) (\(location)): \(error)")
+            lines.append("  ✗ \(step.id) (\(place)): \(error)")
+            // The line it points at, as under a parse error (one way to show where a problem is).
+            let snippet = Diagnostic.snippet(at: place, sourceLines: sourceLines)
+            if !snippet.isEmpty { lines.append(String(snippet.dropLast())) }
         }
         StandardOutput.line(lines.joined(separator: "\n"))
         StandardOutput.flush()
