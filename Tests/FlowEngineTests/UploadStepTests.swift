@@ -222,9 +222,14 @@ final class UploadStepTests: XCTestCase {
         XCTAssertEqual(records["up"]?.state, .cancelled)
         let line = try XCTUnwrap(lines.first { $0.contains("deleting the partial upload") }, "\(lines)")
         XCTAssertTrue(line.contains("(tus termination)"), line)
-        // The run ended after the DELETE had been answered: the upload is gone.
-        let delete = try XCTUnwrap(harness.sandbox.events().first { $0.method == "DELETE" })
-        XCTAssertEqual(delete.status, 204)
+        // The run ended after the DELETE had been answered: the upload is gone. (The sandbox notes
+        // a request's status once its body is written, which may be just after flow read it.)
+        var delete = harness.sandbox.events().first { $0.method == "DELETE" }
+        for _ in 0..<500 where delete != nil && delete?.endedAt == nil {
+            try await Task.sleep(for: .milliseconds(10))
+            delete = harness.sandbox.events().first { $0.method == "DELETE" }
+        }
+        XCTAssertEqual(try XCTUnwrap(delete).status, 204)
     }
 
     // MARK: Helpers
