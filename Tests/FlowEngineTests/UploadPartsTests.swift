@@ -77,6 +77,29 @@ import Testing
         )
     }
 
+    /// GCS also reports `crc32c`: CRC-32C, big-endian, in base64.
+    @Test func aCRC32CIsComputedAsGCSReportsItAndCompared() {
+        var crc = CRC32C()
+        Array("123456789".utf8).withUnsafeBytes { crc.update($0) }
+        #expect(crc.value == 0xE306_9283, "the standard check value of CRC-32C")
+        #expect(crc.base64 == "4waSgw==")
+        let digest = StreamDigest()
+        Array("123456789".utf8).withUnsafeBytes { digest.feed(offset: 0, $0) }
+        #expect(digest.finalCRC32CBase64(size: 9) == "4waSgw==")
+        func response(_ body: String) -> HTTPResponse {
+            HTTPResponse(status: 200, headers: [:], body: Array(body.utf8), effectiveURL: "http://x/")
+        }
+        let sha = String(repeating: "a", count: 64)
+        #expect(
+            ServerReport.mismatch(
+                in: response("{\"size\": \"9\", \"crc32c\": \"4waSgw==\"}"), size: 9, sha256: sha,
+                crc32cBase64: "4waSgw==") == nil)
+        #expect(
+            ServerReport.mismatch(
+                in: response("{\"crc32c\": \"AAAAAA==\"}"), size: 9, sha256: sha, crc32cBase64: "4waSgw==")
+                == "the server stored a file with crc32c AAAAAA==, but the file sent has crc32c 4waSgw==")
+    }
+
     @Test func rangeHeadersAreReadOnlyInTheirOneValidShape() {
         #expect(ContentRangeDriver.heldBytes("bytes=0-99") == 100)
         #expect(ContentRangeDriver.heldBytes(" bytes=0-0 ") == 1)

@@ -4,7 +4,7 @@ import FlowHTTP
 /// What a server says about the stored file in its final answer, checked against what was sent.
 ///
 /// Read from a JSON body, if any: `size` (a number, or a numeric string as Google Cloud Storage
-/// sends it), `sha256` in hex (as `flow sandbox` answers) and `md5Hash` in base64 (GCS). Servers
+/// sends it), `sha256` in hex (as `flow sandbox` answers), `md5Hash` and `crc32c` in base64 (GCS). Servers
 /// that report nothing are taken at their word.
 enum ServerReport {
     /// The file's own digests, to compare with what the server reports.
@@ -12,11 +12,17 @@ enum ServerReport {
         var sha256: String
         /// base64, as GCS's `md5Hash`.
         var md5Base64: String?
+        /// base64 of the big-endian checksum, as GCS's `crc32c`.
+        var crc32cBase64: String?
     }
 
     /// A message when the server's size or a hash differs from the file's; nil when they match.
-    static func mismatch(in response: HTTPResponse, size: Int64, sha256: String, md5Base64: String? = nil) -> String? {
-        mismatch(in: response, size: size, digests: Digests(sha256: sha256, md5Base64: md5Base64))
+    static func mismatch(
+        in response: HTTPResponse, size: Int64, sha256: String, md5Base64: String? = nil, crc32cBase64: String? = nil
+    ) -> String? {
+        mismatch(
+            in: response, size: size, digests: Digests(sha256: sha256, md5Base64: md5Base64, crc32cBase64: crc32cBase64)
+        )
     }
 
     static func mismatch(in response: HTTPResponse, size: Int64, digests: Digests) -> String? {
@@ -34,6 +40,9 @@ enum ServerReport {
         }
         if case .string(let reported)? = members["md5Hash"], let md5 = digests.md5Base64, reported != md5 {
             return "the server stored a file with md5Hash \(reported), but the file sent has md5Hash \(md5)"
+        }
+        if case .string(let reported)? = members["crc32c"], let crc = digests.crc32cBase64, reported != crc {
+            return "the server stored a file with crc32c \(reported), but the file sent has crc32c \(crc)"
         }
         return nil
     }

@@ -2,7 +2,8 @@ import Crypto
 import FlowTasks
 import Foundation
 
-/// The sha256 (and md5, which Google Cloud Storage reports as `md5Hash`) of a file computed from
+/// The sha256 (and md5 and crc32c, which Google Cloud Storage reports as `md5Hash` and `crc32c`)
+/// of a file computed from
 /// the pieces an upload reads to send, so the file is read once.
 ///
 /// Pieces arrive in file order, but a resumed upload reads some bytes again (from the server's
@@ -12,6 +13,7 @@ final class StreamDigest: Sendable {
     private struct State {
         var hasher = SHA256()
         var md5 = Insecure.MD5()
+        var crc32c = CRC32C()
         var hashedUpTo: Int64 = 0
     }
 
@@ -31,6 +33,7 @@ final class StreamDigest: Sendable {
             let fresh = UnsafeRawBufferPointer(rebasing: bytes[skip...])
             state.hasher.update(bufferPointer: fresh)
             state.md5.update(bufferPointer: fresh)
+            state.crc32c.update(fresh)
             state.hashedUpTo = end
         }
     }
@@ -49,6 +52,13 @@ final class StreamDigest: Sendable {
             guard state.hashedUpTo == size else { return nil }
             return Data(state.md5.finalize()).base64EncodedString()
         }
+    }
+}
+
+extension StreamDigest {
+    /// The crc32c in base64 (as GCS's `crc32c`), when exactly `size` bytes were hashed.
+    func finalCRC32CBase64(size: Int64) -> String? {
+        state.withLock { state in state.hashedUpTo == size ? state.crc32c.base64 : nil }
     }
 }
 

@@ -255,7 +255,10 @@ final class UploadSession: @unchecked Sendable {
         }
         acknowledged = true
         let md5 = digest.finalMD5Base64(size: target.file.size)
-        if let problem = ServerReport.mismatch(in: response, size: target.file.size, sha256: sha256, md5Base64: md5) {
+        let crc32c = digest.finalCRC32CBase64(size: target.file.size)
+        if let problem = ServerReport.mismatch(
+            in: response, size: target.file.size, sha256: sha256, md5Base64: md5, crc32cBase64: crc32c)
+        {
             return fail(UploadIntegrityError(description: problem))
         }
         finished = true
