@@ -31,6 +31,36 @@ import Testing
         ExpressionTestContext(roots: ["inputs": .object(inputs), "env": .object([:])])
     }
 
+    /// A request's own `timeout` and `defaults.http.timeout` too, each into its own field.
+    @Test func requestTimeoutsTakeExpressions() throws {
+        let source = """
+            version: 1
+            inputs:
+              slow: { default: 45s }
+            defaults:
+              http: { base-url: "http://h", timeout: "${{ inputs.slow }}" }
+            steps:
+              call: { http: { url: /x, timeout: "${{ inputs.slow }}" } }
+            """
+        let checked = WorkflowLoader.check(source: source, file: "t.yaml")
+        #expect(checked.diagnostics.isEmpty, "\(checked.renderedDiagnostics())")
+        let workflow = try #require(checked.workflow)
+        let resolved = try workflow.resolvingSettings(in: context(["slow": .string("45s")])).get()
+        #expect(resolved.defaults.http.timeout == .seconds(45))
+        #expect(resolved.defaults.timeout == nil, "the step timeout default is another field")
+        guard case .http(let request)? = resolved.step("call")?.kind else {
+            Issue.record("call is not an http step")
+            return
+        }
+        #expect(request.timeout == .seconds(45))
+        let wrong = workflow.resolvingSettings(in: context(["slow": .string("soon")]))
+        guard case .failure(let problems) = wrong else {
+            Issue.record("'soon' is not a duration")
+            return
+        }
+        #expect(problems.problems.count == 2)
+    }
+
     @Test func expressionsAreAcceptedWhereFixedValuesAreNeeded() throws {
         let result = WorkflowLoader.check(source: yaml, file: "s.yaml")
         #expect(result.diagnostics.isEmpty, "\(result.renderedDiagnostics())")

@@ -1,5 +1,6 @@
 /// A number, duration or size written as `${{ }}` where flow needs a fixed value — `retry`
-/// (its attempts, `delay` and `max-delay`), `timeout`, `concurrency`, `chunk-size` — so that
+/// (its attempts, `delay` and `max-delay`), `timeout` (a step's, a request's, the defaults'),
+/// `concurrency`, `chunk-size` — so that
 /// `retry: ${{ inputs.retries }}` works. The value is computed once, when the run starts, from
 /// what is known then (inputs, env, secrets, services, flow); until then the field holds its
 /// default (see `Workflow.resolvingSettings(in:)`).
@@ -18,13 +19,17 @@ public struct SettingExpression: Sendable, Hashable {
         case retryMaxDelay(step: String?)
         /// An upload's `chunk-size`.
         case chunkSize(step: String)
+        /// `defaults.http.timeout` (step nil) or an `http` step's own `timeout` (its per-request limit).
+        case httpTimeout(step: String?)
 
         /// Whose field it is, for messages: " of step 'x'", " in defaults", or nothing.
         var owner: String {
             let step: String?
             switch self {
             case .concurrency: return ""
-            case .timeout(let id), .retryAttempts(let id), .retryDelay(let id), .retryMaxDelay(let id): step = id
+            case .timeout(let id), .retryAttempts(let id), .retryDelay(let id), .retryMaxDelay(let id),
+                .httpTimeout(let id):
+                step = id
             case .chunkSize(let id): step = id
             }
             return step.map { " of step '\($0)'" } ?? " in defaults"

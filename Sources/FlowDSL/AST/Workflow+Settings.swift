@@ -46,8 +46,12 @@ extension Workflow {
             }
         }
         guard problems.isEmpty else { return .failure(SettingProblems(problems: problems)) }
+        let http = self.defaults.http
         let defaults = Defaults(
-            http: self.defaults.http, retry: Self.retry(self.defaults.retry, nil, values, durations),
+            http: HTTPDefaults(
+                baseURL: http.baseURL, headers: http.headers,
+                timeout: durations[.httpTimeout(step: nil)] ?? http.timeout, followRedirects: http.followRedirects),
+            retry: Self.retry(self.defaults.retry, nil, values, durations),
             timeout: durations[.timeout(step: nil)] ?? self.defaults.timeout)
         func rebuild(_ step: Step) -> Step {
             var kind = step.kind
@@ -59,6 +63,14 @@ extension Workflow {
                             file: upload.file, url: upload.url, uploadProtocol: upload.uploadProtocol,
                             method: upload.method, chunkSize: size, headers: upload.headers,
                             metadata: upload.metadata, expect: upload.expect, location: upload.location))
+                }
+            case .http(let request):
+                if let timeout = durations[.httpTimeout(step: step.id)] {
+                    kind = .http(
+                        HTTPStep(
+                            method: request.method, url: request.url, query: request.query, headers: request.headers,
+                            body: request.body, timeout: timeout, followRedirects: request.followRedirects,
+                            expect: request.expect, location: request.location))
                 }
             case .group(let group):
                 kind = .group(

@@ -7,7 +7,7 @@ extension StepParser {
     ]
     static let uploadKeys = ["file", "url", "protocol", "method", "chunk-size", "headers", "metadata", "expect"]
 
-    mutating func parseHTTP(_ kindEntry: NodeReader.Entry, stepExpect: NodeReader.Entry?) -> HTTPStep? {
+    mutating func parseHTTP(_ kindEntry: NodeReader.Entry, stepExpect: NodeReader.Entry?, id: String) -> HTTPStep? {
         guard let entries = reader.mapping(kindEntry.value, "'http'") else { return nil }
         reader.rejectUnknownKeys(entries, allowed: Self.httpKeys, in: "'http'")
         let field = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
@@ -30,7 +30,12 @@ extension StepParser {
         let method = field["method"].flatMap { parseMethod($0.value) } ?? .get
         let query = field["query"].map { reader.namedValues($0.value, "'query'") } ?? []
         let headers = field["headers"].map { reader.namedValues($0.value, "'headers'") } ?? []
-        let timeout = field["timeout"].flatMap { reader.duration($0.value, "'timeout'") }
+        var timeout: Duration?
+        if let entry = field["timeout"],
+            !reader.deferred(entry.value, "'timeout'", as: .duration, to: .httpTimeout(step: id))
+        {
+            timeout = reader.duration(entry.value, "'timeout'")
+        }
         let followRedirects = field["follow-redirects"].flatMap { reader.bool($0.value, "'follow-redirects'") }
         let expect = parseExpect(inner: field["expect"], step: stepExpect)
         guard let urlField = field["url"] else {

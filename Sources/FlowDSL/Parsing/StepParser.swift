@@ -113,7 +113,7 @@ struct StepParser {
     ) -> StepKind? {
         switch kindEntry.key {
         case "http":
-            return parseHTTP(kindEntry, stepExpect: fields["expect"]).map(StepKind.http)
+            return parseHTTP(kindEntry, stepExpect: fields["expect"], id: id).map(StepKind.http)
         case "upload":
             return parseUpload(kindEntry, stepExpect: fields["expect"], id: id).map(StepKind.upload)
         case "run":

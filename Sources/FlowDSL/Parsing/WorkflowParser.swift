@@ -188,7 +188,7 @@ struct WorkflowParser {
             case "base-url": baseURL = reader.text(entry.value, "'base-url'")
             case "headers": headers = reader.namedValues(entry.value, "'headers'")
             case "timeout":
-                if !reader.deferred(entry.value, "'timeout'", as: .duration, to: .timeout(step: nil)) {
+                if !reader.deferred(entry.value, "'timeout'", as: .duration, to: .httpTimeout(step: nil)) {
                     timeout = reader.duration(entry.value, "'timeout'")
                 }
             case "follow-redirects": followRedirects = reader.bool(entry.value, "'follow-redirects'")

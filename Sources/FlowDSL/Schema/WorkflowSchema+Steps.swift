@@ -91,7 +91,7 @@ extension WorkflowSchema {
                 "form": V.map("A url-encoded form body.", values: V.scalar),
                 "body": V.text("A text body."),
                 "body-file": V.text("A file sent as the body, streamed."),
-                "timeout": V.ref("duration", "The request's timeout."),
+                "timeout": V.orExpression("The request's timeout.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether to follow redirects (default true)."),
                 "expect": V.ref("expect", "What the response must look like (here or next to `http`, not both)."),
             ]

@@ -146,7 +146,7 @@ public enum WorkflowSchema {
             properties: [
                 "base-url": V.text("The URL relative step URLs resolve against."),
                 "headers": V.map("Headers sent with every request.", values: V.scalar),
-                "timeout": V.ref("duration", "The timeout of every request."),
+                "timeout": V.orExpression("The timeout of every request.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether requests follow redirects (default true)."),
             ]
         )
