@@ -5,86 +5,90 @@ import FlowHTTP
 import FlowSandbox
 import FlowTasks
 import Foundation
-import XCTest
+import Testing
 
 /// `upload` steps against the in-process sandbox: both protocols, byte-exact on the server
 /// (checked by the server's own sha256), resuming after connections dropped mid-chunk.
-final class UploadStepTests: XCTestCase {
-    private var harness: WorkflowHarness!
-    private var folder: URL!
+///
+/// A class suite: each test gets its own instance, so its own sandbox and folder, made in `init`
+/// and let go in `deinit` (the sandbox is stopped without being awaited, as elsewhere in the tests).
+@Suite(.serialized) final class UploadStepTests {
+    private let harness: WorkflowHarness
+    private let folder: URL
 
-    override func setUp() async throws {
+    init() async throws {
         harness = try await WorkflowHarness.start()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-upload-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    override func tearDown() async throws {
-        await harness.stop()
+    deinit {
+        let (harness, folder) = (harness, folder)
+        Task { await harness.stop() }
         try? FileManager.default.removeItem(at: folder)
     }
 
-    func testContentRangeUploadIsByteExactWhenTheChunkSizeDoesNotDivideTheFile() async throws {
+    @Test func contentRangeUploadIsByteExactWhenTheChunkSizeDoesNotDivideTheFile() async throws {
         let file = try makeFile("data.bin", size: 3 * 1024 * 1024 + 17)
         let (records, _) = try await harness.run(
             uploadYAML(file: file, url: "BASE/uploads/cr/odd", protocol: "content-range", chunkSize: "256KiB"))
         let result = try succeededResult(records["up"])
-        XCTAssertEqual(result["sha256"], .string(try sha256(of: file)))
-        XCTAssertEqual(result["bytes"], .number(3 * 1024 * 1024 + 17))
-        XCTAssertEqual(result["status"], .number(200))
+        #expect(try result["sha256"] == .string(sha256(of: file)))
+        #expect(result["bytes"] == .number(3 * 1024 * 1024 + 17))
+        #expect(result["status"] == .number(200))
         try await assertServerHolds(file, at: "BASE/uploads/cr/odd/info")
         let puts = harness.sandbox.events().filter { $0.method == "PUT" }
-        XCTAssertEqual(puts.count, 13, "3 MiB + 17 bytes in 256 KiB chunks is 13 chunks")
+        #expect(puts.count == 13, "3 MiB + 17 bytes in 256 KiB chunks is 13 chunks")
     }
 
-    func testTusUploadIsByteExactWhenTheChunkSizeDividesTheFile() async throws {
+    @Test func tusUploadIsByteExactWhenTheChunkSizeDividesTheFile() async throws {
         let file = try makeFile("data.bin", size: 2 * 1024 * 1024)
         let (records, _) = try await harness.run(
             uploadYAML(file: file, url: "BASE/uploads/tus", protocol: "tus", chunkSize: "512KiB"))
         let result = try succeededResult(records["up"])
-        XCTAssertEqual(result["sha256"], .string(try sha256(of: file)))
-        guard case .string(let location)? = result["location"] else { return XCTFail("no location: \(result)") }
-        XCTAssertTrue(location.hasPrefix(harness.sandbox.baseURL + "/uploads/tus/"), location)
+        #expect(try result["sha256"] == .string(sha256(of: file)))
+        guard case .string(let location)? = result["location"] else { Issue.record("no location: \(result)"); return }
+        #expect(location.hasPrefix(harness.sandbox.baseURL + "/uploads/tus/"), "\(location)")
         let events = harness.sandbox.events()
         try await assertServerHolds(file, at: location + "/info")
-        XCTAssertEqual(events.map(\.method).filter { $0 != "PATCH" }, ["OPTIONS", "POST"])
-        XCTAssertEqual(events.filter { $0.method == "PATCH" }.count, 4)
+        #expect(events.map(\.method).filter { $0 != "PATCH" } == ["OPTIONS", "POST"])
+        #expect(events.filter { $0.method == "PATCH" }.count == 4)
     }
 
-    func testContentRangeResumesFromTheServersOffsetAfterADropMidChunk() async throws {
+    @Test func contentRangeResumesFromTheServersOffsetAfterADropMidChunk() async throws {
         let file = try makeFile("data.bin", size: 5_000_000)
         let (records, lines) = try await harness.run(
             uploadYAML(
                 file: file, url: "BASE/uploads/cr/dropped?drop-at=3", protocol: "content-range", chunkSize: "1MiB"))
         let result = try succeededResult(records["up"])
-        XCTAssertEqual(records["up"]?.output?.attempts, 2)
-        XCTAssertEqual(result["sha256"], .string(try sha256(of: file)))
+        #expect(records["up"]?.output?.attempts == 2)
+        #expect(try result["sha256"] == .string(sha256(of: file)))
         try await assertServerHolds(file, at: "BASE/uploads/cr/dropped/info")
-        XCTAssertTrue(lines.contains { $0.contains("the server holds") }, "\(lines)")
+        #expect(lines.contains { $0.contains("the server holds") }, "\(lines)")
         // Nothing the server kept was sent again, and nothing is missing: the third 1 MiB chunk was
         // dropped halfway and its first half (524,288 bytes) stayed on the server, so the chunks it
         // accepted (308 or 200) carry exactly the rest. (The dropped request's own count may
         // include bytes read past the drop point and thrown away; a chunk libcurl sent again on a
         // fresh connection is refused with 416.)
         let accepted = harness.sandbox.events().filter { $0.method == "PUT" && [200, 308].contains($0.status) }
-        XCTAssertEqual(accepted.map(\.bytesReceived).reduce(0, +), 5_000_000 - 524_288)
+        #expect(accepted.map(\.bytesReceived).reduce(0, +) == 5_000_000 - 524_288)
     }
 
-    func testTusResumesFromTheServersOffsetAfterADropMidChunk() async throws {
+    @Test func tusResumesFromTheServersOffsetAfterADropMidChunk() async throws {
         let file = try makeFile("data.bin", size: 3_000_001)
         let (records, lines) = try await harness.run(
             uploadYAML(file: file, url: "BASE/uploads/tus?drop-at=2", protocol: "tus", chunkSize: "700KiB"))
         let result = try succeededResult(records["up"])
-        XCTAssertEqual(result["sha256"], .string(try sha256(of: file)))
-        guard case .string(let location)? = result["location"] else { return XCTFail("no location") }
+        #expect(try result["sha256"] == .string(sha256(of: file)))
+        guard case .string(let location)? = result["location"] else { Issue.record("no location"); return }
         try await assertServerHolds(file, at: location + "/info")
-        XCTAssertTrue(lines.contains { $0.contains("the server holds") }, "\(lines)")
-        XCTAssertTrue(harness.sandbox.events().contains { $0.method == "HEAD" }, "the offset is asked with HEAD")
+        #expect(lines.contains { $0.contains("the server holds") }, "\(lines)")
+        #expect(harness.sandbox.events().contains { $0.method == "HEAD" }, "the offset is asked with HEAD")
     }
 
     /// An earlier run stopped after three chunks (Ctrl-C): the next run to the same URL continues
     /// after what the server holds instead of failing forever.
-    func testARunAfterAnInterruptedContentRangeUploadContinuesIt() async throws {
+    @Test func aRunAfterAnInterruptedContentRangeUploadContinuesIt() async throws {
         let file = try makeFile("data.bin", size: 1_000_000)
         let bytes = try Data(contentsOf: file)
         let url = harness.sandbox.baseURL + "/uploads/cr/interrupted"
@@ -94,30 +98,30 @@ final class UploadStepTests: XCTestCase {
                 method: "PUT", url: url, body: .bytes(Array(bytes[first..<first + 65_536])))
             request.headers.set("Content-Range", "bytes \(first)-\(first + 65_535)/1000000")
             let response = try await harness.client.execute(request).value
-            XCTAssertEqual(response.status, 308)
+            #expect(response.status == 308)
         }
         let (records, lines) = try await harness.run(
             uploadYAML(file: file, url: "BASE/uploads/cr/interrupted", protocol: "content-range", chunkSize: "64KiB"))
         let result = try succeededResult(records["up"])
-        XCTAssertEqual(result["sha256"], .string(try sha256(of: file)))
+        #expect(try result["sha256"] == .string(sha256(of: file)))
         try await assertServerHolds(file, at: "BASE/uploads/cr/interrupted/info")
-        XCTAssertTrue(
+        #expect(
             lines.contains { $0.contains("the server already holds 196608 of 1000000 bytes (left by an earlier run)") },
             "\(lines)")
     }
 
     /// Running a finished upload again: the server's sha256 shows it holds this very file.
-    func testARunAfterAFinishedContentRangeUploadIsConfirmedByTheServersHash() async throws {
+    @Test func aRunAfterAFinishedContentRangeUploadIsConfirmedByTheServersHash() async throws {
         let file = try makeFile("data.bin", size: 300_000)
         let yaml = uploadYAML(file: file, url: "BASE/uploads/cr/twice", protocol: "content-range", chunkSize: "64KiB")
         _ = try succeededResult(try await harness.run(yaml).0["up"])
         let (records, lines) = try await harness.run(yaml)
         let result = try succeededResult(records["up"])
-        XCTAssertEqual(result["sha256"], .string(try sha256(of: file)))
-        XCTAssertTrue(lines.contains { $0.contains("the server says the upload is already complete") }, "\(lines)")
+        #expect(try result["sha256"] == .string(sha256(of: file)))
+        #expect(lines.contains { $0.contains("the server says the upload is already complete") }, "\(lines)")
     }
 
-    func testTheRetryBudgetBoundsRecovery() async throws {
+    @Test func theRetryBudgetBoundsRecovery() async throws {
         let file = try makeFile("data.bin", size: 300_000)
         let (records, _) = try await harness.run(
             """
@@ -131,46 +135,47 @@ final class UploadStepTests: XCTestCase {
                   protocol: content-range
                   chunk-size: 100KiB
             """)
-        let error = try XCTUnwrap(records["up"]?.error as? StepError)
-        XCTAssertTrue(
-            error.message.contains("gave up after 1 attempt without progress, at byte 102400 of 300000"), error.message)
+        let error = try #require(records["up"]?.error as? StepError)
+        #expect(
+            error.message.contains("gave up after 1 attempt without progress, at byte 102400 of 300000"),
+            "\(error.message)")
     }
 
-    func testEmptyFilesUploadWithBothProtocols() async throws {
+    @Test func emptyFilesUploadWithBothProtocols() async throws {
         let file = try makeFile("empty.txt", size: 0)
         let emptySHA = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         for (name, url) in [("content-range", "BASE/uploads/cr/empty"), ("tus", "BASE/uploads/tus")] {
             let (records, _) = try await harness.run(
                 uploadYAML(file: file, url: url, protocol: name, chunkSize: "1KiB"))
             let result = try succeededResult(records["up"])
-            XCTAssertEqual(result["sha256"], .string(emptySHA), name)
-            XCTAssertEqual(result["bytes"], .number(0), name)
+            #expect(result["sha256"] == .string(emptySHA), "\(name)")
+            #expect(result["bytes"] == .number(0), "\(name)")
         }
         try await assertServerHolds(file, at: "BASE/uploads/cr/empty/info")
     }
 
-    func testARefusingServerFailsAtOnceWithTheStatusAndTheStep() async throws {
+    @Test func aRefusingServerFailsAtOnceWithTheStatusAndTheStep() async throws {
         let file = try makeFile("data.bin", size: 1000)
         let (records, _) = try await harness.run(
             uploadYAML(file: file, url: "BASE/status/403", protocol: "content-range", chunkSize: "1KiB"))
-        let record = try XCTUnwrap(records["up"])
-        XCTAssertEqual(record.state, .failed)
-        let error = try XCTUnwrap(record.error as? StepError)
-        XCTAssertTrue(error.message.contains("expected 308 or 2xx, got 403 Forbidden"), error.message)
-        XCTAssertTrue(error.message.contains("bytes 0-999/1000"), error.message)
-        XCTAssertEqual(error.location.line, 4, "points at upload:")
-        XCTAssertEqual(harness.sandbox.events().count, 1, "a 403 is final: no retry")
+        let record = try #require(records["up"])
+        #expect(record.state == .failed)
+        let error = try #require(record.error as? StepError)
+        #expect(error.message.contains("expected 308 or 2xx, got 403 Forbidden"), "\(error.message)")
+        #expect(error.message.contains("bytes 0-999/1000"), "\(error.message)")
+        #expect(error.location.line == 4, "points at upload:")
+        #expect(harness.sandbox.events().count == 1, "a 403 is final: no retry")
     }
 
-    func testTusCreationRefusedIsAClearError() async throws {
+    @Test func tusCreationRefusedIsAClearError() async throws {
         let file = try makeFile("data.bin", size: 10)
         let (records, _) = try await harness.run(
             uploadYAML(file: file, url: "BASE/status/404", protocol: "tus", chunkSize: "1KiB"))
-        let error = try XCTUnwrap(records["up"]?.error as? StepError)
-        XCTAssertTrue(error.message.contains("expected 201 Created, got 404 Not Found"), error.message)
+        let error = try #require(records["up"]?.error as? StepError)
+        #expect(error.message.contains("expected 201 Created, got 404 Not Found"), "\(error.message)")
     }
 
-    func testAFileChangedDuringTheUploadFailsInsteadOfSendingATornFile() async throws {
+    @Test func aFileChangedDuringTheUploadFailsInsteadOfSendingATornFile() async throws {
         let file = try makeFile("data.bin", size: 4 * 1024 * 1024)
         let path = file.path
         let changed = LockedBox(false)
@@ -190,24 +195,24 @@ final class UploadStepTests: XCTestCase {
                 handle.write(Data("more".utf8))
                 handle.closeFile()
             })
-        let error = try XCTUnwrap(records["up"]?.error as? StepError)
-        XCTAssertTrue(error.message.contains("changed while it was being uploaded"), error.message)
-        XCTAssertTrue(error.message.contains("its size went from 4194304 to 4194308 bytes"), error.message)
+        let error = try #require(records["up"]?.error as? StepError)
+        #expect(error.message.contains("changed while it was being uploaded"), "\(error.message)")
+        #expect(error.message.contains("its size went from 4194304 to 4194308 bytes"), "\(error.message)")
     }
 
-    func testAMissingFileIsNamedWithItsPlace() async throws {
+    @Test func aMissingFileIsNamedWithItsPlace() async throws {
         let (records, _) = try await harness.run(
             uploadYAML(
                 file: folder.appendingPathComponent("nope.bin"), url: "BASE/uploads/cr/x", protocol: "content-range",
                 chunkSize: "1KiB"))
-        let error = try XCTUnwrap(records["up"]?.error as? StepError)
-        XCTAssertTrue(error.message.contains("nope.bin"), error.message)
-        XCTAssertTrue(error.message.contains("No such file"), error.message)
-        XCTAssertEqual(error.location.line, 5, "points at file:")
-        XCTAssertTrue(harness.sandbox.events().isEmpty, "nothing was sent")
+        let error = try #require(records["up"]?.error as? StepError)
+        #expect(error.message.contains("nope.bin"), "\(error.message)")
+        #expect(error.message.contains("No such file"), "\(error.message)")
+        #expect(error.location.line == 5, "points at file:")
+        #expect(harness.sandbox.events().isEmpty, "nothing was sent")
     }
 
-    func testACancelledTusUploadIsDeletedOnTheServer() async throws {
+    @Test func aCancelledTusUploadIsDeletedOnTheServer() async throws {
         let file = try makeFile("big.bin", size: 48 * 1024 * 1024)
         let progressed = LockedBox(false)
         let (records, lines) = try await harness.run(
@@ -219,9 +224,9 @@ final class UploadStepTests: XCTestCase {
                 while !progressed.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(10)) }
                 run.cancel()
             })
-        XCTAssertEqual(records["up"]?.state, .cancelled)
-        let line = try XCTUnwrap(lines.first { $0.contains("deleting the partial upload") }, "\(lines)")
-        XCTAssertTrue(line.contains("(tus termination)"), line)
+        #expect(records["up"]?.state == .cancelled)
+        let line = try #require(lines.first { $0.contains("deleting the partial upload") }, "\(lines)")
+        #expect(line.contains("(tus termination)"), "\(line)")
         // The run ended after the DELETE had been answered: the upload is gone. (The sandbox notes
         // a request's status once its body is written, which may be just after flow read it.)
         var delete = harness.sandbox.events().first { $0.method == "DELETE" }
@@ -229,7 +234,7 @@ final class UploadStepTests: XCTestCase {
             try await Task.sleep(for: .milliseconds(10))
             delete = harness.sandbox.events().first { $0.method == "DELETE" }
         }
-        XCTAssertEqual(try XCTUnwrap(delete).status, 204)
+        #expect(try #require(delete).status == 204)
     }
 
     // MARK: Helpers
@@ -264,8 +269,8 @@ final class UploadStepTests: XCTestCase {
     }
 
     private func succeededResult(_ record: StepRecord<StepResult>?) throws -> [String: Value] {
-        let record = try XCTUnwrap(record)
-        XCTAssertEqual(record.state, .succeeded, "\(String(describing: record.error))")
+        let record = try #require(record)
+        #expect(record.state == .succeeded, "\(String(describing: record.error))")
         guard case .object(let fields)? = record.output?.result else {
             throw HarnessError(message: "no result: \(String(describing: record.error))")
         }
@@ -273,12 +278,12 @@ final class UploadStepTests: XCTestCase {
     }
 
     /// The sandbox's own account of the upload: complete, the file's size, the file's sha256.
-    private func assertServerHolds(_ file: URL, at infoURL: String, line: UInt = #line) async throws {
+    private func assertServerHolds(_ file: URL, at infoURL: String) async throws {
         let url = URL(string: infoURL.replacingOccurrences(of: "BASE", with: harness.sandbox.baseURL))!
         let response = try await harness.client.execute(.init(url: url.absoluteString)).value
-        let info = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
-        XCTAssertEqual(info["complete"] as? Bool, true, line: line)
-        XCTAssertEqual(info["size"] as? Int, try Data(contentsOf: file).count, line: line)
-        XCTAssertEqual(info["sha256"] as? String, try sha256(of: file), line: line)
+        let info = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        #expect(info["complete"] as? Bool == true)
+        #expect(try info["size"] as? Int == Data(contentsOf: file).count)
+        #expect(try info["sha256"] as? String == sha256(of: file))
     }
 }
