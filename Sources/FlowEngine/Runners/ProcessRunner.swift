@@ -5,9 +5,9 @@ internal import Subprocess
 internal import SystemPackage
 
 /// A local command to run: a shell script or an argv, with its environment and folder.
-public struct ProcessSpec: Sendable, Equatable {
+package struct ProcessSpec: Sendable, Equatable {
     /// What to execute.
-    public enum Command: Sendable, Equatable {
+    package enum Command: Sendable, Equatable {
         /// A script for `/bin/sh -c`. Values from expressions reach it as environment variables,
         /// never spliced into the text.
         case shell(String)
@@ -17,19 +17,19 @@ public struct ProcessSpec: Sendable, Equatable {
     }
 
     /// What to execute.
-    public var command: Command
+    package var command: Command
     /// Variables added to (or replacing those of) flow's own environment.
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// The working folder; flow's own when nil.
-    public var workingDirectory: String?
+    package var workingDirectory: String?
     /// The most bytes of each stream kept for `result.stdout`/`result.stderr`; lines beyond are
     /// still streamed to the output.
-    public var captureLimit: Int
+    package var captureLimit: Int
     /// How long a cancelled process gets between SIGTERM and SIGKILL.
-    public var terminationGrace: Duration
+    package var terminationGrace: Duration
 
     /// A command with the given environment additions and folder.
-    public init(
+    package init(
         command: Command, environment: [String: String] = [:], workingDirectory: String? = nil,
         captureLimit: Int = 1 << 20, terminationGrace: Duration = .seconds(2)
     ) {
@@ -42,31 +42,31 @@ public struct ProcessSpec: Sendable, Equatable {
 }
 
 /// How a process ended and what it printed (bounded).
-public struct ProcessOutcome: Sendable, Equatable {
+package struct ProcessOutcome: Sendable, Equatable {
     /// The exit code, or 128 + the signal number when a signal ended it (as shells report it).
-    public let exitCode: Int32
+    package let exitCode: Int32
     /// The signal that ended it, if one did.
-    public let signal: Int32?
+    package let signal: Int32?
     /// Standard output, up to the capture limit, with trailing newlines removed (as shell command
     /// substitution does), so `echo value` yields `value`.
-    public let stdout: String
+    package let stdout: String
     /// Standard error, likewise.
-    public let stderr: String
+    package let stderr: String
 }
 
 /// A command that could not be started.
-public struct ProcessLaunchError: Error, Sendable, CustomStringConvertible {
+package struct ProcessLaunchError: Error, Sendable, CustomStringConvertible {
     /// The command as the user wrote it.
-    public let command: String
+    package let command: String
     /// Why it could not start.
-    public let reason: String
+    package let reason: String
 
     /// A message naming the command.
-    public var description: String { "could not start '\(command)': \(reason)" }
+    package var description: String { "could not start '\(command)': \(reason)" }
 }
 
 /// Runs local commands through swift-subprocess and reports them as FlowTasks futures.
-public enum ProcessRunner {
+package enum ProcessRunner {
     /// Starts `spec` and streams each output line to `onLine` as it arrives; `onStart` gets the
     /// process id (which is also its process group id) once it is spawned.
     ///
@@ -78,7 +78,7 @@ public enum ProcessRunner {
     /// Each line comes with an `OutputHold`: while more than a MiB of a stream's lines are held,
     /// reading that stream pauses, so a command printing faster than its lines are consumed waits
     /// on its pipe instead of filling flow's memory.
-    public static func run(
+    package static func run(
         _ spec: ProcessSpec, on queue: DispatchQueue,
         onLine: @escaping @Sendable (String, StepProgress.OutputStream, OutputHold) -> Void = { _, _, _ in },
         onStart: @escaping @Sendable (Int32) -> Void = { _ in }
