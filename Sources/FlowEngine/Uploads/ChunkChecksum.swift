@@ -3,12 +3,6 @@ import Dispatch
 import FlowTasks
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// A tus checksum algorithm (the checksum extension): sha256 when the server offers it, else
 /// sha1, the one the protocol requires servers to support.
 enum ChecksumAlgorithm: String, Sendable {
@@ -24,41 +18,17 @@ enum ChecksumAlgorithm: String, Sendable {
     }
 }
 
-/// Computes a chunk's checksum before it is sent, reading the file range through DispatchIO (no
-/// Dispatch worker waits on the disk) in pieces of at most 1 MiB.
+/// Computes a chunk's checksum before it is sent, reading the file range with `FileRangeReader`.
 enum ChunkChecksum {
     /// The `Upload-Checksum` value (`<algorithm> <base64 digest>`) of `length` bytes at `offset`.
     static func header(
         path: String, offset: Int64, length: Int64, algorithm: ChecksumAlgorithm, queue: DispatchQueue
     ) -> Future<String> {
-        let promise = Promise<String>(on: queue)
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            promise.fail(UploadFileError(message: "cannot read '\(path)': \(String(cString: strerror(errno)))"))
-            return promise.future
-        }
-        let channel = DispatchIO(type: .random, fileDescriptor: descriptor, queue: queue) { _ in close(descriptor) }
-        channel.setLimit(highWater: 1 << 20)
         let hasher = LockedBox(AnyHasher(algorithm))
-        let received = LockedBox<Int64>(0)
-        channel.read(offset: off_t(offset), length: Int(length), queue: queue) { done, data, error in
-            if let data, !data.isEmpty {
-                data.regions.forEach { region in
-                    region.withUnsafeBytes { bytes in hasher.withLock { $0.update(bytes) } }
-                }
-                received.withLock { $0 += Int64(data.count) }
-            }
-            guard done else { return }
-            channel.close()
-            if error != 0 {
-                promise.fail(UploadFileError(message: "reading '\(path)' failed: \(String(cString: strerror(error)))"))
-            } else if received.withLock({ $0 }) != length {
-                promise.fail(UploadFileError(message: "'\(path)' became shorter while it was being uploaded"))
-            } else {
-                promise.succeed(algorithm.rawValue + " " + hasher.withLock { $0.base64Digest() })
-            }
+        return FileRangeReader.read(path: path, offset: offset, length: length, queue: queue) { _, bytes in
+            hasher.withLock { $0.update(bytes) }
         }
-        return promise.future
+        .map(on: queue) { algorithm.rawValue + " " + hasher.withLock { $0.base64Digest() } }
     }
 }
 
