@@ -15,8 +15,11 @@ struct ExpressionScope: EvaluationContext {
     var services: Value = .object([:])
     /// `flow.executable`.
     var flow: Value = .object([:])
+    /// Names a step adds for one run of it (see `StepStart.locals`).
+    var locals: [String: Value] = [:]
 
     func value(ofRoot name: String) -> Value? {
+        if let local = locals[name] { return local }
         switch name {
         case "inputs": return inputs
         case "env": return env
@@ -85,7 +88,7 @@ struct RunValues: Sendable {
     /// they read.
     func scope(
         for texts: [ScalarText], expressions: [Expression] = [], records: RunRecords<StepResult>,
-        result: Value? = nil, facts: ConditionFacts? = nil
+        result: Value? = nil, facts: ConditionFacts? = nil, locals: [String: Value] = [:]
     ) -> ExpressionScope {
         var read = expressions
         for text in texts {
@@ -100,7 +103,7 @@ struct RunValues: Sendable {
         }
         return ExpressionScope(
             inputs: inputs, env: env, secrets: secrets, steps: .object(steps), result: result, facts: facts,
-            services: services, flow: flow)
+            services: services, flow: flow, locals: locals)
     }
 
     /// `steps.<id>` as expressions see it: `status`, `outputs`, and `winner` for an `any` group.

@@ -139,7 +139,8 @@ public final class WorkflowRun: Sendable {
             work = .leaf { start in
                 start.report(.attempt(1))
                 let result: @Sendable () throws -> StepResult = {
-                    let outputs = try outputValues(step, values: values, records: start.records, result: .object([:]))
+                    let outputs = try outputValues(
+                        step, values: values, records: start.records, locals: start.locals, result: .object([:]))
                     return StepResult(result: .object([:]), outputs: outputs, attempts: 1)
                 }
                 // A zero wait is finished at once: no future to wait on and map.
@@ -166,7 +167,8 @@ public final class WorkflowRun: Sendable {
     ) -> StepWork<StepResult> {
         .leaf { start in
             runner(start).map(on: queue) { result, attempts in
-                let outputs = try outputValues(step, values: values, records: start.records, result: result)
+                let outputs = try outputValues(
+                    step, values: values, records: start.records, locals: start.locals, result: result)
                 return StepResult(result: result, outputs: outputs, attempts: attempts)
             }
         }
@@ -201,10 +203,11 @@ public final class WorkflowRun: Sendable {
     }
 
     private static func outputValues(
-        _ step: Step, values: RunValues, records: RunRecords<StepResult>, result: Value
+        _ step: Step, values: RunValues, records: RunRecords<StepResult>, locals: [String: Value] = [:],
+        result: Value
     ) throws(StepError) -> [String: Value] {
         guard !step.outputs.isEmpty else { return [:] }
-        let scope = values.scope(for: step.outputs.map(\.value), records: records, result: result)
+        let scope = values.scope(for: step.outputs.map(\.value), records: records, result: result, locals: locals)
         var outputs: [String: Value] = [:]
         for output in step.outputs {
             do {

@@ -21,7 +21,7 @@ struct HTTPStepRunner: Sendable {
     func run(_ step: Step, _ http: HTTPStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
         let request: HTTPRequest
         do {
-            request = try makeRequest(step, http, records: start.records)
+            request = try makeRequest(step, http, start: start)
         } catch {
             return Future.failed(error, on: queue)
         }
@@ -49,7 +49,7 @@ struct HTTPStepRunner: Sendable {
         .map(on: queue) { response in
             let result = Self.result(of: response).adding(
                 "request", .object(["method": .string(request.method), "url": .string(request.fullURL)]))
-            try Self.check(http.expect, result: result, values: values, records: start.records)
+            try Self.check(http.expect, result: result, values: values, start: start)
             return (result, attempts.withLock { $0 })
         }
     }
@@ -73,11 +73,12 @@ struct HTTPStepRunner: Sendable {
         return .object(fields)
     }
 
-    private func makeRequest(_ step: Step, _ http: HTTPStep, records: RunRecords<StepResult>) throws(StepError)
+    private func makeRequest(_ step: Step, _ http: HTTPStep, start: StepStart<StepResult>) throws(StepError)
         -> HTTPRequest
     {
         let texts = [http.url] + http.query.map(\.value) + http.headers.map(\.value) + bodyTexts(http.body)
-        let scope = values.scope(for: texts + defaults.http.headers.map(\.value), records: records)
+        let scope = values.scope(
+            for: texts + defaults.http.headers.map(\.value), records: start.records, locals: start.locals)
         let plan: RequestPlan
         do {
             plan = try RequestPlan(
@@ -129,12 +130,14 @@ struct HTTPStepRunner: Sendable {
 
     /// Fails with the first `expect.assert` that does not hold for `result`.
     static func check(
-        _ expect: Expectation, result: Value, values: RunValues, records: RunRecords<StepResult>
+        _ expect: Expectation, result: Value, values: RunValues, start: StepStart<StepResult>
     ) throws(StepError) {
         guard !expect.assertions.isEmpty else { return }
         var assertions: [CompiledCondition] = []
         for text in expect.assertions { assertions.append(try CompiledCondition(text)) }
-        let scope = values.scope(for: [], expressions: assertions.map(\.expression), records: records, result: result)
+        let scope = values.scope(
+            for: [], expressions: assertions.map(\.expression), records: start.records, result: result,
+            locals: start.locals)
         for assertion in assertions where !(try assertion.holds(in: scope)) {
             throw StepError("assertion failed: \(assertion.text.text)", at: assertion.text.location)
         }

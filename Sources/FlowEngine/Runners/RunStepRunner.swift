@@ -20,7 +20,7 @@ struct RunStepRunner: Sendable {
     func run(_ step: Step, _ command: RunStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
         let spec: ProcessSpec
         do {
-            spec = try makeSpec(command, records: start.records)
+            spec = try makeSpec(command, records: start.records, locals: start.locals)
         } catch {
             return Future.failed(error, on: queue)
         }
@@ -58,14 +58,16 @@ struct RunStepRunner: Sendable {
         }
     }
 
-    func makeSpec(_ command: RunStep, records: RunRecords<StepResult>) throws(StepError) -> ProcessSpec {
+    func makeSpec(
+        _ command: RunStep, records: RunRecords<StepResult>, locals: [String: Value] = [:]
+    ) throws(StepError) -> ProcessSpec {
         var texts = command.env.map(\.value)
         if let cwd = command.cwd { texts.append(cwd) }
         switch command.command {
         case .script(let script): texts.append(script)
         case .arguments(let arguments): texts += arguments
         }
-        let scope = values.scope(for: texts, records: records)
+        let scope = values.scope(for: texts, records: records, locals: locals)
         var environment = workflowEnvironment
         for variable in command.env {
             environment[variable.name] = try variable.value.string(in: scope)

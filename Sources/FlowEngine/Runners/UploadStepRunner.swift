@@ -20,7 +20,7 @@ struct UploadStepRunner: Sendable {
     func run(_ step: Step, _ upload: UploadStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
         let target: UploadTarget
         do {
-            target = try makeTarget(upload, records: start.records)
+            target = try makeTarget(upload, start: start)
         } catch {
             return .failed(error, on: queue)
         }
@@ -35,7 +35,7 @@ struct UploadStepRunner: Sendable {
                     "the upload's final response was \(outcome.response.status), expected \(upload.expect.status)",
                     at: upload.expect.location ?? upload.location)
             }
-            try HTTPStepRunner.check(upload.expect, result: result, values: values, records: start.records)
+            try HTTPStepRunner.check(upload.expect, result: result, values: values, start: start)
             return (result, outcome.attempts)
         }
     }
@@ -50,9 +50,10 @@ struct UploadStepRunner: Sendable {
         return .object(fields)
     }
 
-    private func makeTarget(_ upload: UploadStep, records: RunRecords<StepResult>) throws(StepError) -> UploadTarget {
+    private func makeTarget(_ upload: UploadStep, start: StepStart<StepResult>) throws(StepError) -> UploadTarget {
         let texts = [upload.file, upload.url] + upload.headers.map(\.value) + upload.metadata.map(\.value)
-        let scope = values.scope(for: texts + defaults.http.headers.map(\.value), records: records)
+        let scope = values.scope(
+            for: texts + defaults.http.headers.map(\.value), records: start.records, locals: start.locals)
         let url: String
         do {
             url = try RequestPlan.absoluteURL(

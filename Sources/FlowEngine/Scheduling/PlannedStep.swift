@@ -143,6 +143,10 @@ package struct StepStart<Output: Sendable>: Sendable {
     /// The run's own queue. Work that only computes (a zero wait) completes here, which lets
     /// FlowTasks' drain loop finish it without a thread hop; work that waits on I/O uses its own.
     package let queue: DispatchQueue
+    /// Names in scope for this run of the step besides the run's roots (`item` and `index` of a
+    /// `for-each` item, `previous` and `attempt` of a `repeat`); they shadow nothing, since the
+    /// checker keeps them apart from the roots.
+    package var locals: [String: Value] = [:]
 }
 
 /// Progress a running step reports.
