@@ -25,6 +25,7 @@ TSAN_SUITES := FlowTasksTests|FlowHTTPTests|FlowEngineTests|FlowSandboxTests|End
 test: deps
 	scripts/tus-peer --install
 	scripts/gcs-peer --install
+	scripts/schema-check --install
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel
 	TSAN_OPTIONS="suppressions=$(CURDIR)/.tsan-suppressions" \

@@ -41,21 +41,26 @@ import Testing
                     normalized(
                         line, pattern: #""time":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z""#,
                         placeholder: #""time":"T""#)),
-                pattern: #""duration":"[0-9]+\.[0-9]{3}""#, placeholder: #""duration":"D""#)
+                pattern: #""duration":[0-9]+\.[0-9]{3}"#, placeholder: #""duration":D"#)
         }
         let expected = [
             #"{"event":"started","step":"talk","time":"T"}"#,
             #"{"event":"output","line":"\"quoted\" back\\slash\ttab\u0001ctl é ✓","step":"talk","stream":"stdout","time":"T"}"#,
-            #"{"duration":"D","event":"finished","state":"succeeded","step":"talk","time":"T"}"#,
+            #"{"duration":D,"event":"finished","state":"succeeded","step":"talk","time":"T"}"#,
             #"{"event":"started","step":"broken","time":"T"}"#,
-            #"{"duration":"D","error":"the command exited with code 4","event":"finished","location":"\#(file):7:5","state":"failed","step":"broken","time":"T"}"#,
+            #"{"duration":D,"error":"the command exited with code 4","event":"finished","location":"\#(file):7:5","state":"failed","step":"broken","time":"T"}"#,
+            // The summary is a JSON line too; a failure under continue-on-error does not fail the run.
+            #"{"cancelled":0,"duration":D,"event":"summary","failed":1,"failures":[{"error":"the command exited with code 4","location":"\#(file):7:5","step":"broken"}],"outcome":"succeeded","skipped":0,"succeeded":1,"time":"T"}"#,
         ]
         #expect(lines.sorted() == expected.sorted())
-        // Every line is JSON a reader parses back to the same text.
-        for line in outcome.stdout.split(separator: "\n") where line.hasPrefix("{") {
-            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
+        // Every line of the stream is JSON (no plain text mixed in), and a reader parses it back.
+        for line in outcome.stdout.split(separator: "\n") {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             if line.contains(#""event":"output""#) {
-                #expect(object?["line"] == "\"quoted\" back\\slash\ttab\u{01}ctl é ✓")
+                #expect(object?["line"] as? String == "\"quoted\" back\\slash\ttab\u{01}ctl é ✓")
+            }
+            if line.contains(#""event":"finished""#) {
+                #expect(object?["duration"] is Double, "durations are JSON numbers: \(line)")
             }
         }
     }

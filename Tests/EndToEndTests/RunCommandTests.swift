@@ -154,11 +154,11 @@ import Testing
             """)
         let outcome = try await FlowProcess.run(["run", file, "--log-format", "json"])
         #expect(outcome.exitCode == 0)
-        let events = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }
+        let events = outcome.stdout.split(separator: "\n").filter { !$0.contains(#""event":"summary""#) }
         #expect(events.count == 3)
         for event in events {
-            let object = try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: String]
-            #expect(object?["step"] == "hello")
+            let object = try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any]
+            #expect(object?["step"] as? String == "hello")
         }
         #expect(events.contains { $0.contains(#""line":"hi""#) })
     }
@@ -185,6 +185,9 @@ func isRunning(_ pid: pid_t) -> Bool {
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
         let outcome = try await FlowProcess.run(["run", path, "--log-format", "json"])
         #expect(outcome.exitCode == 0, "\(outcome.stderr)")
-        #expect(outcome.stdout.contains("flow: succeeded — 5000 succeeded, 0 failed, 0 skipped, 0 cancelled"))
+        let summary = try #require(outcome.stdout.split(separator: "\n").last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any])
+        #expect(object["event"] as? String == "summary" && object["outcome"] as? String == "succeeded")
+        #expect(object["succeeded"] as? Int == 5000 && object["failed"] as? Int == 0)
     }
 }

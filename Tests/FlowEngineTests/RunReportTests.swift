@@ -1,3 +1,4 @@
+import FlowDSL
 import FlowEngine
 import Foundation
 import Testing
@@ -13,7 +14,8 @@ import Testing
         steps: [
             StepReport(
                 id: "login", kind: "http", location: "deploy.yaml:5:3", state: .succeeded, startedAtSeconds: 0,
-                durationSeconds: 0.25, attempts: 1, outputs: ["token": "\"***\""]),
+                durationSeconds: 0.25, attempts: 1,
+                outputs: ["token": .string("***"), "count": .number(3), "tags": .array([.string("a")])]),
             StepReport(
                 id: "upload", name: "Upload & check", kind: "upload", location: "deploy.yaml:9:3", state: .failed,
                 startedAtSeconds: 0.25, durationSeconds: 1.0, attempts: 3,
@@ -46,6 +48,9 @@ import Testing
         let decoded = try JSONDecoder().decode(RunReport.self, from: Data(text.utf8))
         #expect(decoded == report)
         #expect(text.contains(#""attempts" : 3"#))
+        // Outputs keep their JSON types: a number is a number, not JSON text inside a string.
+        #expect(text.contains(#""count" : 3"#))
+        #expect(text.contains(#""token" : "***""#))
         #expect(text.contains(#""state" : "skipped""#))
     }
 

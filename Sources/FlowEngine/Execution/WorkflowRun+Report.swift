@@ -34,10 +34,7 @@ extension WorkflowRun {
             let record = records[step.id]
             let started = record?.startedAt.map(\.seconds)
             let finished = record?.finishedAt.map(\.seconds)
-            var outputs: [String: String] = [:]
-            for (name, value) in record?.output?.outputs ?? [:] {
-                outputs[name] = masker(value.jsonText)
-            }
+            let outputs = (record?.output?.outputs ?? [:]).mapValues { $0.mappingStrings { masker($0) } }
             return StepReport(
                 id: step.id, name: step.name, kind: step.kind.keyword, group: step.parent,
                 location: Self.location(of: record?.error) ?? step.location.description,

@@ -1,3 +1,4 @@
+import FlowDSL
 import Foundation
 
 /// Everything a run's reports say: the workflow, the outcome, and every step. Built once at the end
@@ -66,8 +67,8 @@ public struct StepReport: Sendable, Codable, Equatable {
     public var durationSeconds: Double?
     /// How many attempts it made (retries included); 0 if it never started.
     public var attempts: Int
-    /// Its outputs as JSON text, by name.
-    public var outputs: [String: String]
+    /// Its outputs by name, as the JSON values they are (strings masked).
+    public var outputs: [String: Value]
     /// The winner of an `any` group.
     public var winner: String?
     /// Why it failed or was cancelled.
@@ -79,7 +80,7 @@ public struct StepReport: Sendable, Codable, Equatable {
     public init(
         id: String, name: String? = nil, kind: String, group: String? = nil, location: String, state: StepState,
         startedAtSeconds: Double? = nil, durationSeconds: Double? = nil, attempts: Int = 0,
-        outputs: [String: String] = [:], winner: String? = nil, error: String? = nil, request: String? = nil
+        outputs: [String: Value] = [:], winner: String? = nil, error: String? = nil, request: String? = nil
     ) {
         self.id = id
         self.name = name

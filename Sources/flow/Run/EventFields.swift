@@ -54,27 +54,23 @@ struct EventFields {
 
     /// One JSON object with the members in the keys' alphabetical order (`attempt`, `bytes`,
     /// `duration`, `error`, `event`, `line`, `location`, `state`, `step`, `stream`, `time`,
-    /// `total`), every value a string.
+    /// `total`); counts, byte counts and durations (seconds) are JSON numbers, the rest strings.
     func writeJSON(into line: inout EventLine) {
         line.append("{" as StaticString)
         switch kind {
         case .started:
             line.appendMember("event", "started")
         case .retry(let attempt):
-            line.appendMember("attempt", String(attempt))
+            line.appendNumberMember("attempt", Int64(attempt))
             line.appendMember("event", "retry")
         case .output(let text, _):
             line.appendMember("event", "output")
             line.appendMember("line", text)
         case .progress(let done, _):
-            line.appendMember("bytes", String(done))
+            line.appendNumberMember("bytes", done)
             line.appendMember("event", "progress")
         case .finished(let state, let duration, let failure):
-            if let duration {
-                line.append("\"duration\":\"" as StaticString)
-                line.appendSeconds(duration, places: 3)
-                line.append("\"," as StaticString)
-            }
+            if let duration { line.appendSecondsMember("duration", duration) }
             if let failure { line.appendMember("error", failure.message) }
             line.appendMember("event", "finished")
             if let failure { line.appendMember("location", failure.location) }
@@ -87,7 +83,7 @@ struct EventFields {
         line.append("\"" as StaticString)
         if case .progress(_, let total?) = kind {
             line.append("," as StaticString)
-            line.appendMember("total", String(total), last: true)
+            line.appendNumberMember("total", total, last: true)
         }
         line.append("}" as StaticString)
     }

@@ -52,6 +52,24 @@ struct EventLine {
         if !last { bytes.append(UInt8(ascii: ",")) }
     }
 
+    /// `"key":number` (a JSON number) followed by a comma unless it is the object's last member.
+    mutating func appendNumberMember(_ key: StaticString, _ value: Int64, last: Bool = false) {
+        bytes.append(UInt8(ascii: "\""))
+        append(key)
+        append("\":" as StaticString)
+        appendDecimal(value)
+        if !last { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// `"key":seconds` with three decimals (a JSON number) and a comma.
+    mutating func appendSecondsMember(_ key: StaticString, _ duration: Duration) {
+        bytes.append(UInt8(ascii: "\""))
+        append(key)
+        append("\":" as StaticString)
+        appendSeconds(duration, places: 3)
+        bytes.append(UInt8(ascii: ","))
+    }
+
     /// A number in decimal, zero-padded to at least `width` digits; written in place, no array of
     /// digits made.
     mutating func appendDecimal(_ value: Int64, width: Int = 1) {

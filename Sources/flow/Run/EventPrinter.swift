@@ -63,9 +63,8 @@ struct EventPrinter: Sendable {
             line.appendSeconds(ready.duration, places: 2)
             line.append("s)" as StaticString)
         case .json:
-            line.append("{\"duration\":\"" as StaticString)
-            line.appendSeconds(ready.duration, places: 3)
-            line.append("\"," as StaticString)
+            line.append("{" as StaticString)
+            line.appendSecondsMember("duration", ready.duration)
             line.appendMember("event", "ready")
             line.appendMember("service", ready.name)
             line.append("\"time\":\"" as StaticString)

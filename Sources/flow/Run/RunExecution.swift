@@ -115,7 +115,7 @@ struct RunExecution {
         let duration = ContinuousClock.now - clock
         RunSummary(
             workflow: workflow, records: records, masker: masker, interrupted: interrupted, duration: duration,
-            colors: colors, sourceLines: sourceLines
+            colors: colors, json: logFormat == .json, sourceLines: sourceLines
         ).print()
         let outcome = WorkflowRun.outcome(of: workflow, records: records, interrupted: interrupted)
         // The full report only when one is written (see RunSummary).

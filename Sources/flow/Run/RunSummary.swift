@@ -15,6 +15,9 @@ struct RunSummary {
     let interrupted: Bool
     let duration: Duration
     let colors: Bool
+    /// Under `--log-format json` the summary is one JSON object like every other line (event
+    /// `summary`), so a reader of the stream parses every line.
+    var json = false
     /// The workflow file's lines: each failure is shown with its source line and a caret.
     var sourceLines: [Substring] = []
 
@@ -35,21 +38,66 @@ struct RunSummary {
             case .pending, .running: break
             }
         }
-        let counts = "\(succeeded) succeeded, \(failed) failed, \(skipped) skipped, \(cancelled) cancelled"
         let outcome = WorkflowRun.outcome(of: workflow, records: records, interrupted: interrupted)
+        // Only looked for when something failed: a 10,000-step run that succeeded skips the walk.
+        let failures = failed > 0 ? failedSteps() : []
+        if json {
+            printJSON(
+                outcome: outcome, counts: (succeeded, failed, skipped, cancelled), failures: failures)
+            return
+        }
+        let counts = "\(succeeded) succeeded, \(failed) failed, \(skipped) skipped, \(cancelled) cancelled"
         lines.append(String(format: "flow: %@ — %@ in %.2fs", outcome.rawValue, counts, duration.seconds))
-        for step in workflow.allSteps where failed > 0 {
-            guard let record = records[step.id], record.state == .failed else { continue }
-            // A child that failed inside a group that still succeeded (a lost race) did not fail the run.
-            if let group = step.parent, records[group]?.state == .succeeded { continue }
-            let place = (record.error as? any LocatedFailure)?.location ?? step.location
-            let error = record.error.map { masker(String(describing: $0)) } ?? "failed"
-            lines.append("  ✗ \(step.id) (\(place)): \(error)")
+        for failure in failures {
+            lines.append("  ✗ \(failure.step.id) (\(failure.place)): \(failure.error)")
             // The line it points at, as under a parse error (one way to show where a problem is).
-            let snippet = Diagnostic.snippet(at: place, sourceLines: sourceLines)
+            let snippet = Diagnostic.snippet(at: failure.place, sourceLines: sourceLines)
             if !snippet.isEmpty { lines.append(String(snippet.dropLast())) }
         }
         StandardOutput.line(lines.joined(separator: "\n"))
         StandardOutput.flush()
+    }
+
+    /// The summary as one JSON object (event `summary`), members in alphabetical order.
+    private func printJSON(
+        outcome: RunOutcome, counts: (succeeded: Int, failed: Int, skipped: Int, cancelled: Int),
+        failures: [(step: Step, place: SourceLocation, error: String)]
+    ) {
+        var line = EventLine()
+        line.append("{" as StaticString)
+        line.appendNumberMember("cancelled", Int64(counts.cancelled))
+        line.appendSecondsMember("duration", duration)
+        line.appendMember("event", "summary")
+        line.appendNumberMember("failed", Int64(counts.failed))
+        line.append("\"failures\":[" as StaticString)
+        for (index, failure) in failures.enumerated() {
+            line.append(index == 0 ? "{" as StaticString : ",{" as StaticString)
+            line.appendMember("error", failure.error)
+            line.appendMember("location", failure.place.description)
+            line.appendMember("step", failure.step.id, last: true)
+            line.append("}" as StaticString)
+        }
+        line.append("]," as StaticString)
+        line.appendMember("outcome", outcome.rawValue)
+        line.appendNumberMember("skipped", Int64(counts.skipped))
+        line.appendNumberMember("succeeded", Int64(counts.succeeded))
+        line.append("\"time\":\"" as StaticString)
+        line.appendTimestamp()
+        line.append("\"}" as StaticString)
+        StandardOutput.line(line.bytes)
+        StandardOutput.flush()
+    }
+
+    /// The steps that failed the run, in declaration order, with where and why (masked).
+    private func failedSteps() -> [(step: Step, place: SourceLocation, error: String)] {
+        var failures: [(step: Step, place: SourceLocation, error: String)] = []
+        for step in workflow.allSteps {
+            guard let record = records[step.id], record.state == .failed else { continue }
+            // A child that failed inside a group that still succeeded (a lost race) did not fail the run.
+            if let group = step.parent, records[group]?.state == .succeeded { continue }
+            let place = (record.error as? any LocatedFailure)?.location ?? step.location
+            failures.append((step, place, record.error.map { masker(String(describing: $0)) } ?? "failed"))
+        }
+        return failures
     }
 }
