@@ -1,0 +1,25 @@
+import FlowDSL
+import FlowEngine
+import Foundation
+
+extension DryRunPlan {
+    /// The TLS files, verification, proxy and cookie jar a request uses, as `TransportPlan`
+    /// computes them for the run (secrets masked, runtime values as placeholders).
+    func transportLines(_ settings: HTTPTransportSettings) -> [String] {
+        let defaults = workflow.defaults.http
+        var lines: [String] = []
+        if let auth = settings.auth ?? defaults.transport.auth, case .basic(let user, _) = auth {
+            lines.append("      auth basic as \(renderText(user)) (password masked)")
+        }
+        do {
+            let plan = try TransportPlan(
+                settings.overriding(defaults.transport), noProxy: defaults.noProxy,
+                folder: TransportPlan.folder(of: workflow.file), environment: ProcessInfo.processInfo.environment,
+                text: { renderText($0) })
+            lines += plan.described.map { "      \($0)" }
+        } catch {
+            lines.append("      error: \(error.message)")
+        }
+        return lines
+    }
+}
