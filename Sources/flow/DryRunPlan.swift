@@ -55,7 +55,8 @@ struct DryRunPlan {
                 "  \(step.id): upload \(upload.uploadProtocol.rawValue) \(method) \(uploadURL(upload.url))\(suffix)"
             )
             lines.append("      \(chunkPlan(upload))")
-            lines += transportLines(upload.transport)
+            lines += transportLines(
+                upload.transport, secure: uploadURL(upload.url).lowercased().hasPrefix("https://"))
         case .run(let run):
             switch run.command {
             case .script(let script): lines.append("  \(step.id): run sh -c \(quote(render(script)))\(suffix)")
@@ -95,7 +96,7 @@ struct DryRunPlan {
         case .file(let path): lines.append("      body from file \(path)")
         case .none: break
         }
-        lines += transportLines(http.transport)
+        lines += transportLines(http.transport, secure: plan.url.lowercased().hasPrefix("https://"))
         return lines
     }
 

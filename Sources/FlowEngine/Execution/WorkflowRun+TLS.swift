@@ -1,9 +1,10 @@
 import FlowDSL
 
 extension WorkflowRun {
-    /// The `tls` files (and `SSL_CERT_FILE` / `CURL_CA_BUNDLE`) of every request step that are
-    /// missing or unreadable, among those known before the run: paths without `${{ }}` (or reading
-    /// only workflow-level values). Others are checked when their step builds its request.
+    /// The `tls` files of every request step that are missing or unreadable, among those known
+    /// before the run: paths without `${{ }}` (or reading only workflow-level values). Others, and
+    /// a CA file from `SSL_CERT_FILE` / `CURL_CA_BUNDLE`, are checked when a step builds an
+    /// `https://` request.
     static func unreadableTLSFiles(_ workflow: Workflow, context: TransportContext, values: RunValues)
         -> [StepError]
     {
@@ -17,7 +18,7 @@ extension WorkflowRun {
             } catch {
                 continue  // reads a step's outputs: checked when that step runs
             }
-            for problem in plan.unreadableFiles(at: location) where seen.insert(problem.message).inserted {
+            for problem in plan.unreadableFiles(at: location, environment: false) where seen.insert(problem.message).inserted {
                 problems.append(problem)
             }
         }

@@ -14,7 +14,8 @@ struct TransportContext: Sendable {
         at location: SourceLocation, scope: ExpressionScope, masker: SecretMasker
     ) throws(StepError) {
         let plan = try self.plan(settings, defaults: defaults, scope: scope, masker: masker)
-        if let problem = plan.unreadableFiles(at: location).first {
+        let secure = request.url.lowercased().hasPrefix("https://")
+        if let problem = plan.unreadableFiles(at: location, environment: secure).first {
             throw StepError(masker(problem.message), at: problem.location)
         }
         request.verifyTLS = !plan.insecure

@@ -125,9 +125,11 @@ extension TransportPlan {
     /// An error for each file that is missing or cannot be read, naming its key and where it is
     /// written (or the variable it came from), so it fails before any request rather than as a
     /// TLS error from the first one.
-    public func unreadableFiles(at fallback: SourceLocation) -> [StepError] {
+    /// A CA file from the environment is checked only with `environment` (for `https://` URLs):
+    /// a plain-HTTP run does not fail for a variable it never uses.
+    public func unreadableFiles(at fallback: SourceLocation, environment: Bool = true) -> [StepError] {
         [caFile, certFile, keyFile].compactMap { file in
-            guard let file, !Self.isReadableFile(file.path) else { return nil }
+            guard let file, !Self.isReadableFile(file.path), environment || file.location != nil else { return nil }
             let shown = file.path == file.written ? "'\(file.path)'" : "'\(file.written)' (\(file.path))"
             let why = Self.exists(file.path) ? "cannot be read" : "does not exist"
             if file.location == nil {

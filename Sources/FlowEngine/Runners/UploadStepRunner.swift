@@ -79,7 +79,8 @@ struct UploadStepRunner: Sendable {
         }
         let transport = try transportContext.plan(
             upload.transport, defaults: defaults.http, scope: scope, masker: masker)
-        if let problem = transport.unreadableFiles(at: upload.location).first {
+        let secure = url.lowercased().hasPrefix("https://")
+        if let problem = transport.unreadableFiles(at: upload.location, environment: secure).first {
             throw StepError(masker(problem.message), at: problem.location)
         }
         var metadata: [(String, String)] = []
