@@ -18,7 +18,8 @@ extension WorkflowRun {
             } catch {
                 continue  // reads a step's outputs: checked when that step runs
             }
-            for problem in plan.unreadableFiles(at: location, environment: false) where seen.insert(problem.message).inserted {
+            for problem in plan.unreadableFiles(at: location, environment: false)
+            where seen.insert(problem.message).inserted {
                 problems.append(problem)
             }
         }
