@@ -6,6 +6,8 @@ set -euo pipefail
 need_apt=()
 pkg-config --exists libcurl 2>/dev/null || need_apt+=(libcurl4-openssl-dev pkg-config)
 command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
+# The proxy tests start their own tinyproxy (Debian puts it in /usr/bin).
+command -v tinyproxy >/dev/null 2>&1 || [ -x /usr/sbin/tinyproxy ] || need_apt+=(tinyproxy)
 for extra in "$@"; do
     case "$extra" in
         nginx) command -v nginx >/dev/null 2>&1 || need_apt+=(nginx-light) ;;

@@ -19,6 +19,8 @@ public struct HTTPRequest: Sendable {
     public var followRedirects: Bool
     /// Whether to check the server's TLS certificate and host name.
     public var verifyTLS: Bool
+    /// Certificates, proxy and cookie jar (see `HTTPTransportOptions`).
+    public var transport = HTTPTransportOptions()
     /// The largest response body accepted; a larger one fails with `HTTPError.Kind.bodyTooLarge`.
     public var maxResponseBodySize: Int
     /// Sees every piece of the body as it is read to be sent, with its offset in the body's file

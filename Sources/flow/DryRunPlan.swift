@@ -55,6 +55,8 @@ struct DryRunPlan {
                 "  \(step.id): upload \(upload.uploadProtocol.rawValue) \(method) \(uploadURL(upload.url))\(suffix)"
             )
             lines.append("      \(chunkPlan(upload))")
+            lines += transportLines(
+                upload.transport, secure: uploadURL(upload.url).lowercased().hasPrefix("https://"))
         case .run(let run):
             switch run.command {
             case .script(let script): lines.append("  \(step.id): run sh -c \(quote(render(script)))\(suffix)")
@@ -94,6 +96,7 @@ struct DryRunPlan {
         case .file(let path): lines.append("      body from file \(path)")
         case .none: break
         }
+        lines += transportLines(http.transport, secure: plan.url.lowercased().hasPrefix("https://"))
         return lines
     }
 
@@ -120,6 +123,9 @@ struct DryRunPlan {
     // MARK: Values
 
     /// A value with inputs, defaults and env substituted, secrets masked, runtime values as placeholders.
+    /// `render`, for the plan's extensions.
+    func renderText(_ text: ScalarText) -> String { render(text) }
+
     private func render(_ text: ScalarText) -> String {
         guard let template = text.template else { return text.text }
         return template.render(known: known, placeholder: placeholder)

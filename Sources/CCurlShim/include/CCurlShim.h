@@ -25,6 +25,8 @@ CURLcode flow_easy_getinfo_double(CURL *handle, CURLINFO info, double *_Nonnull 
 CURLcode flow_easy_getinfo_string(CURL *handle, CURLINFO info, const char *_Nullable *_Nonnull value);
 CURLcode flow_easy_getinfo_pointer(CURL *handle, CURLINFO info, void *_Nullable *_Nonnull value);
 
+CURLSHcode flow_share_setopt_long(CURLSH *share, CURLSHoption option, long value);
+
 CURLMcode flow_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 CURLMcode flow_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *_Nullable value);
 CURLMcode flow_multi_setopt_socket_function(CURLM *multi, curl_socket_callback _Nullable callback);

@@ -25,6 +25,10 @@ public struct HTTPDefaults: Sendable, Hashable {
     public let timeout: Duration?
     /// Whether redirects are followed (default true).
     public let followRedirects: Bool?
+    /// `tls`, `auth`, `proxy` and `cookies` of every request (a step's own win).
+    public var transport = HTTPTransportSettings()
+    /// `no-proxy`: hosts reached without the proxy (`NO_PROXY`'s syntax).
+    public var noProxy: ScalarText?
 
     /// Creates HTTP defaults.
     public init(

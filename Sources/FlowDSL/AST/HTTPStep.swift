@@ -26,6 +26,8 @@ public struct HTTPStep: Sendable, Hashable {
     public let timeout: Duration?
     /// Whether redirects are followed (default `defaults.http.follow-redirects`, else true).
     public let followRedirects: Bool?
+    /// `tls`, `auth`, `proxy` and `cookies` of this request (see `HTTPTransportSettings`).
+    public var transport = HTTPTransportSettings()
     /// What the response must look like.
     public let expect: Expectation
     /// Where `http:` is written.

@@ -25,6 +25,8 @@ public struct UploadStep: Sendable, Hashable {
     public let headers: [NamedValue]
     /// tus `Upload-Metadata` entries (besides `filename` and `filetype`).
     public let metadata: [NamedValue]
+    /// `tls`, `auth`, `proxy` and `cookies` of every request of the upload.
+    public var transport = HTTPTransportSettings()
     /// What the final response must look like.
     public let expect: Expectation
     /// Where `upload:` is written.

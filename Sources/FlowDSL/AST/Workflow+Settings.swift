@@ -47,10 +47,13 @@ extension Workflow {
         }
         guard problems.isEmpty else { return .failure(SettingProblems(problems: problems)) }
         let http = self.defaults.http
+        var httpDefaults = HTTPDefaults(
+            baseURL: http.baseURL, headers: http.headers,
+            timeout: durations[.httpTimeout(step: nil)] ?? http.timeout, followRedirects: http.followRedirects)
+        httpDefaults.transport = http.transport
+        httpDefaults.noProxy = http.noProxy
         let defaults = Defaults(
-            http: HTTPDefaults(
-                baseURL: http.baseURL, headers: http.headers,
-                timeout: durations[.httpTimeout(step: nil)] ?? http.timeout, followRedirects: http.followRedirects),
+            http: httpDefaults,
             retry: Self.retry(self.defaults.retry, nil, values, durations),
             timeout: durations[.timeout(step: nil)] ?? self.defaults.timeout)
         func rebuild(_ step: Step) -> Step {
@@ -58,19 +61,21 @@ extension Workflow {
             switch step.kind {
             case .upload(let upload):
                 if let size = values[.chunkSize(step: step.id)] {
-                    kind = .upload(
-                        UploadStep(
-                            file: upload.file, url: upload.url, uploadProtocol: upload.uploadProtocol,
-                            method: upload.method, chunkSize: size, headers: upload.headers,
-                            metadata: upload.metadata, expect: upload.expect, location: upload.location))
+                    var resized = UploadStep(
+                        file: upload.file, url: upload.url, uploadProtocol: upload.uploadProtocol,
+                        method: upload.method, chunkSize: size, headers: upload.headers,
+                        metadata: upload.metadata, expect: upload.expect, location: upload.location)
+                    resized.transport = upload.transport
+                    kind = .upload(resized)
                 }
             case .http(let request):
                 if let timeout = durations[.httpTimeout(step: step.id)] {
-                    kind = .http(
-                        HTTPStep(
-                            method: request.method, url: request.url, query: request.query, headers: request.headers,
-                            body: request.body, timeout: timeout, followRedirects: request.followRedirects,
-                            expect: request.expect, location: request.location))
+                    var timed = HTTPStep(
+                        method: request.method, url: request.url, query: request.query, headers: request.headers,
+                        body: request.body, timeout: timeout, followRedirects: request.followRedirects,
+                        expect: request.expect, location: request.location)
+                    timed.transport = request.transport
+                    kind = .http(timed)
                 }
             case .group(let group):
                 kind = .group(

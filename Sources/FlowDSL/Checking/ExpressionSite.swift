@@ -26,6 +26,7 @@ struct ExpressionSite {
         var sites: [ExpressionSite] = workflow.env.map { ExpressionSite($0.value, .workflow) }
         if let baseURL = workflow.defaults.http.baseURL { sites.append(ExpressionSite(baseURL, .workflow)) }
         sites += workflow.defaults.http.headers.map { ExpressionSite($0.value, .workflow) }
+        sites += workflow.defaults.http.transportTexts.map { ExpressionSite($0, .workflow) }
         sites += workflow.settingExpressions.map { ExpressionSite($0.text, .workflow) }
         for service in workflow.services {
             sites += service.texts.map { ExpressionSite($0, .workflow) }
@@ -43,7 +44,7 @@ struct ExpressionSite {
         switch step.kind {
         case .http(let http):
             texts.append(http.url)
-            texts += (http.query + http.headers).map(\.value)
+            texts += (http.query + http.headers).map(\.value) + http.transport.texts
             switch http.body {
             case .json(let value): texts += value.strings
             case .form(let fields): texts += fields.map(\.value)
@@ -53,6 +54,7 @@ struct ExpressionSite {
             assertions = http.expect.assertions
         case .upload(let upload):
             texts += [upload.file, upload.url] + (upload.headers + upload.metadata).map(\.value)
+            texts += upload.transport.texts
             assertions = upload.expect.assertions
         case .run(let run):
             switch run.command {

@@ -21,6 +21,8 @@ extension Functions {
         case "join": return try join(arguments)
         case "toJSON": return .string(arguments[0].jsonText)
         case "fromJSON": return try fromJSON(arguments[0])
+        case "base64Encode": return try base64Encode(arguments[0])
+        case "base64Decode": return try base64Decode(arguments[0])
         default: throw Failure(message: "unknown function '\(name)'")
         }
     }
@@ -133,5 +135,30 @@ extension Functions {
         } catch {
             throw Failure(message: "fromJSON() got invalid JSON")
         }
+    }
+
+    /// The UTF-8 bytes of a string in base64 (the standard alphabet, padded).
+    private static func base64Encode(_ value: Value) throws(Failure) -> Value {
+        guard case .string(let text) = value else {
+            throw Failure(message: "base64Encode() expects a string, got \(value.typeName)")
+        }
+        return .string(Base64.encode(text.utf8))
+    }
+
+    /// The text base64 stands for; it must decode to UTF-8 text, since values are text.
+    private static func base64Decode(_ value: Value) throws(Failure) -> Value {
+        guard case .string(let text) = value else {
+            throw Failure(message: "base64Decode() expects a string, got \(value.typeName)")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try Base64.decode(text)
+        } catch {
+            throw Failure(message: "base64Decode() got invalid base64: \(error.description)")
+        }
+        guard let decoded = String(validating: bytes, as: UTF8.self) else {
+            throw Failure(message: "base64Decode() decoded \(bytes.count) bytes that are not UTF-8 text")
+        }
+        return .string(decoded)
     }
 }

@@ -3,7 +3,10 @@
 public enum Functions {
     /// Every function name, as written in expressions (names are case-sensitive).
     public static let names =
-        ["length", "contains", "startsWith", "endsWith", "format", "join", "toJSON", "fromJSON"]
+        [
+            "length", "contains", "startsWith", "endsWith", "format", "join", "toJSON", "fromJSON", "base64Encode",
+            "base64Decode",
+        ]
         + StatusFunction.allCases.map(\.rawValue)
 
     /// The functions whose answer comes from the engine rather than from their arguments.
@@ -12,7 +15,7 @@ public enum Functions {
     /// How many arguments `name` takes; `nil` for an unknown function.
     public static func arity(_ name: String) -> ClosedRange<Int>? {
         switch name {
-        case "length", "toJSON", "fromJSON": 1...1
+        case "length", "toJSON", "fromJSON", "base64Encode", "base64Decode": 1...1
         case "contains", "startsWith", "endsWith": 2...2
         case "join": 1...2
         case "format": 1...Int.max

@@ -1,11 +1,13 @@
 internal import Yams
 
 extension StepParser {
-    static let httpKeys = [
-        "method", "url", "query", "headers", "json", "form", "body", "body-file", "timeout",
-        "follow-redirects", "expect",
-    ]
-    static let uploadKeys = ["file", "url", "protocol", "method", "chunk-size", "headers", "metadata", "expect"]
+    static let httpKeys =
+        [
+            "method", "url", "query", "headers", "json", "form", "body", "body-file", "timeout",
+            "follow-redirects", "expect",
+        ] + transportKeys
+    static let uploadKeys =
+        ["file", "url", "protocol", "method", "chunk-size", "headers", "metadata", "expect"] + transportKeys
 
     mutating func parseHTTP(_ kindEntry: NodeReader.Entry, stepExpect: NodeReader.Entry?, id: String) -> HTTPStep? {
         guard let entries = reader.mapping(kindEntry.value, "'http'") else { return nil }
@@ -42,8 +44,9 @@ extension StepParser {
             reader.error("'http' has no 'url'", at: kindEntry.keyNode, hint: "add 'url: /path' or a full URL")
             return nil
         }
+        let transport = parseTransport(field)
         guard let url = reader.text(urlField.value, "'url'") else { return nil }
-        return HTTPStep(
+        var step = HTTPStep(
             method: method,
             url: url,
             query: query,
@@ -54,6 +57,8 @@ extension StepParser {
             expect: expect,
             location: reader.location(kindEntry.keyNode)
         )
+        step.transport = transport
+        return step
     }
 
     mutating func parseUpload(_ kindEntry: NodeReader.Entry, stepExpect: NodeReader.Entry?, id: String) -> UploadStep? {
@@ -84,8 +89,9 @@ extension StepParser {
         let headers = field["headers"].map { reader.namedValues($0.value, "'headers'") } ?? []
         let metadata = field["metadata"].map { reader.namedValues($0.value, "'metadata'") } ?? []
         let expect = parseExpect(inner: field["expect"], step: stepExpect)
+        let transport = parseTransport(field)
         guard let file, let url, let uploadProtocol, let chunkSize else { return nil }
-        return UploadStep(
+        var step = UploadStep(
             file: file,
             url: url,
             uploadProtocol: uploadProtocol,
@@ -96,6 +102,8 @@ extension StepParser {
             expect: expect,
             location: reader.location(kindEntry.keyNode)
         )
+        step.transport = transport
+        return step
     }
 
     mutating func parseRun(_ kindEntry: NodeReader.Entry, fields: [String: NodeReader.Entry]) -> RunStep? {

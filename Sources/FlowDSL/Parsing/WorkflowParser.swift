@@ -176,7 +176,7 @@ struct WorkflowParser {
         guard let entries = reader.mapping(node, "'defaults.http'") else { return HTTPDefaults() }
         reader.rejectUnknownKeys(
             entries,
-            allowed: ["base-url", "headers", "timeout", "follow-redirects"],
+            allowed: ["base-url", "headers", "timeout", "follow-redirects", "no-proxy"] + StepParser.transportKeys,
             in: "'defaults.http'"
         )
         var baseURL: ScalarText?
@@ -195,6 +195,13 @@ struct WorkflowParser {
             default: break
             }
         }
-        return HTTPDefaults(baseURL: baseURL, headers: headers, timeout: timeout, followRedirects: followRedirects)
+        var defaults = HTTPDefaults(
+            baseURL: baseURL, headers: headers, timeout: timeout, followRedirects: followRedirects)
+        let field = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
+        var stepParser = StepParser(reader: reader)
+        defaults.transport = stepParser.parseTransport(field)
+        reader = stepParser.reader
+        defaults.noProxy = field["no-proxy"].flatMap { reader.text($0.value, "'no-proxy'") }
+        return defaults
     }
 }

@@ -93,6 +93,10 @@ extension WorkflowSchema {
                 "body-file": V.text("A file sent as the body, streamed."),
                 "timeout": V.orExpression("The request's timeout.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether to follow redirects (default true)."),
+                "tls": V.ref("tls", "TLS certificates (over `defaults.http.tls`, key by key)."),
+                "auth": V.ref("auth", "The `Authorization` header (default `defaults.http.auth`)."),
+                "proxy": V.ref("proxy", "The proxy (default `defaults.http.proxy`)."),
+                "cookies": V.boolean("Whether to use the run's cookie jar (default `defaults.http.cookies`)."),
                 "expect": V.ref("expect", "What the response must look like (here or next to `http`, not both)."),
             ]
         ).adding([
@@ -120,6 +124,10 @@ extension WorkflowSchema {
                 "chunk-size": V.orExpression("The size of each chunk (default 5MiB).", V.ref("size")),
                 "headers": V.map("Headers sent with every request of the upload.", values: V.scalar),
                 "metadata": V.map("tus `Upload-Metadata` pairs (filename and filetype are added).", values: V.scalar),
+                "tls": V.ref("tls", "TLS certificates (over `defaults.http.tls`, key by key)."),
+                "auth": V.ref("auth", "The `Authorization` header (default `defaults.http.auth`)."),
+                "proxy": V.ref("proxy", "The proxy (default `defaults.http.proxy`)."),
+                "cookies": V.boolean("Whether to use the run's cookie jar (default `defaults.http.cookies`)."),
                 "expect": V.ref(
                     "expect", "What the last response must look like (here or next to `upload`, not both)."),
             ],

@@ -88,6 +88,7 @@ public enum WorkflowSchema {
         define("retry", retryDefinition)
         define("duration", durationDefinition)
         define("size", sizeDefinition)
+        members += transportDefinitions
         return members
     }
 
@@ -148,6 +149,11 @@ public enum WorkflowSchema {
                 "headers": V.map("Headers sent with every request.", values: V.scalar),
                 "timeout": V.orExpression("The timeout of every request.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether requests follow redirects (default true)."),
+                "tls": V.ref("tls", "TLS certificates of every request."),
+                "auth": V.ref("auth", "The `Authorization` of every request."),
+                "proxy": V.ref("proxy", "The proxy of every request."),
+                "no-proxy": V.text("Hosts reached without the proxy, comma-separated (default: `NO_PROXY`)."),
+                "cookies": V.boolean("Keep one in-memory cookie jar for the run's requests (default false)."),
             ]
         )
     }

@@ -46,20 +46,25 @@ public final class WorkflowRun: Sendable {
         } catch {
             problems.append(error)
         }
+        let transportContext = TransportContext(
+            folder: TransportPlan.folder(of: workflow.file), environment: options.environment)
+        problems += Self.unreadableTLSFiles(workflow, context: transportContext, values: runValues)
         guard problems.isEmpty else { throw RunSetupError(problems: problems) }
 
         let queue = DispatchQueue(label: "flow.run")
         self.queue = queue
         let stepQueue = DispatchQueue(label: "flow.steps", attributes: .concurrent)
-        let http = HTTPStepRunner(
+        var http = HTTPStepRunner(
             client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
             queue: stepQueue, defaultRequestTimeout: options.defaultRequestTimeout)
+        http.transportContext = transportContext
         let run = RunStepRunner(
             values: runValues, workflowEnvironment: environment, masker: masker, queue: stepQueue,
             defaultRetry: workflow.defaults.retry)
-        let upload = UploadStepRunner(
+        var upload = UploadStepRunner(
             client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
             cleanups: cleanups, queue: stepQueue)
+        upload.transportContext = transportContext
         let records = RunRecords<StepResult>()
         let runners = Runners(http: http, run: run, upload: upload)
         let plan = workflow.allSteps.map { step in

@@ -66,6 +66,15 @@ public struct RequestPlan: Sendable, Equatable {
             headers.append(Header(name: name, value: value))
         }
         for header in defaults.headers + http.headers { set(header.name, try text(header.value)) }
+        // `auth` (the step's, else the defaults') writes `Authorization` over any header of that name.
+        if let auth = http.transport.auth ?? defaults.transport.auth {
+            if placeholders, case .basic = auth {
+                // The encoded pair hides the password from the masker's eye; show none of it.
+                set("Authorization", "Basic ***")
+            } else {
+                set("Authorization", try auth.headerValue(text: text))
+            }
+        }
         func defaultContentType(_ type: String) {
             if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
                 set("Content-Type", type)

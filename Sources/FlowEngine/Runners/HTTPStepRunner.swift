@@ -16,6 +16,8 @@ struct HTTPStepRunner: Sendable {
     let queue: DispatchQueue
     /// The limit of a request when the workflow sets no `timeout` (see `requestTimeout`).
     let defaultRequestTimeout: Duration
+    /// The workflow file's folder and the process environment, for `tls` files (see `TransportPlan`).
+    var transportContext = TransportContext(folder: ".", environment: [:])
 
     /// Starts the step; the future's value is the `result` object and the attempts made.
     func run(_ step: Step, _ http: HTTPStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
@@ -78,7 +80,8 @@ struct HTTPStepRunner: Sendable {
     {
         let texts = [http.url] + http.query.map(\.value) + http.headers.map(\.value) + bodyTexts(http.body)
         let scope = values.scope(
-            for: texts + defaults.http.headers.map(\.value), records: start.records, locals: start.locals)
+            for: texts + defaults.http.headers.map(\.value) + http.transport.texts + defaults.http.transportTexts,
+            records: start.records, locals: start.locals)
         let plan: RequestPlan
         do {
             plan = try RequestPlan(
@@ -105,10 +108,13 @@ struct HTTPStepRunner: Sendable {
             }
             body = .file(path: file, offset: 0, length: size)
         }
-        return HTTPRequest(
+        var request = HTTPRequest(
             method: plan.method, url: plan.url, headers: HTTPHeaders(plan.headers.map { ($0.name, $0.value) }),
             body: body, timeout: requestTimeout(step, http),
             followRedirects: http.followRedirects ?? defaults.http.followRedirects ?? true)
+        try transportContext.apply(
+            http.transport, defaults: defaults.http, to: &request, at: http.location, scope: scope, masker: masker)
+        return request
     }
 
     /// `http.timeout`, else `defaults.http.timeout`; else, when no `timeout` bounds the whole

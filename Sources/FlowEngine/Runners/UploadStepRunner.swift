@@ -15,6 +15,8 @@ struct UploadStepRunner: Sendable {
     let masker: SecretMasker
     let cleanups: CleanupTracker
     let queue: DispatchQueue
+    /// The workflow file's folder and the process environment, for `tls` files (see `TransportPlan`).
+    var transportContext = TransportContext(folder: ".", environment: [:])
 
     /// Starts the step; the future's value is the `result` object and the attempts made.
     func run(_ step: Step, _ upload: UploadStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
@@ -53,7 +55,8 @@ struct UploadStepRunner: Sendable {
     private func makeTarget(_ upload: UploadStep, start: StepStart<StepResult>) throws(StepError) -> UploadTarget {
         let texts = [upload.file, upload.url] + upload.headers.map(\.value) + upload.metadata.map(\.value)
         let scope = values.scope(
-            for: texts + defaults.http.headers.map(\.value), records: start.records, locals: start.locals)
+            for: texts + defaults.http.headers.map(\.value) + upload.transport.texts + defaults.http.transportTexts,
+            records: start.records, locals: start.locals)
         let url: String
         do {
             url = try RequestPlan.absoluteURL(
@@ -71,6 +74,15 @@ struct UploadStepRunner: Sendable {
         var headers = HTTPHeaders()
         for header in defaults.http.headers { headers.set(header.name, try header.value.string(in: scope)) }
         for header in upload.headers { headers.set(header.name, try header.value.string(in: scope)) }
+        if let auth = upload.transport.auth ?? defaults.http.transport.auth {
+            headers.set("Authorization", try auth.headerValue { text throws(StepError) in try text.string(in: scope) })
+        }
+        let transport = try transportContext.plan(
+            upload.transport, defaults: defaults.http, scope: scope, masker: masker)
+        let secure = url.lowercased().hasPrefix("https://")
+        if let problem = transport.unreadableFiles(at: upload.location, environment: secure).first {
+            throw StepError(masker(problem.message), at: problem.location)
+        }
         var metadata: [(String, String)] = []
         for entry in upload.metadata { metadata.append((entry.name, try entry.value.string(in: scope))) }
         // tus servers (tuspyserver among them) want a file name and type; the step may override both.
@@ -80,9 +92,12 @@ struct UploadStepRunner: Sendable {
         if !metadata.contains(where: { $0.0 == "filename" }) {
             metadata.insert(("filename", (path as NSString).lastPathComponent), at: 0)
         }
-        return UploadTarget(
+        var target = UploadTarget(
             url: url, file: file, uploadProtocol: upload.uploadProtocol, method: upload.method?.rawValue ?? "PUT",
             chunkSize: Int64(upload.chunkSize), headers: headers, metadata: metadata,
             controlTimeout: defaults.http.timeout ?? .seconds(30), location: upload.location)
+        target.transport = transport.options
+        target.verifyTLS = !transport.insecure
+        return target
     }
 }

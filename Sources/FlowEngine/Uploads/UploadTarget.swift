@@ -19,10 +19,16 @@ struct UploadTarget: Sendable {
     let controlTimeout: Duration
     /// Where `upload:` is written, for error messages.
     let location: SourceLocation
+    /// TLS files, proxy and cookie jar of every request of the upload (see `TransportPlan`).
+    var transport = HTTPTransportOptions()
+    /// Whether servers' certificates are checked (`tls.insecure` turns it off).
+    var verifyTLS = true
 
     /// `request` with the step's headers added (those it sets itself win).
     func withStepHeaders(_ request: HTTPRequest) -> HTTPRequest {
         var request = request
+        request.transport = transport
+        request.verifyTLS = verifyTLS
         for (name, value) in headers where !request.headers.contains(name) {
             request.headers.set(name, value)
         }

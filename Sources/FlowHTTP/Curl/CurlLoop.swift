@@ -101,6 +101,12 @@ final class CurlLoop: Sendable {
         _ = flow_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, Self.connectionLimit(configuration))
         _ = flow_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(0, configuration.maxConnectionsPerHost))
         inbox.withLock { $0.multi = WakeHandle(pointer: multi) }
+        // The cookie jar of requests with `transport.cookies`. Every easy handle using it lives
+        // on this thread, so the share needs no lock callbacks.
+        let cookieShare = curl_share_init()
+        if let cookieShare {
+            _ = flow_share_setopt_long(cookieShare, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
+        }
         var transfers: [Int: Transfer] = [:]
         while true {
             let (commands, closing) = inbox.withLock { inbox in
@@ -112,10 +118,13 @@ final class CurlLoop: Sendable {
             }
             if closing {
                 close(multi, transfers: transfers, pending: commands)
+                // Every easy handle must be gone before the share they used.
+                transfers.removeAll()
+                if let cookieShare { _ = curl_share_cleanup(cookieShare) }
                 return
             }
             for command in commands {
-                apply(command, multi: multi, transfers: &transfers)
+                apply(command, multi: multi, transfers: &transfers, cookieShare: cookieShare)
             }
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
@@ -134,13 +143,17 @@ final class CurlLoop: Sendable {
         return configured == 0 ? cap : min(configured, cap)
     }
 
-    private func apply(_ command: Command, multi: UnsafeMutableRawPointer, transfers: inout [Int: Transfer]) {
+    private func apply(
+        _ command: Command, multi: UnsafeMutableRawPointer, transfers: inout [Int: Transfer],
+        cookieShare: UnsafeMutableRawPointer?
+    ) {
         switch command {
         case .start(let id, let request, let progress, let promise):
             guard !promise.isCompleted else { return }
             do {
                 let transfer = try Transfer(
-                    id: id, request: request, promise: promise, progress: progress, progressQueue: progressQueue)
+                    id: id, request: request, promise: promise, progress: progress, progressQueue: progressQueue,
+                    cookieShare: cookieShare)
                 let added = curl_multi_add_handle(multi, transfer.easy)
                 guard added == CURLM_OK else {
                     let text = String(cString: curl_multi_strerror(added))

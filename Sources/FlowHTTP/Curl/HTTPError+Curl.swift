@@ -47,13 +47,7 @@ extension HTTPError {
         case .connect:
             message = "could not connect to \(url): \(detail)"
         case .tls:
-            if code == CURLE_PEER_FAILED_VERIFICATION {
-                message =
-                    "TLS certificate verification failed for \(url): \(detail); "
-                    + "turn verification off only for a server you trust"
-            } else {
-                message = "TLS failed with \(url): \(detail)"
-            }
+            message = Self.tlsMessage(code: code, detail: detail, url: url) ?? "TLS failed with \(url): \(detail)"
         case .timeout:
             let connecting = detail.hasPrefix("Connection timed out") || detail.hasPrefix("Failed to connect")
             let limit =
@@ -126,6 +120,7 @@ extension HTTPError {
             return .bodyTooLarge
         }
         if failure.bodyReadFailure != nil { return .invalidRequest }
+        if Self.isClientCertificateRefusal(failure.detail) { return .tls }
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .dns

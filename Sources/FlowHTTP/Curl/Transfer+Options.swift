@@ -45,6 +45,7 @@ extension Transfer {
         configureMethodAndBody(check)
         configureHeaders(check)
         configureProgress(check)
+        configureTransport(check)
         if let failed {
             let text = String(cString: curl_easy_strerror(failed))
             throw HTTPError(

@@ -22,6 +22,8 @@ final class Transfer {
     let easy: UnsafeMutableRawPointer
     let request: HTTPRequest
     let body: RequestBodySource
+    /// The client's cookie jar (a curl share handle), for requests that use it.
+    let cookieShare: UnsafeMutableRawPointer?
 
     private let progress: (@Sendable (HTTPProgress) -> Void)?
     private let progressQueue: DispatchQueue
@@ -45,7 +47,8 @@ final class Transfer {
         request: HTTPRequest,
         promise: Promise<HTTPResponse>,
         progress: (@Sendable (HTTPProgress) -> Void)?,
-        progressQueue: DispatchQueue
+        progressQueue: DispatchQueue,
+        cookieShare: UnsafeMutableRawPointer? = nil
     ) throws(HTTPError) {
         let url = request.fullURL
         do {
@@ -63,6 +66,7 @@ final class Transfer {
         self.easy = easy
         self.progress = progress
         self.progressQueue = progressQueue
+        self.cookieShare = cookieShare
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         try configure()

@@ -5,6 +5,7 @@ enum SandboxRoutes {
     static func register(on router: Router<SandboxContext>, state: SandboxState) {
         BasicRoutes.register(on: router, state: state)
         AuthRoutes.register(on: router, state: state)
+        CookieRoutes.register(on: router, state: state)
         FlakyRoutes.register(on: router, state: state)
         ReflectRoute.register(on: router, state: state)
         ContentRangeRoutes.register(on: router, state: state)

@@ -31,6 +31,13 @@ struct RunExecution {
                     + "every occurrence of its value in the output and the reports is shown as ***, "
                     + "which can hide unrelated text\n")
         }
+        let insecure = WorkflowRun.insecureSteps(workflow)
+        if !insecure.isEmpty {
+            StandardError.write(
+                "flow: warning: TLS certificates are not checked (tls.insecure: true) for step"
+                    + "\(insecure.count == 1 ? "" : "s") \(insecure.joined(separator: ", ")); anyone on the way "
+                    + "to those servers can read and change the traffic\n")
+        }
         let masker = secrets.masker
         let terminal = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
         let colors = terminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil

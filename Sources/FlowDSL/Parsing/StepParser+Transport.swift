@@ -1,0 +1,71 @@
+internal import Yams
+
+extension StepParser {
+    /// The keys of `HTTPTransportSettings`, allowed in `http`, `upload` and `defaults.http`.
+    static let transportKeys = ["tls", "auth", "proxy", "cookies"]
+
+    /// `tls`, `auth`, `proxy` and `cookies` among `fields` (other keys are the caller's).
+    mutating func parseTransport(_ fields: [String: NodeReader.Entry]) -> HTTPTransportSettings {
+        HTTPTransportSettings(
+            tls: fields["tls"].flatMap { parseTLS($0) },
+            auth: fields["auth"].flatMap { parseAuth($0.value) },
+            proxy: fields["proxy"].flatMap { parseProxy($0.value) },
+            cookies: fields["cookies"].flatMap { reader.bool($0.value, "'cookies'") })
+    }
+
+    private mutating func parseTLS(_ entry: NodeReader.Entry) -> TLSSettings? {
+        guard let entries = reader.mapping(entry.value, "'tls'") else { return nil }
+        reader.rejectUnknownKeys(entries, allowed: ["ca-file", "cert-file", "key-file", "insecure"], in: "'tls'")
+        let field = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
+        if let key = field["key-file"], field["cert-file"] == nil {
+            reader.error(
+                "'tls' has a 'key-file' but no 'cert-file'", at: key.keyNode,
+                hint: "the key belongs to a client certificate: add 'cert-file'")
+        }
+        return TLSSettings(
+            caFile: field["ca-file"].flatMap { reader.text($0.value, "'ca-file'") },
+            certFile: field["cert-file"].flatMap { reader.text($0.value, "'cert-file'") },
+            keyFile: field["key-file"].flatMap { reader.text($0.value, "'key-file'") },
+            insecure: field["insecure"].flatMap { reader.bool($0.value, "'insecure'") },
+            location: reader.location(entry.keyNode))
+    }
+
+    private mutating func parseAuth(_ node: Node) -> HTTPAuth? {
+        guard let entries = reader.mapping(node, "'auth'") else { return nil }
+        reader.rejectUnknownKeys(entries, allowed: ["basic", "bearer"], in: "'auth'")
+        guard entries.count == 1, let entry = entries.first else {
+            reader.error(
+                "'auth' takes exactly one of 'basic' and 'bearer'", at: node,
+                hint: "write 'auth: { basic: { user: U, password: P } }' or 'auth: { bearer: TOKEN }'")
+            return nil
+        }
+        switch entry.key {
+        case "bearer":
+            return reader.text(entry.value, "'bearer'").map(HTTPAuth.bearer)
+        case "basic":
+            guard let fields = reader.mapping(entry.value, "'basic'") else { return nil }
+            reader.rejectUnknownKeys(fields, allowed: ["user", "password"], in: "'basic'")
+            let field = Dictionary(fields.map { ($0.key, $0) }) { first, _ in first }
+            guard let userField = field["user"], let passwordField = field["password"] else {
+                reader.error("'basic' needs both 'user' and 'password'", at: entry.keyNode)
+                return nil
+            }
+            guard let user = reader.text(userField.value, "'user'"),
+                let password = reader.text(passwordField.value, "'password'")
+            else { return nil }
+            if user.text.contains(":") {
+                reader.error(
+                    "a Basic auth 'user' cannot contain ':' (it separates the user from the password)",
+                    at: userField.value)
+            }
+            return .basic(user: user, password: password)
+        default:
+            return nil
+        }
+    }
+
+    private mutating func parseProxy(_ node: Node) -> ProxySetting? {
+        guard let text = reader.text(node, "'proxy'") else { return nil }
+        return text.text == "none" ? .direct : .url(text)
+    }
+}

@@ -1,0 +1,42 @@
+extension WorkflowSchema {
+    /// `tls`, `auth` and `proxy`, shared by `http`, `upload` and `defaults.http`.
+    static var transportDefinitions: [JSONNode.Member] {
+        typealias V = SchemaVocabulary
+        let tls = V.closedObject(
+            "TLS certificates. Paths are relative to the workflow file's folder; a step's keys override "
+                + "`defaults.http.tls` one by one.",
+            properties: [
+                "ca-file": V.text(
+                    "A PEM file of the CA certificates to trust instead of the system's (default: "
+                        + "`CURL_CA_BUNDLE`, else `SSL_CERT_FILE`, else the system's)."),
+                "cert-file": V.text("A PEM client certificate, for servers that ask for one."),
+                "key-file": V.text("The client certificate's private key (PEM), when not in `cert-file`."),
+                "insecure": V.boolean(
+                    "Skip checking the server's certificate and host name (default false); every run warns."),
+            ])
+        let auth = V.either(
+            "The `Authorization` header: exactly one of `basic` and `bearer`.",
+            [
+                V.closedObject(
+                    "Basic auth.",
+                    properties: [
+                        "basic": V.closedObject(
+                            "`Authorization: Basic base64(user:password)`.",
+                            properties: [
+                                "user": V.text("The user name (no `:`)."),
+                                "password": V.text("The password; usually `${{ secrets.NAME }}`."),
+                            ],
+                            required: ["user", "password"])
+                    ],
+                    required: ["basic"]),
+                V.closedObject(
+                    "Bearer token.",
+                    properties: ["bearer": V.text("`Authorization: Bearer TOKEN`; usually `${{ secrets.NAME }}`.")],
+                    required: ["bearer"]),
+            ])
+        let proxy = V.text(
+            "A proxy URL such as `http://proxy:3128`, or `none` for no proxy; without it libcurl reads "
+                + "`http_proxy`, `https_proxy`/`HTTPS_PROXY`, `NO_PROXY` (never upper-case `HTTP_PROXY`).")
+        return [.init(key: "tls", value: tls), .init(key: "auth", value: auth), .init(key: "proxy", value: proxy)]
+    }
+}

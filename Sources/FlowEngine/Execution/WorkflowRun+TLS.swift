@@ -1,0 +1,54 @@
+import FlowDSL
+
+extension WorkflowRun {
+    /// The `tls` files of every request step that are missing or unreadable, among those known
+    /// before the run: paths without `${{ }}` (or reading only workflow-level values). Others, and
+    /// a CA file from `SSL_CERT_FILE` / `CURL_CA_BUNDLE`, are checked when a step builds an
+    /// `https://` request.
+    static func unreadableTLSFiles(_ workflow: Workflow, context: TransportContext, values: RunValues)
+        -> [StepError]
+    {
+        let scope = values.scope(for: [], records: RunRecords([:]))
+        var problems: [StepError] = []
+        var seen = Set<String>()
+        for (settings, location) in requestTransports(workflow) {
+            let plan: TransportPlan
+            do {
+                plan = try context.plan(settings, defaults: workflow.defaults.http, scope: scope, masker: .none)
+            } catch {
+                continue  // reads a step's outputs: checked when that step runs
+            }
+            for problem in plan.unreadableFiles(at: location, environment: false)
+            where seen.insert(problem.message).inserted {
+                problems.append(problem)
+            }
+        }
+        return problems
+    }
+
+    /// Each `http` and `upload` step's own transport settings and where the request is written.
+    static func requestTransports(_ workflow: Workflow) -> [(HTTPTransportSettings, SourceLocation)] {
+        workflow.allSteps.compactMap { step in
+            switch step.kind {
+            case .http(let http): return (http.transport, http.location)
+            case .upload(let upload): return (upload.transport, upload.location)
+            default: return nil
+            }
+        }
+    }
+
+    /// The ids of the steps whose requests skip certificate checks (`tls.insecure: true`, their
+    /// own or the defaults'), for the warning every run prints.
+    public static func insecureSteps(_ workflow: Workflow) -> [String] {
+        workflow.allSteps.compactMap { step in
+            let own: HTTPTransportSettings
+            switch step.kind {
+            case .http(let http): own = http.transport
+            case .upload(let upload): own = upload.transport
+            default: return nil
+            }
+            let insecure = own.overriding(workflow.defaults.http.transport).tls?.insecure ?? false
+            return insecure ? step.id : nil
+        }
+    }
+}

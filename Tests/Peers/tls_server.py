@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""An HTTPS server on loopback for flow's TLS tests.
+
+Prints `PORT <n>` once it listens on 127.0.0.1 (--port, default a free one), answers every GET with JSON
+`{"path": ..., "client": <client certificate's CN or null>}`, and exits after --lifetime seconds
+so a test that dies cannot leave it behind.
+
+    tls_server.py --cert server.pem --key server.key [--client-ca ca.pem] [--port N] [--lifetime 60]
+"""
+import argparse
+import json
+import os
+import ssl
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class Handler(BaseHTTPRequestHandler):
+    def do_GET(self):
+        peer = self.connection.getpeercert() if hasattr(self.connection, "getpeercert") else None
+        client = None
+        if peer:
+            for rdn in peer.get("subject", ()):
+                for key, value in rdn:
+                    if key == "commonName":
+                        client = value
+        body = json.dumps({"path": self.path, "client": client}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cert", required=True)
+    parser.add_argument("--key", required=True)
+    parser.add_argument("--client-ca")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--lifetime", type=float, default=60)
+    args = parser.parse_args()
+
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(args.cert, args.key)
+    if args.client_ca:
+        context.verify_mode = ssl.CERT_REQUIRED
+        context.load_verify_locations(args.client_ca)
+
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.daemon_threads = True
+    # The handshake happens in each connection's thread, on its first read, so a client that
+    # never finishes one cannot stall accepting the next.
+    server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
+    threading.Timer(args.lifetime, lambda: os._exit(0)).start()
+    print(f"PORT {server.server_address[1]}", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
