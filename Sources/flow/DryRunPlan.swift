@@ -94,7 +94,7 @@ struct DryRunPlan {
         case .file(let path): lines.append("      body from file \(path)")
         case .none: break
         }
-        return lines
+        return lines + responseBodyLines(http.responseBody, saveTo: http.responseBody.saveTo.map(render))
     }
 
     private func describe(_ service: Service) -> [String] {

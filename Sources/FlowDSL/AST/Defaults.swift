@@ -25,6 +25,8 @@ public struct HTTPDefaults: Sendable, Hashable {
     public let timeout: Duration?
     /// Whether redirects are followed (default true).
     public let followRedirects: Bool?
+    /// `max-body`: the largest response body kept in memory (default 64 MiB).
+    public var maxBody: Int?
 
     /// Creates HTTP defaults.
     public init(

@@ -4,7 +4,7 @@ extension StepParser {
     static let httpKeys = [
         "method", "url", "query", "headers", "json", "form", "body", "body-file", "timeout",
         "follow-redirects", "expect",
-    ]
+    ] + responseBodyKeys
     static let uploadKeys = ["file", "url", "protocol", "method", "chunk-size", "headers", "metadata", "expect"]
 
     mutating func parseHTTP(_ kindEntry: NodeReader.Entry, stepExpect: NodeReader.Entry?, id: String) -> HTTPStep? {
@@ -43,7 +43,7 @@ extension StepParser {
             return nil
         }
         guard let url = reader.text(urlField.value, "'url'") else { return nil }
-        return HTTPStep(
+        var step = HTTPStep(
             method: method,
             url: url,
             query: query,
@@ -54,6 +54,8 @@ extension StepParser {
             expect: expect,
             location: reader.location(kindEntry.keyNode)
         )
+        step.responseBody = parseResponseBody(field, method: method)
+        return step
     }
 
     mutating func parseUpload(_ kindEntry: NodeReader.Entry, stepExpect: NodeReader.Entry?, id: String) -> UploadStep? {

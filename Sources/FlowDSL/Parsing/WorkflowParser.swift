@@ -176,13 +176,14 @@ struct WorkflowParser {
         guard let entries = reader.mapping(node, "'defaults.http'") else { return HTTPDefaults() }
         reader.rejectUnknownKeys(
             entries,
-            allowed: ["base-url", "headers", "timeout", "follow-redirects"],
+            allowed: ["base-url", "headers", "timeout", "follow-redirects", "max-body"],
             in: "'defaults.http'"
         )
         var baseURL: ScalarText?
         var headers: [NamedValue] = []
         var timeout: Duration?
         var followRedirects: Bool?
+        var maxBody: Int?
         for entry in entries {
             switch entry.key {
             case "base-url": baseURL = reader.text(entry.value, "'base-url'")
@@ -192,9 +193,13 @@ struct WorkflowParser {
                     timeout = reader.duration(entry.value, "'timeout'")
                 }
             case "follow-redirects": followRedirects = reader.bool(entry.value, "'follow-redirects'")
+            case "max-body": maxBody = reader.size(entry.value, "'max-body'")
             default: break
             }
         }
-        return HTTPDefaults(baseURL: baseURL, headers: headers, timeout: timeout, followRedirects: followRedirects)
+        var defaults = HTTPDefaults(
+            baseURL: baseURL, headers: headers, timeout: timeout, followRedirects: followRedirects)
+        defaults.maxBody = maxBody
+        return defaults
     }
 }

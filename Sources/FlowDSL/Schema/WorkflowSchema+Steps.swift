@@ -93,6 +93,10 @@ extension WorkflowSchema {
                 "body-file": V.text("A file sent as the body, streamed."),
                 "timeout": V.orExpression("The request's timeout.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether to follow redirects (default true)."),
+                "save-to": V.text(
+                    "Stream a 2xx body to this file (relative to the workflow's folder), written atomically."),
+                "resume": V.boolean("Continue a partial `save-to` download with a Range request (GET only)."),
+                "max-body": V.ref("size", "The largest body kept in memory (default `defaults.http.max-body`, 64MiB)."),
                 "expect": V.ref("expect", "What the response must look like (here or next to `http`, not both)."),
             ]
         ).adding([

@@ -148,6 +148,7 @@ public enum WorkflowSchema {
                 "headers": V.map("Headers sent with every request.", values: V.scalar),
                 "timeout": V.orExpression("The timeout of every request.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether requests follow redirects (default true)."),
+                "max-body": V.ref("size", "The largest response body kept in memory (default 64MiB)."),
             ]
         )
     }

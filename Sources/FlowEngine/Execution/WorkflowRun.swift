@@ -51,9 +51,10 @@ public final class WorkflowRun: Sendable {
         let queue = DispatchQueue(label: "flow.run")
         self.queue = queue
         let stepQueue = DispatchQueue(label: "flow.steps", attributes: .concurrent)
-        let http = HTTPStepRunner(
+        var http = HTTPStepRunner(
             client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
             queue: stepQueue, defaultRequestTimeout: options.defaultRequestTimeout)
+        http.workflowFolder = Self.folder(of: workflow.file, workingDirectory: options.workingDirectory)
         let run = RunStepRunner(
             values: runValues, workflowEnvironment: environment, masker: masker, queue: stepQueue,
             defaultRetry: workflow.defaults.retry)
