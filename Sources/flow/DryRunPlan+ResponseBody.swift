@@ -10,10 +10,14 @@ extension DryRunPlan {
         guard let saveTo else { return lines }
         let folder = URL(fileURLWithPath: workflow.file).standardizedFileURL.deletingLastPathComponent()
         let final = URL(fileURLWithPath: saveTo, relativeTo: folder).standardizedFileURL
-        let partial = final.deletingLastPathComponent().appendingPathComponent(".\(final.lastPathComponent).flow-partial")
-        lines.append("      save-to \(final.path) (a 2xx body is written to \(partial.lastPathComponent), renamed when complete)")
+        let partial = final.deletingLastPathComponent().appendingPathComponent(
+            ".\(final.lastPathComponent).flow-partial")
+        lines.append(
+            "      save-to \(final.path) (a 2xx body is written to \(partial.lastPathComponent), renamed when complete)"
+        )
         guard options.resume else {
-            lines.append("      resume: no (every attempt starts from the first byte; a failed step deletes the partial file)")
+            lines.append(
+                "      resume: no (every attempt starts from the first byte; a failed step deletes the partial file)")
             return lines
         }
         var info = stat()

@@ -1,9 +1,10 @@
 import FlowSandbox
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import Testing
 
 /// A `save-to` download with `resume: true` continues, in the next `flow run`, from what a run
 /// killed with SIGKILL left behind.
@@ -14,7 +15,7 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("flow-resume-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let size = 2_000_000
+        let size = 1_000_000
         let file = dir.appendingPathComponent("download.yaml").path
         try """
         version: 1
@@ -29,7 +30,7 @@ import Testing
         """.write(toFile: file, atomically: true, encoding: .utf8)
         let partial = dir.appendingPathComponent("out/.big.bin.flow-partial").path
 
-        // 16 KiB every 50 ms: about 6 s for the whole body, so the kill lands mid-download.
+        // 16 KiB every 50 ms: about 3 s for the whole body, so the kill lands mid-download.
         let first = try FlowChild(["run", file, "--input", "slow=50"])
         let started = await FlowChild.wait(for: .seconds(30)) { Self.size(of: partial) > 100_000 }
         kill(first.pid, SIGKILL)
@@ -38,6 +39,13 @@ import Testing
         let left = Self.size(of: partial)
         #expect(left > 0 && left < size)
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/big.bin").path))
+
+        // The dry run shows where the body goes and what a resume would ask for.
+        let plan = try await FlowProcess.run(["run", file, "--dry-run"])
+        #expect(plan.stdout.contains("save-to \(dir.path)/out/big.bin"), "\(plan.stdout)")
+        #expect(
+            plan.stdout.contains("resume: \(left) bytes are there; the request adds Range: bytes=\(left)-"),
+            "\(plan.stdout)")
 
         let second = try await FlowProcess.run(["run", file])
         #expect(second.exitCode == 0, "\(second.stdout)\(second.stderr)")

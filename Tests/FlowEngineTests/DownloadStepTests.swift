@@ -2,10 +2,11 @@ import FlowDSL
 import FlowEngine
 import FlowSandbox
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import Testing
 
 /// Bodies as bytes: `save-to` (atomic, resumable), `result.base64`, `max-body` and compressed
 /// responses, against the sandbox's `/downloads/{n}` and `/gzip/{n}`.

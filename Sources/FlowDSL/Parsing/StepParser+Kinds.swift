@@ -4,12 +4,12 @@ extension StepParser {
     static let httpKeys = [
         "method", "url", "query", "headers", "json", "form", "body", "body-file", "timeout",
         "follow-redirects", "expect",
-    ] + responseBodyKeys
+    ]
     static let uploadKeys = ["file", "url", "protocol", "method", "chunk-size", "headers", "metadata", "expect"]
 
     mutating func parseHTTP(_ kindEntry: NodeReader.Entry, stepExpect: NodeReader.Entry?, id: String) -> HTTPStep? {
         guard let entries = reader.mapping(kindEntry.value, "'http'") else { return nil }
-        reader.rejectUnknownKeys(entries, allowed: Self.httpKeys, in: "'http'")
+        reader.rejectUnknownKeys(entries, allowed: Self.httpKeys + Self.responseBodyKeys, in: "'http'")
         let field = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
         let bodies = entries.filter { ["json", "form", "body", "body-file"].contains($0.key) }
         if bodies.count > 1 {

@@ -40,7 +40,8 @@ final class HTTPDownload: Sendable {
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
-            throw DownloadSetupError(message: "cannot create the folder of 'save-to' '\(finalPath)': \(error.localizedDescription)")
+            throw DownloadSetupError(
+                message: "cannot create the folder of 'save-to' '\(finalPath)': \(error.localizedDescription)")
         }
     }
 

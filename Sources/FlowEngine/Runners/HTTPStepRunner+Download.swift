@@ -51,7 +51,9 @@ extension HTTPStepRunner {
         }
         guard case .object(var fields) = result(of: response) else { return .null }
         for key in ["body", "json", "bytes", "base64"] { fields[key] = nil }
-        fields.merge(ResponseBodyFields.fields(savedTo: download.finalPath, bytes: complete.bytes, sha256: complete.sha256)) {
+        fields.merge(
+            ResponseBodyFields.fields(savedTo: download.finalPath, bytes: complete.bytes, sha256: complete.sha256)
+        ) {
             $1
         }
         return .object(fields)

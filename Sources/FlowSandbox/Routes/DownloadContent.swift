@@ -2,27 +2,43 @@ import Crypto
 
 /// The bytes `/downloads/{n}` serves: deterministic, not UTF-8 text (bytes 0x80 to 0xFF appear
 /// from offset 128 on), and computable at any offset so a range needs no stored file.
+///
+/// A 64 KiB table (`j ^ j >> 8`) read from a different starting point in each 64 KiB segment
+/// (offset `i` reads entry `(i + i >> 16) mod 65536`), so any range is at most a few copies of
+/// table slices: fast even in a debug build, and no two segments alike.
 public enum DownloadContent {
+    private static let table: [UInt8] = (0..<65536).map { UInt8(truncatingIfNeeded: $0 ^ ($0 >> 8)) }
+
     /// The byte at `offset`.
-    @inline(__always)
     public static func byte(at offset: Int) -> UInt8 {
-        UInt8(truncatingIfNeeded: offset ^ (offset >> 8) ^ (offset >> 16))
+        table[(offset + (offset >> 16)) & 0xFFFF]
+    }
+
+    /// Hands the bytes of `range` to `body` in contiguous pieces, in order.
+    public static func forEachPiece(of range: Range<Int>, _ body: (ArraySlice<UInt8>) throws -> Void) rethrows {
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let segmentEnd = (offset | 0xFFFF) + 1
+            let start = (offset + (offset >> 16)) & 0xFFFF
+            let count = min(range.upperBound, segmentEnd) - offset
+            let piece = min(count, 65536 - start)
+            try body(table[start..<(start + piece)])
+            offset += piece
+        }
     }
 
     /// The bytes in `range`.
     public static func bytes(_ range: Range<Int>) -> [UInt8] {
-        range.map(byte(at:))
+        var out: [UInt8] = []
+        out.reserveCapacity(range.count)
+        forEachPiece(of: range) { out.append(contentsOf: $0) }
+        return out
     }
 
     /// The sha256 (lower-case hex) of the first `count` bytes, as a finished download must have.
     public static func sha256(count: Int) -> String {
         var hasher = SHA256()
-        var offset = 0
-        while offset < count {
-            let end = min(count, offset + (64 << 10))
-            hasher.update(data: bytes(offset..<end))
-            offset = end
-        }
+        forEachPiece(of: 0..<count) { piece in piece.withUnsafeBytes { hasher.update(bufferPointer: $0) } }
         return hasher.finalize().map { byte in
             let digits = Array("0123456789abcdef")
             return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])

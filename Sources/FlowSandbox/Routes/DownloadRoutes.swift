@@ -13,7 +13,7 @@ internal import NIOConcurrencyHelpers
 /// - `validator`: `etag` (default), `last-modified` or `none`;
 /// - `drop-after=K`: the response closes the connection after K body bytes...
 /// - `drops=M`: ...for the first M requests of the key (default 1; `always` for every one);
-/// - `slow-ms=X`: waits X ms after each 16 KiB (to kill a run mid-download).
+/// - `slow-ms=X`: sends 16 KiB pieces and waits X ms after each (to kill a run mid-download).
 enum DownloadRoutes {
     /// One request as the log shows it.
     struct LoggedRequest: Encodable, Sendable {
@@ -99,17 +99,19 @@ enum DownloadRoutes {
         let pause = query.get("slow-ms", as: Int.self).map { Duration.milliseconds($0) }
         let length = count - start
         let first = start
+        // Small pieces when slowed down (so a test can stop it mid-way), large ones otherwise.
+        let pieceSize = pause == nil ? 256 << 10 : 16 << 10
         let body = ResponseBody(contentLength: length) { writer in
             let start = first
             var offset = start
             var sent = 0
             while offset < count {
-                var end = min(count, offset + (16 << 10))
+                var end = min(count, offset + pieceSize)
                 if let dropAfter { end = min(end, offset + max(0, dropAfter - sent)) }
                 if end > offset {
                     var buffer = ByteBuffer()
                     buffer.reserveCapacity(end - offset)
-                    for index in offset..<end { buffer.writeInteger(DownloadContent.byte(at: index)) }
+                    DownloadContent.forEachPiece(of: offset..<end) { buffer.writeBytes($0) }
                     try await writer.write(buffer)
                     sent += end - offset
                     offset = end
@@ -131,9 +133,10 @@ enum DownloadRoutes {
         log.add(.init(key: "gzip", path: request.uri.path, acceptEncoding: accepted, status: 200))
         var headers: HTTPFields = [.contentType: "text/plain"]
         let byte = UInt8(ascii: "a")
-        let gzipAccepted = accepted?.split(separator: ",").contains {
-            $0.trimmingCharacters(in: .whitespaces).hasPrefix("gzip")
-        } ?? false
+        let gzipAccepted =
+            accepted?.split(separator: ",").contains {
+                $0.trimmingCharacters(in: .whitespaces).hasPrefix("gzip")
+            } ?? false
         guard gzipAccepted else {
             return Response(
                 status: .ok, headers: headers,
