@@ -33,6 +33,14 @@ public struct HTTPRequest: Sendable {
     /// the first copy, so the request fails instead (a lost connection) and the upload asks the
     /// server what it holds before sending anything again.
     public var mayResendBody: Bool = true
+    /// Writes a 2xx response's body to a file as it arrives instead of keeping it in memory
+    /// (`maxResponseBodySize` then bounds only other statuses' bodies). Offers no
+    /// `Accept-Encoding`: the file holds the bytes as served, so `Range` offsets are file offsets.
+    public var saveTo: HTTPSaveTarget?
+    /// Whether to offer every content encoding this libcurl decodes (`CURLOPT_ACCEPT_ENCODING ""`:
+    /// gzip and deflate, br and zstd when built in) and decode the body. A request's own
+    /// `Accept-Encoding` header replaces the offer (curl still decodes what it can). Not with `saveTo`.
+    public var decodesContent: Bool = true
 
     /// What `bodyObserver` is: the offset of the piece and its bytes, valid only during the call.
     public typealias BodyObserver = @Sendable (_ offset: Int64, _ bytes: UnsafeRawBufferPointer) -> Void

@@ -12,6 +12,9 @@ public struct HTTPResponse: Sendable {
     public var httpVersion: String
     /// How long the phases of the exchange took.
     public var timings: HTTPTimings
+    /// Where the body went when the request saved it to a file (`HTTPRequest.saveTo`) and the
+    /// status was 2xx; `body` is then empty.
+    public var saved: HTTPSavedBody?
 
     /// A response; the client builds these, tests and callers may too.
     public init(

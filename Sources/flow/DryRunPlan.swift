@@ -97,7 +97,7 @@ struct DryRunPlan {
         case .none: break
         }
         lines += transportLines(http.transport, secure: plan.url.lowercased().hasPrefix("https://"))
-        return lines
+        return lines + responseBodyLines(http.responseBody, saveTo: http.responseBody.saveTo.map(render))
     }
 
     private func describe(_ service: Service) -> [String] {

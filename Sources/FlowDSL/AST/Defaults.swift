@@ -29,6 +29,8 @@ public struct HTTPDefaults: Sendable, Hashable {
     public var transport = HTTPTransportSettings()
     /// `no-proxy`: hosts reached without the proxy (`NO_PROXY`'s syntax).
     public var noProxy: ScalarText?
+    /// `max-body`: the largest response body kept in memory (default 64 MiB).
+    public var maxBody: Int?
 
     /// Creates HTTP defaults.
     public init(

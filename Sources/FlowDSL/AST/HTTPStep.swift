@@ -32,6 +32,8 @@ public struct HTTPStep: Sendable, Hashable {
     public let expect: Expectation
     /// Where `http:` is written.
     public let location: SourceLocation
+    /// `save-to`, `resume` and `max-body`.
+    public var responseBody = ResponseBodyOptions()
 
     /// Creates an HTTP step.
     public init(

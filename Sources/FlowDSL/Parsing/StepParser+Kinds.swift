@@ -11,7 +11,7 @@ extension StepParser {
 
     mutating func parseHTTP(_ kindEntry: NodeReader.Entry, stepExpect: NodeReader.Entry?, id: String) -> HTTPStep? {
         guard let entries = reader.mapping(kindEntry.value, "'http'") else { return nil }
-        reader.rejectUnknownKeys(entries, allowed: Self.httpKeys, in: "'http'")
+        reader.rejectUnknownKeys(entries, allowed: Self.httpKeys + Self.responseBodyKeys, in: "'http'")
         let field = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
         let bodies = entries.filter { ["json", "form", "body", "body-file"].contains($0.key) }
         if bodies.count > 1 {
@@ -58,6 +58,7 @@ extension StepParser {
             location: reader.location(kindEntry.keyNode)
         )
         step.transport = transport
+        step.responseBody = parseResponseBody(field, method: method)
         return step
     }
 

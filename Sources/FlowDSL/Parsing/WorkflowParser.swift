@@ -176,13 +176,15 @@ struct WorkflowParser {
         guard let entries = reader.mapping(node, "'defaults.http'") else { return HTTPDefaults() }
         reader.rejectUnknownKeys(
             entries,
-            allowed: ["base-url", "headers", "timeout", "follow-redirects", "no-proxy"] + StepParser.transportKeys,
+            allowed: ["base-url", "headers", "timeout", "follow-redirects", "no-proxy", "max-body"]
+                + StepParser.transportKeys,
             in: "'defaults.http'"
         )
         var baseURL: ScalarText?
         var headers: [NamedValue] = []
         var timeout: Duration?
         var followRedirects: Bool?
+        var maxBody: Int?
         for entry in entries {
             switch entry.key {
             case "base-url": baseURL = reader.text(entry.value, "'base-url'")
@@ -192,6 +194,7 @@ struct WorkflowParser {
                     timeout = reader.duration(entry.value, "'timeout'")
                 }
             case "follow-redirects": followRedirects = reader.bool(entry.value, "'follow-redirects'")
+            case "max-body": maxBody = reader.size(entry.value, "'max-body'")
             default: break
             }
         }
@@ -202,6 +205,7 @@ struct WorkflowParser {
         defaults.transport = stepParser.parseTransport(field)
         reader = stepParser.reader
         defaults.noProxy = field["no-proxy"].flatMap { reader.text($0.value, "'no-proxy'") }
+        defaults.maxBody = maxBody
         return defaults
     }
 }

@@ -97,6 +97,10 @@ extension WorkflowSchema {
                 "auth": V.ref("auth", "The `Authorization` header (default `defaults.http.auth`)."),
                 "proxy": V.ref("proxy", "The proxy (default `defaults.http.proxy`)."),
                 "cookies": V.boolean("Whether to use the run's cookie jar (default `defaults.http.cookies`)."),
+                "save-to": V.text(
+                    "Stream a 2xx body to this file (relative to the workflow's folder), written atomically."),
+                "resume": V.boolean("Continue a partial `save-to` download with a Range request (GET only)."),
+                "max-body": V.ref("size", "The largest body kept in memory (default `defaults.http.max-body`, 64MiB)."),
                 "expect": V.ref("expect", "What the response must look like (here or next to `http`, not both)."),
             ]
         ).adding([

@@ -154,6 +154,7 @@ public enum WorkflowSchema {
                 "proxy": V.ref("proxy", "The proxy of every request."),
                 "no-proxy": V.text("Hosts reached without the proxy, comma-separated (default: `NO_PROXY`)."),
                 "cookies": V.boolean("Keep one in-memory cookie jar for the run's requests (default false)."),
+                "max-body": V.ref("size", "The largest response body kept in memory (default 64MiB)."),
             ]
         )
     }

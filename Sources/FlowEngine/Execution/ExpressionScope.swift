@@ -33,8 +33,8 @@ struct ExpressionScope: EvaluationContext {
     }
 
     func problem(reading key: String, ofRoot name: String) -> String? {
-        guard name == "result", key == "json" else { return nil }
-        return ResponseJSON.problem(in: result)
+        guard name == "result" else { return nil }
+        return ResponseBodyFields.problem(reading: key, in: result)
     }
 
     /// Outside a step's `if` (no facts), the answers of a run where everything so far succeeded.

@@ -58,6 +58,7 @@ public final class WorkflowRun: Sendable {
             client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
             queue: stepQueue, defaultRequestTimeout: options.defaultRequestTimeout)
         http.transportContext = transportContext
+        http.workflowFolder = Self.folder(of: workflow.file, workingDirectory: options.workingDirectory)
         let run = RunStepRunner(
             values: runValues, workflowEnvironment: environment, masker: masker, queue: stepQueue,
             defaultRetry: workflow.defaults.retry)

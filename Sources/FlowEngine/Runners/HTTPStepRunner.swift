@@ -18,15 +18,20 @@ struct HTTPStepRunner: Sendable {
     let defaultRequestTimeout: Duration
     /// The workflow file's folder and the process environment, for `tls` files (see `TransportPlan`).
     var transportContext = TransportContext(folder: ".", environment: [:])
+    /// The folder of the workflow file: relative `save-to` paths resolve against it.
+    var workflowFolder = FileManager.default.currentDirectoryPath
 
     /// Starts the step; the future's value is the `result` object and the attempts made.
     func run(_ step: Step, _ http: HTTPStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
         let request: HTTPRequest
+        let download: HTTPDownload?
         do {
             request = try makeRequest(step, http, start: start)
+            download = try makeDownload(http, start: start)
         } catch {
             return Future.failed(error, on: queue)
         }
+        let readsBase64 = ResponseBodyFields.readsBase64(step, http)
         let rules = HTTPRetryRules(
             retry: step.retry ?? defaults.retry, method: http.method,
             hasIdempotencyKey: request.headers.contains("Idempotency-Key"))
@@ -35,10 +40,10 @@ struct HTTPStepRunner: Sendable {
         let attempts = LockedBox(0)
         let masker = masker
         let expected = http.expect.status
-        return retry(policy: rules.policy(), on: queue) { attempt in
+        let future = retry(policy: rules.policy(), on: queue) { attempt in
             attempts.withLock { $0 = attempt }
             start.report(.attempt(attempt))
-            return client.execute(request).flatMap(on: queue) { response in
+            return send(request, download).flatMap(on: queue) { response in
                 guard expected.matches(response.status) else {
                     throw UnexpectedStatus(expected: expected, response: response, masker: masker)
                 }
@@ -49,29 +54,28 @@ struct HTTPStepRunner: Sendable {
             Future.failed(describe(error, http: http), on: queue)
         }
         .map(on: queue) { response in
-            let result = Self.result(of: response).adding(
-                "request", .object(["method": .string(request.method), "url": .string(request.fullURL)]))
+            let result = try Self.result(of: response, download: download, base64: readsBase64, at: http.location)
+                .adding("request", .object(["method": .string(request.method), "url": .string(request.fullURL)]))
             try Self.check(http.expect, result: result, values: values, start: start)
             return (result, attempts.withLock { $0 })
         }
+        if let download {
+            future.whenFailure(on: queue) { _ in download.abandon() }
+        }
+        return future
     }
 
-    /// `result` for an HTTP step: status, headers (lower-cased names), body text and parsed JSON
-    /// (absent when the body is not JSON).
-    static func result(of response: HTTPResponse) -> Value {
+    /// `result` for an HTTP step: status, headers (lower-cased names), url, and the body's fields
+    /// (see `ResponseBodyFields`: text and parsed JSON when the body is UTF-8, `bytes`, `base64`).
+    static func result(of response: HTTPResponse, base64: Bool = false) -> Value {
         var headers: [String: Value] = [:]
         for (name, value) in response.headers where headers[name.lowercased()] == nil {
             headers[name.lowercased()] = .string(value)
         }
-        let text = response.text
-        var fields: [String: Value] = [
-            "status": .number(Double(response.status)),
-            "headers": .object(headers),
-            "body": .string(text),
-            "url": .string(response.effectiveURL),
-        ]
-        // Left out when the body is not JSON, so that reading it fails (see `ResponseJSON`).
-        fields["json"] = ResponseJSON.value(of: text)
+        var fields = ResponseBodyFields.fields(of: response.body, base64: base64)
+        fields["status"] = .number(Double(response.status))
+        fields["headers"] = .object(headers)
+        fields["url"] = .string(response.effectiveURL)
         return .object(fields)
     }
 
@@ -111,7 +115,8 @@ struct HTTPStepRunner: Sendable {
         var request = HTTPRequest(
             method: plan.method, url: plan.url, headers: HTTPHeaders(plan.headers.map { ($0.name, $0.value) }),
             body: body, timeout: requestTimeout(step, http),
-            followRedirects: http.followRedirects ?? defaults.http.followRedirects ?? true)
+            followRedirects: http.followRedirects ?? defaults.http.followRedirects ?? true,
+            maxResponseBodySize: maxBody(http))
         try transportContext.apply(
             http.transport, defaults: defaults.http, to: &request, at: http.location, scope: scope, masker: masker)
         return request
@@ -153,6 +158,10 @@ struct HTTPStepRunner: Sendable {
         switch error {
         case let unexpected as UnexpectedStatus:
             return StepError(unexpected.description, at: http.expect.location ?? http.location)
+        case let transport as HTTPError where transport.kind == .bodyTooLarge:
+            return StepError(masker(bodyTooLarge(transport, http: http)), at: http.location)
+        case let setup as DownloadSetupError:
+            return StepError(masker(setup.message), at: http.responseBody.saveTo?.location ?? http.location)
         case let transport as HTTPError:
             var message = masker(transport.description)
             if transport.kind == .timeout, http.timeout ?? defaults.http.timeout == nil,

@@ -81,9 +81,11 @@ struct RunStepRunner: Sendable {
             for argument in arguments { argv.append(try argument.string(in: scope)) }
             processCommand = .argv(argv)
         }
-        return ProcessSpec(
+        let spec = ProcessSpec(
             command: processCommand, environment: environment,
             workingDirectory: try command.cwd?.string(in: scope))
+        try ArgumentLimits.check(spec, at: command.location)
+        return spec
     }
 
     /// The script with each `${{ }}` replaced by a reference to a variable holding its value.

@@ -21,6 +21,8 @@ extension HTTPError {
         var bodyLimitExceeded: Int?
         /// Set when reading the request body from its file failed.
         var bodyReadFailure: String?
+        /// Set when writing the body to its file (`HTTPRequest.saveTo`) failed.
+        var saveFailure: String?
         /// The connection's limit, named when the connection is what timed out.
         var connectTimeout: Duration?
         /// The server's status line arrived but not yet the end of its headers.
@@ -35,6 +37,10 @@ extension HTTPError {
         let curlText = String(cString: curl_easy_strerror(code))
         let detail = failure.detail.isEmpty ? curlText : failure.detail
         let url = failure.url
+        if let saveFailure = failure.saveFailure, code == CURLE_WRITE_ERROR {
+            self.init(kind: .other, curlCode: Int(code.rawValue), message: "\(saveFailure) (\(url))", url: url)
+            return
+        }
         if let special = Self.resourceFailure(failure) {
             self = special
             return
@@ -63,7 +69,9 @@ extension HTTPError {
             message = "the connection to \(url) broke: \(detail)"
         case .bodyTooLarge:
             let limit = failure.bodyLimitExceeded.map { "\($0) bytes" } ?? "the limit"
-            message = "the response body of \(url) is larger than \(limit); raise the response size limit"
+            message =
+                "the response body of \(url) is larger than \(limit) (the limit on a body kept in memory, "
+                + "counted after decompression)"
         case .invalidRequest:
             message = "invalid request to \(url): \(failure.bodyReadFailure ?? detail)"
         case .cancelled:

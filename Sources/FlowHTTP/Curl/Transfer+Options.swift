@@ -33,7 +33,7 @@ extension Transfer {
         // Refuses an announced oversized body before any of it arrives; the write callback
         // catches bodies without a Content-Length. Not for HEAD, whose Content-Length describes
         // a body that never comes.
-        if request.method != "HEAD" {
+        if request.method != "HEAD", request.saveTo == nil {
             check(flow_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxResponseBodySize)))
         }
         if let timeout = request.timeout {
@@ -43,6 +43,7 @@ extension Transfer {
             check(flow_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connectTimeout)))
         }
         configureMethodAndBody(check)
+        configureResponseBody(check)
         configureHeaders(check)
         configureProgress(check)
         configureTransport(check)

@@ -24,6 +24,8 @@ final class Transfer {
     let body: RequestBodySource
     /// The client's cookie jar (a curl share handle), for requests that use it.
     let cookieShare: UnsafeMutableRawPointer?
+    /// Where a 2xx body goes instead of memory (`HTTPRequest.saveTo`).
+    let sink: ResponseFileSink?
 
     private let progress: (@Sendable (HTTPProgress) -> Void)?
     private let progressQueue: DispatchQueue
@@ -59,6 +61,7 @@ final class Transfer {
         guard let easy = curl_easy_init() else {
             throw HTTPError(kind: .other, message: "curl could not make a transfer handle for \(url)", url: url)
         }
+        sink = request.saveTo.map(ResponseFileSink.init)
         self.id = id
         self.url = url
         self.request = request
@@ -93,6 +96,10 @@ final class Transfer {
 
     /// Takes a piece of the response body; false refuses it (over the limit), which aborts the transfer.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if let sink {
+            if sink.wantsBody(status: responseStatus, headers: responseHeaders) { return sink.append(bytes) }
+            if sink.failure != nil { return false }
+        }
         guard responseBody.count + bytes.count <= request.maxResponseBodySize else {
             bodyLimitExceeded = true
             return false
@@ -116,6 +123,7 @@ final class Transfer {
         if end >= 5, Self.statusLinePrefix.indices.allSatisfy({ bytes[$0] == Self.statusLinePrefix[$0] }) {
             responseHeaders = HTTPHeaders()
             responseBody.removeAll(keepingCapacity: true)
+            sink?.reset()
             sawStatusLine = true
             headersEnded = false
             return
@@ -178,6 +186,7 @@ final class Transfer {
                 bodyLimitExceeded: bodyLimitExceeded || code == CURLE_FILESIZE_EXCEEDED
                     ? request.maxResponseBodySize : nil,
                 bodyReadFailure: body.failure,
+                saveFailure: sink?.failure,
                 connectTimeout: request.connectTimeout,
                 inHeaders: sawStatusLine && !headersEnded,
                 osErrno: socketErrno ?? osErrno()
@@ -192,13 +201,16 @@ final class Transfer {
                         + "the blank line that ends them",
                     url: url))
         }
-        var status = 0
-        _ = flow_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        let status = responseStatus
+        let saved = sink?.finish(status: status, headers: responseHeaders, isHead: request.method == "HEAD")
+        if let failure = sink?.failure {
+            return .failure(HTTPError(kind: .other, message: failure, url: url))
+        }
         var effective: UnsafePointer<CChar>?
         _ = flow_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
         var version = 0
         _ = flow_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
-        let response = HTTPResponse(
+        var response = HTTPResponse(
             status: status,
             headers: responseHeaders,
             body: responseBody,
@@ -210,7 +222,15 @@ final class Transfer {
                 total: microseconds(CURLINFO_TOTAL_TIME_T)
             )
         )
+        response.saved = saved
         return .success(response)
+    }
+
+    /// The status code of the response being received (0 before its status line).
+    var responseStatus: Int {
+        var status = 0
+        _ = flow_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        return status
     }
 
     /// curl's record of the last system error of the transfer, `nil` when none.

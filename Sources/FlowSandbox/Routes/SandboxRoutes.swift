@@ -11,5 +11,6 @@ enum SandboxRoutes {
         ContentRangeRoutes.register(on: router, state: state)
         TusRoutes.register(on: router, state: state)
         UploadInfoRoutes.register(on: router, state: state)
+        DownloadRoutes.register(on: router, state: state)
     }
 }

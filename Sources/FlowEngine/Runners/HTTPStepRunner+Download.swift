@@ -1,0 +1,82 @@
+import FlowDSL
+import FlowHTTP
+import FlowTasks
+import Foundation
+
+extension HTTPStepRunner {
+    /// The step's `save-to` download, its path evaluated; `nil` without `save-to`.
+    func makeDownload(_ http: HTTPStep, start: StepStart<StepResult>) throws(StepError) -> HTTPDownload? {
+        guard let saveTo = http.responseBody.saveTo else { return nil }
+        let scope = values.scope(for: [saveTo], records: start.records, locals: start.locals)
+        let path = try saveTo.string(in: scope)
+        guard !path.isEmpty else { throw StepError("'save-to' is empty", at: saveTo.location) }
+        do {
+            return try HTTPDownload(path: path, folder: workflowFolder, resume: http.responseBody.resume)
+        } catch {
+            throw StepError(masker(error.message), at: saveTo.location)
+        }
+    }
+
+    /// Sends one attempt: as is without a download; else written to the partial file, from where
+    /// it stopped when resuming. A `416` to a resumed request (the partial file is longer than the
+    /// resource now is) starts over from zero once, within the same attempt.
+    func send(_ request: HTTPRequest, _ download: HTTPDownload?, restarted: Bool = false) -> Future<HTTPResponse> {
+        guard let download else { return client.execute(request) }
+        return download.prepare(queue: queue).flatMap(on: queue) { prepared in
+            var sent = request
+            sent.saveTo = prepared.target
+            if prepared.target.resumeFrom > 0, let validator = prepared.validator {
+                sent.headers.set("If-Range", validator)
+            }
+            return client.execute(sent).flatMap(on: queue) { response in
+                if response.status == 416, prepared.target.resumeFrom > 0, !restarted {
+                    download.restart()
+                    return send(request, download, restarted: true)
+                }
+                return Future.succeeded(response, on: queue)
+            }
+        }
+    }
+
+    /// `result` of a response; for a body saved by `save-to`, once the file is in place.
+    static func result(
+        of response: HTTPResponse, download: HTTPDownload?, base64: Bool, at location: SourceLocation
+    ) throws(StepError) -> Value {
+        guard let download, let saved = response.saved else { return result(of: response, base64: base64) }
+        let complete: (bytes: Int64, sha256: String)
+        do {
+            complete = try download.complete(saved)
+        } catch {
+            throw StepError(error.message, at: location)
+        }
+        guard case .object(var fields) = result(of: response) else { return .null }
+        for key in ["body", "json", "bytes", "base64"] { fields[key] = nil }
+        fields.merge(
+            ResponseBodyFields.fields(savedTo: download.finalPath, bytes: complete.bytes, sha256: complete.sha256)
+        ) {
+            $1
+        }
+        return .object(fields)
+    }
+
+    /// `max-body` of the step, else of `defaults.http`, else 64 MiB.
+    func maxBody(_ http: HTTPStep) -> Int {
+        http.responseBody.maxBody ?? defaults.http.maxBody ?? ResponseBodyOptions.defaultMaxBody
+    }
+
+    /// The message of a body over `max-body`, naming the keys that change it.
+    func bodyTooLarge(_ error: HTTPError, http: HTTPStep) -> String {
+        let limit = maxBody(http)
+        return "the response body of \(error.url) is larger than max-body (\(SizeSyntax.format(limit)), "
+            + "\(limit) bytes; a compressed body counts decoded): raise 'max-body' on the step or in "
+            + "defaults.http, or stream the body to a file with 'save-to'"
+    }
+}
+
+extension WorkflowRun {
+    /// The absolute folder of the workflow file `file` (relative to `workingDirectory`).
+    static func folder(of file: String, workingDirectory: String) -> String {
+        URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: workingDirectory, isDirectory: true))
+            .standardizedFileURL.deletingLastPathComponent().path
+    }
+}
