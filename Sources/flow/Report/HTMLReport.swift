@@ -89,12 +89,14 @@ struct HTMLReport {
             if row.timedOut { classes += " timed-out" }
             html +=
                 "<div class=\"\(classes)\" data-step=\"\(text(row.step.id))\" data-state=\"\(row.step.state.rawValue)\""
-            html +=
-                " data-attempts=\"\(row.step.attempts)\"><span class=\"label\" style=\"padding-left:\(row.depth)em\""
-            html += " title=\"\(text(row.step.kind)) · \(text(row.step.location))\">\(text(row.step.id))</span>"
+            html += " data-attempts=\"\(row.step.attempts)\"><span class=\"label\""
+            if row.depth > 0 { html += " style=\"padding-left:\(row.depth)em\"" }
+            html += " title=\"\(text(row.step.kind)) at \(text(row.step.location))\">\(text(row.step.id))</span>"
             html += "<span class=\"track\"><span class=\"span \(row.step.state.rawValue)\" style=\"left:"
             html += "\(percent(row.start));width:\(percent(row.end - row.start))\" title=\"\(text(spanTitle(row)))\">"
-            for segment in row.segments {
+            // One attempt and no wait is the step's own bar: drawn once (a 10,000-step page stays small).
+            let drawn = row.segments.count == 1 && row.segments[0].kind == .attempt ? [] : row.segments
+            for segment in drawn {
                 let width = row.end > row.start ? (segment.end - segment.start) / (row.end - row.start) * 100 : 0
                 let left = row.end > row.start ? (segment.start - row.start) / (row.end - row.start) * 100 : 0
                 html += "<i class=\"seg \(segment.kind.rawValue)\" style=\"left:\(Self.number(left))%;"
@@ -118,8 +120,9 @@ struct HTMLReport {
     }
 
     private func spanTitle(_ row: ReportTimeline.Row) -> String {
-        var title = "\(row.step.id): \(row.step.state.rawValue), \(ReportTimeline.seconds(row.start))"
-        title += "–\(ReportTimeline.seconds(row.end)), \(row.step.attempts) attempt\(row.step.attempts == 1 ? "" : "s")"
+        var title = "\(row.step.state.rawValue) \(ReportTimeline.seconds(row.start))"
+        title += "–\(ReportTimeline.seconds(row.end))"
+        if row.step.attempts > 1 { title += ", \(row.step.attempts) attempts" }
         if let winner = row.lostTo { title += ", cancelled when \(winner) won the race" }
         if let error = row.step.error { title += ": \(error)" }
         return title
@@ -192,15 +195,16 @@ struct HTMLReport {
         }
         let column = Int(parts[parts.count - 1]) ?? 1
         var html = "<pre class=\"snippet\">"
+        // Each line its own block, so the marked line and the caret under it need no newlines.
         for number in max(1, line - 2)...min(sourceLines.count, line + 2) {
             let source = text(String(sourceLines[number - 1]))
             if number == line {
                 html +=
                     "<mark class=\"line\" data-line=\"\(number)\"><span class=\"ln\">\(number)</span> \(source)</mark>"
-                html += "<span class=\"caret\"><span class=\"ln\"></span> "
+                html += "<span class=\"l caret\"><span class=\"ln\"></span> "
                 html += String(repeating: " ", count: max(0, column - 1)) + "^</span>"
             } else {
-                html += "<span class=\"ln\">\(number)</span> \(source)\n"
+                html += "<span class=\"l\"><span class=\"ln\">\(number)</span> \(source)</span>"
             }
         }
         return html + "</pre>"
@@ -229,7 +233,7 @@ struct HTMLReport {
             html += "<div class=\"layer\" data-layer=\"\(index)\"><h3>\(index + 1)</h3>"
             for step in layer {
                 let state = states[step.id]?.rawValue ?? "pending"
-                html += "<div class=\"node \(state)\" data-step=\"\(text(step.id))\"><b>\(text(step.id))</b> "
+                html += "<div class=\"node \(state)\"><b>\(text(step.id))</b> "
                 html += "<small>\(step.kind.keyword)"
                 if let parent = step.parent { html += " in \(text(parent))" }
                 if case .group(let group) = step.kind { html += " \(group.mode.rawValue)" }
@@ -286,9 +290,9 @@ struct HTMLReport {
         Self.number(seconds / timeline.total * 100) + "%"
     }
 
-    /// A short decimal for CSS and SVG (three places, no exponent).
+    /// A short decimal for CSS and SVG (two places, no exponent).
     static func number(_ value: Double) -> String {
-        String(format: "%.3f", value.isFinite ? value : 0)
+        String(format: "%.2f", value.isFinite ? value : 0)
     }
 
     static func bytes(_ value: Double) -> String {
@@ -345,10 +349,10 @@ struct HTMLReport {
         .failure{border-left:4px solid #e53e3e;padding:4px 12px;margin:8px 0;background:#fff5f5}
         .failure h3{margin:4px 0;font-size:14px}.message{font-family:monospace;white-space:pre-wrap;margin:4px 0}
         .snippet{background:#1a202c;color:#e2e8f0;padding:8px;overflow-x:auto;font-size:12px}
-        .snippet mark{display:block;background:#742a2a;color:#fff}.snippet .caret{display:block;color:#fc8181}
+        .snippet .l{display:block}.snippet mark{display:block;background:#742a2a;color:#fff}.snippet .caret{color:#fc8181}
         .ln{display:inline-block;width:3em;text-align:right;color:#a0aec0;margin-right:8px}
         .layers{display:flex;gap:12px;overflow-x:auto;align-items:flex-start}
-        .layer{min-width:160px;content-visibility:auto}.layer h3{font-size:12px;color:#718096;margin:0}
+        .layer{min-width:160px}.layer h3{font-size:12px;color:#718096;margin:0}
         .node{border:1px solid #cbd5e0;border-radius:4px;padding:2px 6px;margin:4px 0;font-size:12px;background:#fff}
         .node.succeeded{border-color:#38a169}.node.failed{border-color:#e53e3e;background:#fff5f5}
         .node.cancelled,.node.skipped,.node.pending{border-style:dashed;color:#718096}
