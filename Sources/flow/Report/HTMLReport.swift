@@ -70,7 +70,8 @@ struct HTMLReport {
     private func timelineSection(into html: inout String) {
         let total = timeline.total
         html += "<section id=\"timeline\"><h2>Timeline</h2><p class=\"legend\">"
-        html += "<i class=\"seg attempt\"></i> attempt <i class=\"seg failed-attempt\"></i> failed attempt "
+        html += "<i class=\"key step\"></i> step (its one attempt) <i class=\"seg attempt\"></i> attempt "
+        html += "<i class=\"seg failed-attempt\"></i> failed attempt "
         html +=
             "<i class=\"seg wait\"></i> backoff wait <i class=\"seg retry-after\"></i> <code>Retry-After</code> wait "
         html += "<i class=\"key cancelled\"></i> cancelled (a race's loser is cut off at the winner's moment) "
@@ -340,7 +341,7 @@ struct HTMLReport {
         .seg.wait{background:repeating-linear-gradient(90deg,#ecc94b 0 3px,transparent 3px 6px)}
         .seg.retry-after{background:repeating-linear-gradient(90deg,#dd6b20 0 3px,transparent 3px 6px)}
         .legend .seg.wait,.legend .seg.retry-after{border:1px solid #dd6b20}
-        .row.cancelled .seg.attempt{background:#a0aec0}.key.cancelled{background:#a0aec0}.key.timed-out{background:#805ad5}
+        .row.cancelled .seg.attempt{background:#a0aec0}.key.cancelled{background:#a0aec0}.key.timed-out{background:#805ad5}.key.step{background:#9ae6b4}
         .row.timed-out .span{box-shadow:inset -3px 0 #805ad5}
         .row.lost .span{border-right:2px solid #2d3748}
         .note{position:absolute;top:0;font-size:10px;white-space:nowrap;padding-left:4px;color:#2d3748}
