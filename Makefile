@@ -23,6 +23,7 @@ build: deps
 # single-threaded; running them twice kept `make test` over its 15-minute budget.
 TSAN_SUITES := FlowTasksTests|FlowHTTPTests|FlowEngineTests|FlowSandboxTests|EndToEndTests\.(ProcessLifetimeTests|RunCommandTests|ServiceRunTests|SecretMaskingTests)
 test: deps
+	scripts/install-deps.sh chromium
 	scripts/tus-peer --install
 	scripts/gcs-peer --install
 	scripts/schema-check --install

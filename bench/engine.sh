@@ -55,6 +55,19 @@ printf '  dask threaded scheduler    %8.3f s\n' "$dask"
 printf '  dask / flow run            %8.1f ×    (goal ≥ 50×)\n' "$(echo "$dask / $run" | bc -l)"
 printf '  dask / flow engine only    %8.1f ×\n' "$(echo "$dask / ($run - $validate)" | bc -l)"
 
+# The HTML report of the same run (issue 17): its size (goal < 5 MB at 10,000 steps) and the time
+# it adds to the run — recording every event's time and drawing the page — as the median of runs
+# with `--report html` minus the median without. The trace's size beside it.
+htmls=()
+for _ in $(seq "$RUNS"); do
+    htmls+=("$(seconds "$flow" run "$work/dag.yaml" --log-format json --report html "$work/dag.html")")
+done
+html_run=$(printf '%s\n' "${htmls[@]}" | median)
+"$flow" run "$work/dag.yaml" --log-format json --report trace "$work/dag.trace.json" > /dev/null 2>&1
+printf '  --report html: %.2f MB, adds %.3f s to the run   (goal < 5 MB)\n' \
+    "$(echo "$(stat -c %s "$work/dag.html") / 1000000" | bc -l)" "$(echo "$html_run - $run" | bc -l)"
+printf '  --report trace: %.2f MB\n' "$(echo "$(stat -c %s "$work/dag.trace.json") / 1000000" | bc -l)"
+
 # Threads while 1,000 requests are in flight: a group of 1,000 slow GETs against the sandbox.
 "$flow" sandbox --port 0 > "$work/sandbox.out" 2>&1 &
 sandbox_pid=$!

@@ -12,6 +12,8 @@ for extra in "$@"; do
     case "$extra" in
         nginx) command -v nginx >/dev/null 2>&1 || need_apt+=(nginx-light) ;;
         time) [ -x /usr/bin/time ] || need_apt+=(time) ;;
+        # The HTML report's test loads it in headless Chromium (Debian's package) and reads its DOM.
+        chromium) command -v chromium >/dev/null 2>&1 || need_apt+=(chromium fonts-dejavu-core) ;;
         *) dpkg -s "$extra" >/dev/null 2>&1 || need_apt+=("$extra") ;;
     esac
 done

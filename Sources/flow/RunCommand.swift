@@ -35,7 +35,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         parsing: .upToNextOption,
-        help: ArgumentHelp("Write a report: json FILE or junit FILE (repeatable).", valueName: "format file")
+        help: ArgumentHelp(
+            "Write a report: json FILE, junit FILE, html FILE or trace FILE (repeatable).", valueName: "format file")
     )
     var report: [String] = []
 
@@ -58,9 +59,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         if !report.isEmpty {
             let formats = stride(from: 0, to: report.count, by: 2).map { report[$0] }
-            guard report.count.isMultiple(of: 2), formats.allSatisfy({ ["json", "junit"].contains($0) }) else {
+            guard report.count.isMultiple(of: 2), formats.allSatisfy({ ReportFile.formats.contains($0) }) else {
                 throw ValidationError(
-                    "--report takes a format (json or junit) and a file, e.g. --report junit out.xml.")
+                    "--report takes a format (json, junit, html or trace) and a file, e.g. --report html run.html.")
             }
         }
     }

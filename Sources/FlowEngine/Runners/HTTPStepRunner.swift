@@ -40,7 +40,17 @@ struct HTTPStepRunner: Sendable {
         let attempts = LockedBox(0)
         let masker = masker
         let expected = http.expect.status
-        let future = retry(policy: rules.policy(), on: queue) { attempt in
+        let future = retry(
+            policy: rules.policy(), on: queue,
+            onRetry: { failed in
+                start.report(
+                    .retryWait(
+                        StepProgress.RetryWait(
+                            attempt: failed.attempt, wait: failed.nextDelay,
+                            reason: masker(String(describing: describe(failed.error, http: http))),
+                            retryAfter: HTTPRetryRules.retryAfter(in: failed.error) != nil)))
+            }
+        ) { attempt in
             attempts.withLock { $0 = attempt }
             start.report(.attempt(attempt))
             return send(request, download).flatMap(on: queue) { response in

@@ -25,7 +25,17 @@ struct RunStepRunner: Sendable {
             return Future.failed(error, on: queue)
         }
         let policy = RetryPolicy(step.retry ?? defaultRetry) { ($0 as? StepError)?.retryable ?? false }
-        return FlowTasks.retry(policy: policy, on: queue) { attempt in
+        let masker = masker
+        return FlowTasks.retry(
+            policy: policy, on: queue,
+            onRetry: { failed in
+                start.report(
+                    .retryWait(
+                        StepProgress.RetryWait(
+                            attempt: failed.attempt, wait: failed.nextDelay,
+                            reason: masker(String(describing: failed.error)), retryAfter: false)))
+            }
+        ) { attempt in
             start.report(.attempt(attempt))
             return once(spec, command: command, start: start).map { ($0, attempt) }
         }

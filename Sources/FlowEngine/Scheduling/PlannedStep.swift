@@ -159,11 +159,34 @@ public enum StepProgress: Sendable, Equatable {
     case line(String, stream: OutputStream, hold: OutputHold? = nil)
     /// Bytes done out of a total, if known.
     case bytes(done: Int64, total: Int64?)
+    /// An attempt failed and the step waits before the next one (the HTML and trace reports draw
+    /// the wait). Reported by the retry loops of `http`, `upload` and `run` steps.
+    case retryWait(RetryWait)
 
     /// Whether this is a line of text.
     var isLine: Bool {
         if case .line = self { return true }
         return false
+    }
+
+    /// A failed attempt and the wait before the next one.
+    public struct RetryWait: Sendable, Equatable {
+        /// The attempt that failed, counted from 1.
+        public let attempt: Int
+        /// How long the step waits before the next attempt.
+        public let wait: Duration
+        /// Why the attempt failed, masked.
+        public let reason: String
+        /// Whether the server asked for the wait (`Retry-After`) rather than the backoff.
+        public let retryAfter: Bool
+
+        /// A failed attempt and the wait that follows it.
+        public init(attempt: Int, wait: Duration, reason: String, retryAfter: Bool) {
+            self.attempt = attempt
+            self.wait = wait
+            self.reason = reason
+            self.retryAfter = retryAfter
+        }
     }
 
     /// Which output stream a line came from.

@@ -194,13 +194,18 @@ final class UploadSession: @unchecked Sendable {
                         + (failures == 1 ? "attempt " : "attempts ")
                         + "without progress, at byte \(offset) of \(target.file.size))"))
         }
+        let wait = policy.delay(afterFailures: failures, error: error)
+        report(
+            .retryWait(
+                StepProgress.RetryWait(
+                    attempt: attempts, wait: wait, reason: Self.recoveryReason(error, masker: masker),
+                    retryAfter: policy.delayOverride(error) != nil)))
         attempts += 1
         report(.attempt(attempts))
         report(
             .line(
                 "\(Self.recoveryReason(error, masker: masker)); asking the server how much it holds, then resuming",
                 stream: .stderr))
-        let wait = policy.delay(afterFailures: failures, error: error)
         perform(Future<Void>.delay(wait, on: queue), recoverFrom: offset) { [self] _ in
             perform(driver.ask(self), recoverFrom: offset) { answer in
                 if case .offset(let held, _) = answer {

@@ -37,6 +37,9 @@ struct EventFields {
             kind = .output(line: line, stream: stream)
         case .progress(.bytes(let done, let total)):
             kind = .progress(done: done, total: total)
+        case .progress(.retryWait):
+            // The retry line that follows says it; the wait itself is drawn by the HTML and trace reports.
+            return nil
         case .finished:
             let record = event.record
             var duration: Duration?

@@ -66,6 +66,8 @@ final class LiveView: @unchecked Sendable {
                 self.update(event.id) { $0.bytes = (done, total) }
             case .progress(.line):
                 self.printAbove { self.log.handle(event) }
+            case .progress(.retryWait):
+                return
             case .finished:
                 self.running.removeAll { $0.id == event.id }
                 self.printAbove { self.log.handle(event) }

@@ -4,8 +4,13 @@ import Foundation
 /// run), then written atomically with POSIX calls, whose failures name the path and the reason in
 /// words (`strerror`) rather than a Foundation error dump.
 struct ReportFile {
-    /// `json` or `junit`.
+    /// `json`, `junit`, `html` or `trace`.
     let format: String
+    /// Every format `--report` takes.
+    static let formats = ["json", "junit", "html", "trace"]
+
+    /// Whether the report draws a timeline, which needs the run's events recorded (see TimelineRecorder).
+    var needsTimeline: Bool { format == "html" || format == "trace" }
     /// The path as given.
     let path: String
 

@@ -55,6 +55,8 @@ struct RunExecution {
             StandardError.write("flow: \(error)\n")
             return .failed
         }
+        // Attempt-level timing for the html and trace reports, recorded only when one is asked for.
+        let recorder = reports.contains(where: \.needsTimeline) ? TimelineRecorder() : nil
         let options = RunOptions(inputs: inputs, secrets: secrets, concurrency: concurrency, services: endpoints)
         let run: WorkflowRun
         let services: ServiceSet
@@ -64,6 +66,7 @@ struct RunExecution {
                 options: options,
                 client: client,
                 onEvent: { event in
+                    recorder?.handle(event)
                     if let live { live.handle(event) } else { log.handle(event) }
                 })
         } catch {
@@ -80,7 +83,9 @@ struct RunExecution {
         let startedAt = Date()
         let clock = ContinuousClock.now
         let waiting = LockedBox<Future<[ServiceReady]>?>(nil)
-        let reportWriter = ReportWriter(reports: reports, run: run, startedAt: startedAt, clock: clock)
+        let reportWriter = ReportWriter(
+            reports: reports, run: run, startedAt: startedAt, clock: clock, recorder: recorder, sourceLines: sourceLines
+        )
         let interrupts = InterruptWatch(
             onInterrupt: {
                 waiting.withLock { $0 }?.cancel()
@@ -184,6 +189,10 @@ struct ReportWriter: Sendable {
     let run: WorkflowRun
     let startedAt: Date
     let clock: ContinuousClock.Instant
+    /// The run's attempts and transfers over time, when an html or trace report is written.
+    let recorder: TimelineRecorder?
+    /// The workflow file's lines, for the HTML report's failure snippets.
+    let sourceLines: [Substring]
 
     /// Writes every report (each atomically, so a reader never sees half of one); false when one
     /// could not be written, after saying so.
@@ -196,7 +205,18 @@ struct ReportWriter: Sendable {
         var written = true
         for file in reports {
             do {
-                let text = file.format == "junit" ? report.junitText() : try report.jsonText()
+                let text: String
+                switch file.format {
+                case "junit": text = report.junitText()
+                case "html":
+                    text = HTMLReport(
+                        report: report, timelines: recorder?.steps ?? [:], workflow: run.workflow,
+                        sourceLines: sourceLines, masker: run.masker
+                    ).text()
+                case "trace":
+                    text = TraceReport(report: report, timelines: recorder?.steps ?? [:], masker: run.masker).text()
+                default: text = try report.jsonText()
+                }
                 try file.write(text)
             } catch let failure as ReportFile.Failure {
                 StandardError.write("flow run: \(failure.message)\n")

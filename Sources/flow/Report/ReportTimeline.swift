@@ -1,0 +1,105 @@
+import FlowDSL
+import FlowEngine
+import Foundation
+
+/// The run as the HTML and trace reports draw it: for every step that started, its span and the
+/// pieces inside it (attempts and the waits between them), from the report (masked) and the
+/// timelines the recorder kept. Times are seconds from the start of the run.
+struct ReportTimeline {
+    /// One piece of a step's span.
+    struct Segment {
+        enum Kind: String {
+            /// An attempt that succeeded, or is the step's last.
+            case attempt
+            /// An attempt that failed and was retried.
+            case failedAttempt = "failed-attempt"
+            /// The backoff's wait before a retry.
+            case wait
+            /// A wait the server asked for with `Retry-After`.
+            case retryAfter = "retry-after"
+        }
+        var kind: Kind
+        var start: Double
+        var end: Double
+        /// What a reader sees on hover (`attempt 2`, `waiting 1s (Retry-After): status 503`).
+        var label: String
+    }
+
+    /// A step that started.
+    struct Row {
+        var step: StepReport
+        /// How deep in groups it is (0 at the top level).
+        var depth: Int
+        var start: Double
+        var end: Double
+        var segments: [Segment]
+        /// The winner of its `any` race when it lost and was cut off at the winner's moment.
+        var lostTo: String?
+        /// Whether it failed by running out of time.
+        var timedOut: Bool
+        var timeline: StepTimeline?
+    }
+
+    let rows: [Row]
+    /// The end of the drawing: the run's duration, or the last end seen.
+    let total: Double
+
+    init(report: RunReport, timelines: [String: StepTimeline]) {
+        var byID: [String: StepReport] = [:]
+        for step in report.steps { byID[step.id] = step }
+        var depths: [String: Int] = [:]
+        var rows: [Row] = []
+        var total = report.durationSeconds
+        for step in report.steps {
+            let depth = step.group.map { (depths[$0] ?? 0) + 1 } ?? 0
+            depths[step.id] = depth
+            guard let start = step.startedAtSeconds else { continue }
+            // A step still running (the report of a quit) runs to the end of the drawing.
+            let end = step.durationSeconds.map { start + $0 } ?? max(report.durationSeconds, start)
+            total = max(total, end)
+            let timeline = timelines[step.id]
+            var segments: [Segment] = []
+            for attempt in timeline?.attempts ?? [] {
+                let from = min(max(attempt.start, start), end)
+                let to = min(max(attempt.end ?? end, from), end)
+                segments.append(
+                    Segment(
+                        kind: attempt.failure == nil ? .attempt : .failedAttempt, start: from, end: to,
+                        label: "attempt \(attempt.number)" + (attempt.failure.map { ": \($0)" } ?? "")))
+            }
+            for wait in timeline?.waits ?? [] {
+                let from = min(max(wait.start, start), end)
+                let to = min(max(wait.end, from), end)
+                let seconds = Self.seconds(wait.end - wait.start)
+                segments.append(
+                    Segment(
+                        kind: wait.retryAfter ? .retryAfter : .wait, start: from, end: to,
+                        label: wait.retryAfter
+                            ? "waiting \(seconds) (Retry-After): \(wait.reason)"
+                            : "waiting \(seconds) (backoff): \(wait.reason)"))
+            }
+            segments.sort { $0.start < $1.start }
+            var lostTo: String?
+            if step.state == .cancelled, let group = step.group.flatMap({ byID[$0] }), let winner = group.winner,
+                winner != step.id
+            {
+                lostTo = winner
+            }
+            let timedOut = step.state == .failed && (step.error?.contains("timed out") ?? false)
+            rows.append(
+                Row(
+                    step: step, depth: depth, start: start, end: end, segments: segments, lostTo: lostTo,
+                    timedOut: timedOut, timeline: timeline))
+        }
+        self.rows = rows
+        self.total = max(total, 0.001)
+    }
+
+    /// `0.25s`, `12.3s`, `2m05s`.
+    static func seconds(_ value: Double) -> String {
+        if value < 10 { return String(format: "%.2fs", value) }
+        if value < 60 { return String(format: "%.1fs", value) }
+        let whole = Int(value.rounded())
+        return String(format: "%dm%02ds", whole / 60, whole % 60)
+    }
+}

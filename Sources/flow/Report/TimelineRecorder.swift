@@ -1,0 +1,104 @@
+import FlowEngine
+import FlowTasks
+
+/// What one step did over time, as the HTML and trace reports draw it: its attempts, the waits
+/// between them, and the bytes it moved. Times are seconds from the start of the run, on the
+/// scheduler's clock (the one `StepRecord.startedAt` uses).
+struct StepTimeline: Sendable {
+    /// One attempt: from its start to its end (nil while it runs), and why it failed, if it did.
+    struct Attempt: Sendable {
+        var number: Int
+        var start: Double
+        var end: Double?
+        var failure: String?
+    }
+
+    /// A wait before the next attempt, and whether the server asked for it (`Retry-After`).
+    struct Wait: Sendable {
+        var start: Double
+        var end: Double
+        var retryAfter: Bool
+        var reason: String
+    }
+
+    var attempts: [Attempt] = []
+    var waits: [Wait] = []
+    /// (seconds, bytes done), in order; thinned to at most `TimelineRecorder.maxSamples`.
+    var bytes: [(time: Double, done: Int64)] = []
+    var totalBytes: Int64?
+}
+
+/// Collects the attempt-level timing the step records do not keep, from the run's events. Made
+/// only when an `html` or `trace` report is asked for, so a run without one pays nothing.
+///
+/// Events arrive in order on the scheduler's queue; the lock makes reading at the end (or from
+/// the quit handler) safe.
+final class TimelineRecorder: Sendable {
+    /// The most byte samples kept per step: every second one is dropped when full, so a long
+    /// upload keeps an even picture of its whole length in bounded memory.
+    static let maxSamples = 512
+
+    private struct State {
+        /// The scheduler's start on this process's clock, fixed by the first started step.
+        var base: ContinuousClock.Instant?
+        var steps: [String: StepTimeline] = [:]
+    }
+
+    private let state = LockedBox(State())
+
+    /// Notes one event of the run.
+    func handle(_ event: SchedulerEvent<StepResult>) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            if state.base == nil, case .started = event.kind, let started = event.record.startedAt {
+                // The record's start is on the scheduler's clock: align ours with it.
+                state.base = now - started
+            }
+            let time = state.base.map { (now - $0).seconds } ?? 0
+            var timeline = state.steps[event.id] ?? StepTimeline()
+            switch event.kind {
+            case .started:
+                break
+            case .progress(.attempt(let number)):
+                if let open = timeline.attempts.indices.last, timeline.attempts[open].end == nil {
+                    timeline.attempts[open].end = time
+                }
+                // An upload reports its next attempt before waiting: that attempt starts after the wait.
+                let start = max(time, timeline.waits.last?.end ?? 0)
+                timeline.attempts.append(StepTimeline.Attempt(number: number, start: start))
+            case .progress(.retryWait(let wait)):
+                if let open = timeline.attempts.indices.last, timeline.attempts[open].end == nil {
+                    timeline.attempts[open].end = time
+                    timeline.attempts[open].failure = wait.reason
+                }
+                timeline.waits.append(
+                    StepTimeline.Wait(
+                        start: time, end: time + wait.wait.seconds, retryAfter: wait.retryAfter, reason: wait.reason))
+            case .progress(.bytes(let done, let total)):
+                timeline.totalBytes = total
+                timeline.bytes.append((time, done))
+                if timeline.bytes.count > Self.maxSamples {
+                    // Keep the first and the latest; drop every second one in between.
+                    let last = timeline.bytes.removeLast()
+                    timeline.bytes = timeline.bytes.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element)
+                    timeline.bytes.append(last)
+                }
+            case .progress(.line):
+                return
+            case .finished:
+                let end = event.record.finishedAt?.seconds ?? time
+                if let open = timeline.attempts.indices.last, timeline.attempts[open].end == nil {
+                    timeline.attempts[open].end = end
+                }
+                // A wait cut short by a cancellation or a time-out ends with the step.
+                for index in timeline.waits.indices where timeline.waits[index].end > end {
+                    timeline.waits[index].end = end
+                }
+            }
+            state.steps[event.id] = timeline
+        }
+    }
+
+    /// Every step's timeline so far.
+    var steps: [String: StepTimeline] { state.withLock { $0.steps } }
+}
