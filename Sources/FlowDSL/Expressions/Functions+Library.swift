@@ -21,6 +21,7 @@ extension Functions {
         case "join": return try join(arguments)
         case "toJSON": return .string(arguments[0].jsonText)
         case "fromJSON": return try fromJSON(arguments[0])
+        case "range": return try range(arguments[0], arguments[1])
         default: throw Failure(message: "unknown function '\(name)'")
         }
     }

@@ -35,10 +35,16 @@ extension WorkflowRun {
             let started = record?.startedAt.map(\.seconds)
             let finished = record?.finishedAt.map(\.seconds)
             var outputs: [String: String] = [:]
-            for (name, value) in record?.output?.outputs ?? [:] {
+            let partial = (record?.error as? ForEachFailure)?.partial
+            for (name, value) in record?.output?.outputs ?? partial?.outputs ?? [:] {
                 outputs[name] = masker(value.jsonText)
             }
-            return StepReport(
+            let items = (record?.output?.items ?? partial?.items)?.enumerated().map { index, item in
+                ItemReport(
+                    id: "\(step.id)[\(index)]", item: masker(item.item.jsonText), state: item.state,
+                    outputs: item.outputs.mapValues { masker($0.jsonText) }, error: item.error)
+            }
+            var report = StepReport(
                 id: step.id, name: step.name, kind: step.kind.keyword, group: step.parent,
                 location: Self.location(of: record?.error) ?? step.location.description,
                 state: record?.state ?? .pending, startedAtSeconds: started,
@@ -46,6 +52,8 @@ extension WorkflowRun {
                 attempts: record?.output?.attempts ?? (record?.startedAt == nil ? 0 : 1), outputs: outputs,
                 winner: record?.winner, error: record?.error.map { masker(String(describing: $0)) },
                 request: record?.output.flatMap { Self.requestLine(of: $0.result) }.map { masker($0) })
+            report.items = items
+            return report
         }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

@@ -159,6 +159,8 @@ public enum StepProgress: Sendable, Equatable {
     case line(String, stream: OutputStream, hold: OutputHold? = nil)
     /// Bytes done out of a total, if known.
     case bytes(done: Int64, total: Int64?)
+    /// An item of a `for-each` step started or ended.
+    case item(ItemProgress)
 
     /// Whether this is a line of text.
     var isLine: Bool {
