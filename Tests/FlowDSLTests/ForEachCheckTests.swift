@@ -143,10 +143,10 @@ import Testing
                 "'as: my-item' is not a name expressions can read",
                 "'concurrency' must be at least 1, not 0",
                 "'at-least: 3' asks for more successes than the 2 item(s) of 'for-each'",
-                "'at-least' only applies with 'parallel: any'",
-                "'as' only applies to 'for-each' steps, not to step 'h'",
-                "'concurrency' only applies to 'for-each' steps, not to step 'h'",
                 "'at-least: 5' asks for more successes than the 2 item(s) of 'for-each' of step 'f'",
+                "'at-least' only applies with 'parallel: any'",
+                "'concurrency' only applies to 'for-each' steps, not to step 'h'",
+                "'as' only applies to 'for-each' steps, not to step 'h'",
             ])
         #expect(found.allSatisfy { $0.location != nil })
     }

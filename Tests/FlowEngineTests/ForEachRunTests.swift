@@ -35,7 +35,7 @@ import Testing
             """)
         #expect(records["fetch"]?.state == .succeeded, "\(String(describing: records["fetch"]?.error))")
         let fetch = try #require(records["fetch"]?.output)
-        #expect(fetch.outputs["name"] == .array((0..<7).map { .string("fan") }))
+        #expect(fetch.outputs["name"] == .array(Array(repeating: .string("fan"), count: 7)))
         #expect(fetch.outputs["at"] == .array((0..<7).map { .number(Double($0)) }))
         #expect(fetch.items?.map(\.state) == Array(repeating: .succeeded, count: 7))
         let stats = try #require(records["stats"]?.output?.outputs)
@@ -110,7 +110,7 @@ import Testing
                 outputs: { code: "${{ result.status }}" }
               report:
                 needs: check
-                run: echo '${{ toJSON(steps.check.outputs.code) }} ${{ steps.check.items[3].status }}'
+                run: echo "${{ toJSON(steps.check.outputs.code) }} ${{ steps.check.items[3].status }}"
             """)
         let record = try #require(records["check"])
         #expect(record.state == .failed)

@@ -37,8 +37,8 @@ final class ForEachRun: @unchecked Sendable {
     private var failed = 0
     private var finished = 0
     private var decided = false
-    /// The first failure, by the order items failed.
-    private var firstFailure: (index: Int, error: any Error)?
+    /// The failed items' errors, by index (only failures are kept); the message names the lowest.
+    private var failures: [Int: any Error] = [:]
     /// Set while `pump` runs, so an item finishing synchronously does not re-enter it.
     private var pumping = false
 
@@ -140,7 +140,7 @@ final class ForEachRun: @unchecked Sendable {
             failed += 1
             let message = plan.masker(String(describing: error))
             results[index] = ItemResult(item: item, state: .failed, outputs: [:], error: message, attempts: 1)
-            if firstFailure == nil { firstFailure = (index, error) }
+            failures[index] = error
             report(index, .finished(.failed, message: message))
         }
         decideEarly()
@@ -172,11 +172,10 @@ final class ForEachRun: @unchecked Sendable {
             promise.succeed(result)
             return
         }
-        guard let first = firstFailure else {
+        guard let index = failures.keys.min(), let error = failures[index] else {
             fail("step '\(plan.step.id)' was cancelled", at: plan.forEach.location, partial: result)
             return
         }
-        let (index, error) = (first.index, first.error)
         let described = plan.masker(String(describing: error))
         var message = "step '\(plan.step.id)' item \(index) (\(label(index))) failed: \(described)"
         if plan.forEach.mode == .any {

@@ -106,7 +106,7 @@ struct EventFields {
             line.appendMember("event", "item")
             line.appendMember("item", item)
             line.appendMember("state", "failed")
-        case .items(let finished, let total, let failed):
+        case .items(let finished, _, let failed):
             line.appendMember("event", "items")
             line.appendMember("failed", String(failed))
             line.appendMember("finished", String(finished))
