@@ -226,7 +226,8 @@ struct DryRunPlan {
         for component in path {
             switch (component, value) {
             case (.key(let key), .object(let members)): value = members[key] ?? .null
-            case (.index(let index), .array(let items)): value = index >= 0 && index < items.count ? items[index] : .null
+            case (.index(let index), .array(let items)):
+                value = index >= 0 && index < items.count ? items[index] : .null
             default: return .null
             }
         }

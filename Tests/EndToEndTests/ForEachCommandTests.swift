@@ -84,11 +84,13 @@ import Testing
             """)
         let outcome = try await FlowProcess.run(["validate", file])
         #expect(outcome.exitCode == 2)
-        #expect(outcome.stderr.contains("\(file):4:15: error: 'for-each' needs a list, not a number"), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("\(file):4:15: error: 'for-each' needs a list, not a number"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("hint: give a YAML list, or one expression giving a list"))
         #expect(
             outcome.stderr.contains(
-                "\(file):7:19: error: 'item' is only available in a 'for-each' step, and step 'stray' has no 'for-each'"))
+                "\(file):7:19: error: 'item' is only available in a 'for-each' step, and step 'stray' has no 'for-each'"
+            ))
     }
 
     @Test func aRunShowsItemsAsStepIndexInTheLogSummaryAndReports() async throws {
@@ -141,6 +143,7 @@ import Testing
             """)
         let outcome = try await FlowProcess.run(["graph", file])
         #expect(outcome.exitCode == 0)
-        #expect(outcome.stdout.contains("fetch [for-each item in ${{ range(0, 4) }}, 2 at once, any]"), "\(outcome.stdout)")
+        #expect(
+            outcome.stdout.contains("fetch [for-each item in ${{ range(0, 4) }}, 2 at once, any]"), "\(outcome.stdout)")
     }
 }

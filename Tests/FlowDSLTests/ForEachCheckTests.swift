@@ -160,7 +160,10 @@ import Testing
                 steps:
                   one: { sleep: 0s }
             """)
-        #expect(found.map(\.message) == ["'for-each' on a group is not supported: group 'g' would run its children once per item"])
+        #expect(
+            found.map(\.message) == [
+                "'for-each' on a group is not supported: group 'g' would run its children once per item"
+            ])
         #expect(found.first?.location?.line == 4)
     }
 
@@ -172,9 +175,10 @@ import Testing
                 concurrency: 50
                 sleep: 0s
             """, top: "concurrency: 8\n")
-        #expect(result.diagnostics.map(\.message) == [
-            "'concurrency: 50' of step 's' is above the workflow's 8; at most 8 items run at once"
-        ])
+        #expect(
+            result.diagnostics.map(\.message) == [
+                "'concurrency: 50' of step 's' is above the workflow's 8; at most 8 items run at once"
+            ])
     }
 
     @Test func itemsIsOnlyReadOfForEachSteps() {
