@@ -9,7 +9,7 @@ struct DryRunPlan {
     let workflow: Workflow
     let inputs: [String: InputValue]
     let concurrency: Int
-    private let known: DryRunValues
+    private var known: DryRunValues
 
     init(workflow: Workflow, inputs: [String: InputValue], concurrency: Int) {
         self.workflow = workflow
@@ -40,7 +40,77 @@ struct DryRunPlan {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The most items of a `for-each` step whose requests the plan shows one by one.
+    static let shownItems = 20
+
     private func describe(_ step: Step) -> [String] {
+        guard let forEach = step.forEach else { return describeOnce(step) }
+        var header = "  \(step.id): for-each \(forEach.name)"
+        var policy: [String] = []
+        if let concurrency = forEach.concurrency { policy.append("\(min(concurrency, self.concurrency)) at once") }
+        switch forEach.mode {
+        case .any: policy.append(forEach.atLeast.map { $0 > 1 ? "at least \($0) must succeed" : "any" } ?? "any")
+        case .all: if !forEach.failFast { policy.append("no fail-fast") }
+        }
+        let policyText = policy.isEmpty ? "" : " (\(policy.joined(separator: "; ")))"
+        guard let items = knownItems(forEach) else {
+            let source = forEach.expression.map(\.text) ?? "items"
+            header += " in \(source.trimmingCharacters(in: .whitespaces))\(policyText): items known at run time"
+            var plan = self
+            plan.known.locals = [:]
+            return [header] + plan.describeOnce(step).map { "  " + $0 }
+        }
+        header += " in \(items.count) item\(items.count == 1 ? "" : "s")\(policyText)"
+        var lines = [header]
+        for (index, item) in items.prefix(Self.shownItems).enumerated() {
+            var plan = self
+            plan.known.locals = [forEach.name: item, ForEach.indexName: .number(Double(index))]
+            var itemLines = plan.describeOnce(step)
+            if !itemLines.isEmpty, itemLines[0].hasPrefix("  \(step.id):") {
+                itemLines[0] = "  \(step.id)[\(index)]:" + itemLines[0].dropFirst(step.id.count + 3)
+            }
+            lines += itemLines.map { "  " + $0 }
+        }
+        if items.count > Self.shownItems { lines.append("      … and \(items.count - Self.shownItems) more items") }
+        return lines
+    }
+
+    /// The items when they are known before the run: a YAML list, or an expression reading only
+    /// inputs, env and files (never secrets); nil when they come from the run.
+    private func knownItems(_ forEach: ForEach) -> [Value]? {
+        let texts = forEach.items.strings
+        guard
+            !texts.contains(where: { text in
+                text.template?.expressions.contains { $0.expression.references.contains { $0.root == "secrets" } }
+                    ?? true
+            })
+        else { return nil }
+        guard let value = try? evaluate(forEach.items) else { return nil }
+        switch value {
+        case .array(let items): return items
+        case .object(let members):
+            return members.keys.sorted().map { .object(["key": .string($0), "value": members[$0] ?? .null]) }
+        default: return nil
+        }
+    }
+
+    private func evaluate(_ template: ValueTemplate) throws -> Value {
+        switch template {
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .number(let number): return .number(number)
+        case .string(let text):
+            guard let parsed = text.template else { return .string(text.text) }
+            return try parsed.evaluate(known)
+        case .array(let items): return .array(try items.map(evaluate))
+        case .object(let members):
+            var object: [String: Value] = [:]
+            for member in members { object[member.key] = try evaluate(member.value) }
+            return .object(object)
+        }
+    }
+
+    private func describeOnce(_ step: Step) -> [String] {
         var lines: [String] = []
         var relations: [String] = []
         if !step.needs.isEmpty { relations.append("needs \(step.needs.joined(separator: ", "))") }
@@ -136,6 +206,8 @@ struct DryRunPlan {
             reference.path.count == 1
             ? reference.path.first.flatMap { if case .key(let key) = $0 { key } else { nil } } : nil
         switch reference.root {
+        case let root where known.locals[root] != nil:
+            return Self.read(known.locals[root] ?? .null, reference.path).interpolated
         case "secrets":
             return "***"
         case "inputs":
@@ -152,6 +224,20 @@ struct DryRunPlan {
         default:
             return nil
         }
+    }
+
+    /// A local's value at a static path (`item.name`, `item[0]`), as the evaluator reads it.
+    private static func read(_ value: Value, _ path: [PathComponent]) -> Value {
+        var value = value
+        for component in path {
+            switch (component, value) {
+            case (.key(let key), .object(let members)): value = members[key] ?? .null
+            case (.index(let index), .array(let items)):
+                value = index >= 0 && index < items.count ? items[index] : .null
+            default: return .null
+            }
+        }
+        return value
     }
 
     /// An upload's URL, joined to the base URL as the runner joins it.

@@ -7,6 +7,10 @@ import Foundation
 struct DryRunValues: EvaluationContext {
     let inputs: [String: Value]
     let env: [String: Value]
+    /// A `for-each` item's names (`item`, `index`) while one item's request is shown.
+    var locals: [String: Value] = [:]
+    /// The workflow file's folder, where `files('glob')` matches.
+    var filesFolder: String?
 
     init(workflow: Workflow, inputs: [String: InputValue]) {
         self.inputs = inputs.mapValues { value in
@@ -26,9 +30,12 @@ struct DryRunValues: EvaluationContext {
             }
         }
         self.env = env
+        let file = workflow.file
+        filesFolder = file.lastIndex(of: "/").map { String(file[..<$0]).isEmpty ? "/" : String(file[..<$0]) } ?? "."
     }
 
     func value(ofRoot name: String) -> Value? {
+        if let local = locals[name] { return local }
         switch name {
         case "inputs": return .object(inputs)
         case "env": return .object(env)

@@ -106,7 +106,7 @@ import Testing
         #expect(Functions.arity("Length") == nil)
         #expect(Functions.arity("nope") == nil)
         #expect(Functions.names.allSatisfy { Functions.arity($0) != nil })
-        #expect(Functions.names.count == 14)
+        #expect(Functions.names.count == 16)
     }
 
     @Test func anErrorInsideAnArgumentPointsAtTheArgument() throws {

@@ -8,10 +8,50 @@ struct ExpressionCheck {
     /// Steps whose outputs are read as a whole (`toJSON(steps.x.outputs)`, a computed name).
     private(set) var wholeOutputsRead = Set<String>()
     private var dependencies: DependencyQuery
+    /// `item`, `index` and every `as` name: read outside their `for-each` step, they are errors
+    /// that say where they are available rather than "unknown name".
+    private let forEachNames: Set<String>
 
     init(workflow: Workflow) {
         self.workflow = workflow
         self.dependencies = DependencyQuery(workflow: workflow)
+        var names: Set<String> = [ForEach.defaultName, ForEach.indexName]
+        for step in workflow.allSteps {
+            if let forEach = step.forEach { names.insert(forEach.name) }
+        }
+        forEachNames = names
+    }
+
+    /// The message for `item` (or `index`, or an `as` name) read where it is not in scope.
+    private func forEachLocalProblem(_ name: String, site: ExpressionSite) -> (String, String) {
+        let step: Step? =
+            switch site.scope {
+            case .workflow: nil
+            case .step(let step), .stepResult(let step): step
+            }
+        if let step, let forEach = step.forEach {
+            if site.isForEachItems {
+                return (
+                    "'for-each' of step '\(Echo.text(step.id))' cannot read '\(name)': the items are computed before any item exists",
+                    "read earlier steps' outputs or inputs here"
+                )
+            }
+            if site.conditionKey == "if" {
+                return (
+                    "'if' of step '\(Echo.text(step.id))' cannot read '\(name)': it decides once, before the items run",
+                    "to skip some items, filter the list given to 'for-each'"
+                )
+            }
+            return (
+                "step '\(Echo.text(step.id))' names its item '\(forEach.name)', not '\(name)'",
+                "read ${{ \(forEach.name) }} and ${{ index }}, or set 'as: \(name)'"
+            )
+        }
+        let what = step.map { "step '\(Echo.text($0.id))'" } ?? "workflow-level values"
+        return (
+            "'\(name)' is only available in a 'for-each' step, and \(what) has no 'for-each'",
+            "add 'for-each: ${{ … }}' to the step, or read another step's items as steps.<id>.items"
+        )
     }
 
     mutating func run() {
@@ -136,6 +176,11 @@ struct ExpressionCheck {
             if let problem = checkStepReference(reference, firstKey: firstKey, site: site) {
                 fail(problem.message, hint: problem.hint)
             }
+        case let name where site.locals.contains(name):
+            return
+        case let name where forEachNames.contains(name):
+            let (message, hint) = forEachLocalProblem(name, site: site)
+            fail(message, hint: hint)
         default:
             let hint = Suggestion.closest(to: reference.root, in: Roots.names).map { "did you mean '\($0)'?" }
             fail(
@@ -181,11 +226,17 @@ struct ExpressionCheck {
                 }
             case "status":
                 break
+            case "items":
+                if target.forEach != nil { break }
+                return (
+                    "only 'for-each' steps have 'items'; step '\(Echo.text(id))' is not one",
+                    "read steps.\(id).outputs.<name> or steps.\(id).status"
+                )
             case "winner":
                 if case .group(let group) = target.kind, group.mode == .any { break }
                 return ("only 'parallel: any' groups have a 'winner'; step '\(Echo.text(id))' is not one", nil)
             default:
-                let hint = Suggestion.closest(to: field, in: ["outputs", "status", "winner"]).map {
+                let hint = Suggestion.closest(to: field, in: ["outputs", "status", "winner", "items"]).map {
                     "did you mean '\($0)'?"
                 }
                 return (

@@ -14,11 +14,20 @@ struct ExpressionSite {
     let scope: Scope
     /// For `if:` and `assert:` entries, which take a bare expression as well as `${{ }}`: the key.
     let conditionKey: String?
+    /// Names the site reads besides the roots (a `for-each` step's item and `index`).
+    let locals: [String]
+    /// For the items of a `for-each`: the key, whose site cannot read the item it gives.
+    let isForEachItems: Bool
 
-    init(_ text: ScalarText, _ scope: Scope, conditionKey: String? = nil) {
+    init(
+        _ text: ScalarText, _ scope: Scope, conditionKey: String? = nil, locals: [String] = [],
+        isForEachItems: Bool = false
+    ) {
         self.text = text
         self.scope = scope
         self.conditionKey = conditionKey
+        self.locals = locals
+        self.isForEachItems = isForEachItems
     }
 
     /// Every site of a workflow, in file order within each step.
@@ -67,12 +76,17 @@ struct ExpressionSite {
             break
         }
         var sites: [ExpressionSite] = []
+        // `if:` decides once whether the step runs at all, before its items exist.
         if let condition = step.condition {
             sites.append(ExpressionSite(condition, .step(step), conditionKey: "if"))
         }
-        sites += texts.map { ExpressionSite($0, .step(step)) }
-        sites += assertions.map { ExpressionSite($0, .stepResult(step), conditionKey: "assert") }
-        sites += resultTexts.map { ExpressionSite($0, .stepResult(step)) }
+        let locals = step.forEach?.localNames ?? []
+        if let forEach = step.forEach {
+            sites += forEach.items.strings.map { ExpressionSite($0, .step(step), isForEachItems: true) }
+        }
+        sites += texts.map { ExpressionSite($0, .step(step), locals: locals) }
+        sites += assertions.map { ExpressionSite($0, .stepResult(step), conditionKey: "assert", locals: locals) }
+        sites += resultTexts.map { ExpressionSite($0, .stepResult(step), locals: locals) }
         return sites
     }
 }

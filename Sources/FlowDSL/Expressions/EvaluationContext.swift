@@ -10,9 +10,14 @@ public protocol EvaluationContext {
     /// Why reading `key` of the root `name` (`result.json`) must fail rather than give a value,
     /// or `nil` when it reads normally. Asked only for the first property read from a root.
     func problem(reading key: String, ofRoot name: String) -> String?
+    /// The folder `files('glob')` matches in (the workflow file's); `nil` where files cannot be
+    /// listed (evaluation then fails with a clear error).
+    var filesFolder: String? { get }
 }
 
 extension EvaluationContext {
     /// Every property of every root reads normally.
     public func problem(reading key: String, ofRoot name: String) -> String? { nil }
+    /// No folder: `files()` is not available.
+    public var filesFolder: String? { nil }
 }

@@ -98,6 +98,16 @@ struct Evaluator<Context: EvaluationContext> {
         for argument in arguments {
             values.append(try evaluate(argument))
         }
+        if name == "files" {
+            guard let folder = context.filesFolder else {
+                throw failure("files() is only available while a workflow runs (and in --dry-run)")
+            }
+            do {
+                return try FileGlob.matches(values[0], in: folder)
+            } catch {
+                throw failure(error.message)
+            }
+        }
         do {
             return try Functions.call(name, values)
         } catch {

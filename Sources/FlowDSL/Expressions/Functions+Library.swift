@@ -23,6 +23,7 @@ extension Functions {
         case "fromJSON": return try fromJSON(arguments[0])
         case "base64Encode": return try base64Encode(arguments[0])
         case "base64Decode": return try base64Decode(arguments[0])
+        case "range": return try range(arguments[0], arguments[1])
         default: throw Failure(message: "unknown function '\(name)'")
         }
     }

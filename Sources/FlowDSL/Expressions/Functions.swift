@@ -5,7 +5,7 @@ public enum Functions {
     public static let names =
         [
             "length", "contains", "startsWith", "endsWith", "format", "join", "toJSON", "fromJSON", "base64Encode",
-            "base64Decode",
+            "base64Decode", "range", "files",
         ]
         + StatusFunction.allCases.map(\.rawValue)
 
@@ -15,8 +15,8 @@ public enum Functions {
     /// How many arguments `name` takes; `nil` for an unknown function.
     public static func arity(_ name: String) -> ClosedRange<Int>? {
         switch name {
-        case "length", "toJSON", "fromJSON", "base64Encode", "base64Decode": 1...1
-        case "contains", "startsWith", "endsWith": 2...2
+        case "length", "toJSON", "fromJSON", "base64Encode", "base64Decode", "files": 1...1
+        case "contains", "startsWith", "endsWith", "range": 2...2
         case "join": 1...2
         case "format": 1...Int.max
         default: StatusFunction(rawValue: name) == nil ? nil : 0...0

@@ -39,8 +39,31 @@ extension Workflow {
 
     /// What a node shows: the id, and the step's name when it has one.
     static func graphLabel(of step: Step) -> String {
-        guard let name = step.name, !name.isEmpty, name != step.id else { return step.id }
-        return "\(step.id): \(name)"
+        var label = step.id
+        if let name = step.name, !name.isEmpty, name != step.id { label += ": \(name)" }
+        if let forEach = step.forEach { label += " " + forEachLabel(forEach) }
+        return label
+    }
+
+    /// "[for-each item in steps.list.outputs.names, 4 at once, any]": a repeated step's node says so.
+    static func forEachLabel(_ forEach: ForEach) -> String {
+        var source: String
+        switch forEach.items {
+        case .array(let items): source = "\(items.count) item\(items.count == 1 ? "" : "s")"
+        case .object(let members): source = "\(members.count) entr\(members.count == 1 ? "y" : "ies")"
+        case .string(let text):
+            source =
+                text.template?.expressions.first.map { "${{ \($0.expression.source.trimmingCharactersInSpace()) }}" }
+                ?? text.text
+        default: source = "items"
+        }
+        var parts = ["for-each \(forEach.name) in \(source)"]
+        if let concurrency = forEach.concurrency { parts.append("\(concurrency) at once") }
+        switch forEach.mode {
+        case .any: parts.append(forEach.atLeast.map { $0 > 1 ? "at-least \($0)" : "any" } ?? "any")
+        case .all: if !forEach.failFast { parts.append("no fail-fast") }
+        }
+        return "[" + parts.joined(separator: ", ") + "]"
     }
 
     /// How a group finishes, as its subgraph's label says it.
@@ -101,5 +124,11 @@ struct MermaidNames {
             }
         }
         return result
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharactersInSpace() -> String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

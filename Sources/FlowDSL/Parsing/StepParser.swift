@@ -9,7 +9,7 @@ struct StepParser {
     static let groupKeys = ["steps", "at-least", "fail-fast"]
     static let requestKeys = ["expect"]
     static let runKeys = ["env", "cwd"]
-    static let allStepKeys = commonKeys + kindKeys + groupKeys + requestKeys + runKeys
+    static let allStepKeys = commonKeys + kindKeys + groupKeys + requestKeys + runKeys + forEachKeys
 
     var reader: NodeReader
 
@@ -32,7 +32,9 @@ struct StepParser {
         reader.rejectUnknownKeys(fields, allowed: Self.allStepKeys, in: what)
         let field = Dictionary(fields.map { ($0.key, $0) }) { first, _ in first }
 
-        let kinds = fields.filter { Self.kindKeys.contains($0.key) }
+        // On a `for-each` step that is not a group, `parallel` is the items' policy, not a kind.
+        let forEachPolicy = Self.forEachOwnsPolicy(field)
+        let kinds = fields.filter { Self.kindKeys.contains($0.key) && !(forEachPolicy && $0.key == "parallel") }
         var kind = StepKind.sleep(.zero)
         if kinds.isEmpty {
             let orphanGroup = field["steps"] != nil
@@ -52,7 +54,8 @@ struct StepParser {
         } else if let parsed = parseKind(kinds[0], fields: field, id: id) {
             kind = parsed
         }
-        rejectMisplacedKeys(fields, kind: kinds.count == 1 ? kinds[0].key : nil, what: what)
+        rejectMisplacedKeys(fields, kind: kinds.count == 1 ? kinds[0].key : nil, what: what, forEach: forEachPolicy)
+        let forEach = parseForEach(field, what: what)
 
         var needs: [String] = []
         var needLocations: [SourceLocation] = []
@@ -86,13 +89,17 @@ struct StepParser {
             retry: field["retry"].flatMap { parseRetry($0.value, at: $0.keyNode, step: id) },
             continueOnError: field["continue-on-error"].flatMap { reader.bool($0.value, "'continue-on-error'") }
                 ?? false,
-            outputs: outputs
+            outputs: outputs,
+            forEach: forEach
         )
     }
 
     /// Keys that belong to another kind (`steps` without `parallel`, `cwd` on an http step).
-    private mutating func rejectMisplacedKeys(_ fields: [NodeReader.Entry], kind: String?, what: String) {
-        for entry in fields {
+    private mutating func rejectMisplacedKeys(
+        _ fields: [NodeReader.Entry], kind: String?, what: String, forEach: Bool
+    ) {
+        // On a for-each step that is not a group, `at-least` and `fail-fast` are the items' policy.
+        for entry in fields where !(forEach && (entry.key == "at-least" || entry.key == "fail-fast")) {
             let owner: String
             switch entry.key {
             case "steps", "at-least", "fail-fast": owner = "parallel"

@@ -16,7 +16,10 @@ extension WorkflowSchema {
 
     static var stepDefinition: JSONNode {
         typealias V = SchemaVocabulary
-        let kinds = kindKeys.map { JSONNode.object(["required": .array([.string($0)])]) }
+        // A group is `parallel` with `steps`: on a `for-each` step, `parallel` alone is the items' policy.
+        let kinds = kindKeys.map { key in
+            JSONNode.object(["required": .array(([key] + (key == "parallel" ? ["steps"] : [])).map(JSONNode.string))])
+        }
         return V.closedObject(
             "A step: exactly one of `http`, `upload`, `run`, `sleep`, or `parallel` with `steps`.",
             properties: [
@@ -54,18 +57,23 @@ extension WorkflowSchema {
                 "expect": V.ref("expect"),
                 "env": V.map("Environment variables of the command (expressions allowed).", values: V.scalar),
                 "cwd": V.text("The command's working directory."),
+                "for-each": forEachProperty("for-each"),
+                "as": forEachProperty("as"),
+                "concurrency": forEachProperty("concurrency"),
             ]
         ).adding([
             "oneOf": .array(kinds),
             "dependentRequired": .object([
-                "parallel": .array([.string("steps")]),
                 "steps": .array([.string("parallel")]),
                 "at-least": .array([.string("parallel")]),
-                "fail-fast": .array([.string("parallel")]),
+                "as": .array([.string("for-each")]),
+                "concurrency": .array([.string("for-each")]),
                 "env": .array([.string("run")]),
                 "cwd": .array([.string("run")]),
             ]),
             "dependentSchemas": .object([
+                "parallel": requiresOneOf("steps", "for-each"),
+                "fail-fast": requiresOneOf("parallel", "for-each"),
                 "at-least": .object(["properties": .object(["parallel": .object(["const": .string("any")])])]),
                 "fail-fast": .object(["properties": .object(["parallel": .object(["const": .string("all")])])]),
                 "expect": .object([
@@ -75,6 +83,47 @@ extension WorkflowSchema {
                     ])
                 ]),
             ]),
+        ])
+    }
+
+    /// `for-each` and its `as` and `concurrency` (its `parallel`, `at-least` and `fail-fast` are
+    /// the group keys, described there).
+    static var forEachProperties: [String: JSONNode] {
+        typealias V = SchemaVocabulary
+        return [
+            "for-each": .object([
+                "description": .string(
+                    "Run the step once per item: a YAML list or mapping, or one `${{ }}` giving a list "
+                        + "(`range(0, 10)`, `files('data/*.csv')`, a list output). `item` and `index` are in scope."
+                ),
+                "anyOf": .array([
+                    .object(["type": .string("array")]),
+                    .object(["type": .string("object")]),
+                    .object(["type": .string("string"), "pattern": .string("^\\s*\\$\\{\\{.*\\}\\}\\s*$")]),
+                ]),
+            ]),
+            "as": .object([
+                "description": .string("The item's name in expressions (default `item`)."),
+                "type": .string("string"),
+                "pattern": .string("^[A-Za-z_][A-Za-z0-9_]*$"),
+                "not": .object(["enum": .array((Roots.names + ["index"]).map(JSONNode.string))]),
+            ]),
+            "concurrency": V.integer(
+                "Items of a `for-each` step in flight at once (default and cap: the workflow's `concurrency`).",
+                minimum: 1),
+        ]
+    }
+
+    private static func forEachProperty(_ key: String) -> JSONNode {
+        forEachProperties[key] ?? .object([:])
+    }
+
+    private static func requiresOneOf(_ first: String, _ second: String) -> JSONNode {
+        .object([
+            "anyOf": .array([
+                .object(["required": .array([.string(first)])]),
+                .object(["required": .array([.string(second)])]),
+            ])
         ])
     }
 

@@ -17,6 +17,8 @@ struct ExpressionScope: EvaluationContext {
     var flow: Value = .object([:])
     /// Names a step adds for one run of it (see `StepStart.locals`).
     var locals: [String: Value] = [:]
+    /// The workflow file's folder, where `files('glob')` matches.
+    var filesFolder: String?
 
     func value(ofRoot name: String) -> Value? {
         if let local = locals[name] { return local }
@@ -52,6 +54,8 @@ struct RunValues: Sendable {
     var services: Value = .object([:])
     /// `flow.executable`.
     var flow: Value = .object([:])
+    /// The workflow file's folder, where `files('glob')` matches.
+    var folder: String?
 
     /// The run's values before any step: inputs, secrets, services, `flow`, and the workflow's
     /// `env` evaluated over them — as values for expressions and as text for processes — with the
@@ -81,6 +85,7 @@ struct RunValues: Sendable {
         }
         var values = base
         values.env = .object(envValues)
+        values.folder = workflowFolder(workflow.file)
         return (values, environment, problems)
     }
 
@@ -103,7 +108,14 @@ struct RunValues: Sendable {
         }
         return ExpressionScope(
             inputs: inputs, env: env, secrets: secrets, steps: .object(steps), result: result, facts: facts,
-            services: services, flow: flow, locals: locals)
+            services: services, flow: flow, locals: locals, filesFolder: folder)
+    }
+
+    /// The folder of the workflow file as given (`.` for a bare file name).
+    static func workflowFolder(_ file: String) -> String {
+        guard let slash = file.lastIndex(of: "/") else { return "." }
+        let folder = String(file[..<slash])
+        return folder.isEmpty ? "/" : folder
     }
 
     /// `steps.<id>` as expressions see it: `status`, `outputs`, and `winner` for an `any` group.
@@ -113,6 +125,12 @@ struct RunValues: Sendable {
             "outputs": .object(record.output?.outputs ?? [:]),
         ]
         if let winner = record.winner { fields["winner"] = .string(winner) }
+        // A for-each step's items and lists, kept by its failure too (read under continue-on-error).
+        let result = record.output ?? (record.error as? ForEachFailure)?.partial
+        if let items = result?.items {
+            fields["items"] = .array(items.map(\.value))
+            if record.output == nil { fields["outputs"] = .object(result?.outputs ?? [:]) }
+        }
         return .object(fields)
     }
 }

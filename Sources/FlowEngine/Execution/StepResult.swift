@@ -8,12 +8,15 @@ public struct StepResult: Sendable {
     public let outputs: [String: Value]
     /// How many attempts the step made (1 without retries).
     public let attempts: Int
+    /// For a `for-each` step: each item's result, in item order (`steps.<id>.items`).
+    public let items: [ItemResult]?
 
     /// Creates a step result.
-    public init(result: Value, outputs: [String: Value], attempts: Int) {
+    public init(result: Value, outputs: [String: Value], attempts: Int, items: [ItemResult]? = nil) {
         self.result = result
         self.outputs = outputs
         self.attempts = attempts
+        self.items = items
     }
 }
 

@@ -34,8 +34,15 @@ extension WorkflowRun {
             let record = records[step.id]
             let started = record?.startedAt.map(\.seconds)
             let finished = record?.finishedAt.map(\.seconds)
-            let outputs = (record?.output?.outputs ?? [:]).mapValues { $0.mappingStrings { masker($0) } }
-            return StepReport(
+            let partial = (record?.error as? ForEachFailure)?.partial
+            let masked: (Value) -> Value = { $0.mappingStrings { masker($0) } }
+            let outputs = (record?.output?.outputs ?? partial?.outputs ?? [:]).mapValues(masked)
+            let items = (record?.output?.items ?? partial?.items)?.enumerated().map { index, item in
+                ItemReport(
+                    id: "\(step.id)[\(index)]", item: masked(item.item), state: item.state,
+                    outputs: item.outputs.mapValues(masked), error: item.error)
+            }
+            var report = StepReport(
                 id: step.id, name: step.name, kind: step.kind.keyword, group: step.parent,
                 location: Self.location(of: record?.error) ?? step.location.description,
                 state: record?.state ?? .pending, startedAtSeconds: started,
@@ -43,6 +50,8 @@ extension WorkflowRun {
                 attempts: record?.output?.attempts ?? (record?.startedAt == nil ? 0 : 1), outputs: outputs,
                 winner: record?.winner, error: record?.error.map { masker(String(describing: $0)) },
                 request: record?.output.flatMap { Self.requestLine(of: $0.result) }.map { masker($0) })
+            report.items = items
+            return report
         }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

@@ -68,11 +68,14 @@ public final class WorkflowRun: Sendable {
         upload.transportContext = transportContext
         let records = RunRecords<StepResult>()
         let runners = Runners(http: http, run: run, upload: upload)
+        let concurrency = options.concurrency ?? workflow.concurrency
         let plan = workflow.allSteps.map { step in
-            Self.plan(step, workflow: workflow, values: runValues, records: records, runners: runners, queue: stepQueue)
+            let planned = Self.plan(
+                step, workflow: workflow, values: runValues, records: records, runners: runners, queue: stepQueue)
+            return Self.repeated(planned, step: step, values: runValues, masker: masker, concurrency: concurrency)
         }
         scheduler = Scheduler(
-            steps: plan, concurrency: options.concurrency ?? workflow.concurrency, queue: queue, records: records,
+            steps: plan, concurrency: concurrency, queue: queue, records: records,
             onEvent: onEvent)
     }
 

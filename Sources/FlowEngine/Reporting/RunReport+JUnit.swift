@@ -7,17 +7,19 @@ extension RunReport {
     /// step's location goes in `file` and in the message so CI systems can point at the YAML.
     public func junitText() -> String {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        let failures = count(.failed)
-        let errors = count(.cancelled)
-        let skipped = count(.skipped)
-        xml += #"<testsuites name="\#(Self.escape(workflow))" tests="\#(steps.count)" "#
+        // A for-each step's items are test cases of their own, named `fetch[3]`.
+        let cases = steps.flatMap(\.withItems)
+        let failures = cases.reduce(0) { $1.state == .failed ? $0 + 1 : $0 }
+        let errors = cases.reduce(0) { $1.state == .cancelled ? $0 + 1 : $0 }
+        let skipped = cases.reduce(0) { $1.state == .skipped ? $0 + 1 : $0 }
+        xml += #"<testsuites name="\#(Self.escape(workflow))" tests="\#(cases.count)" "#
         xml += #"failures="\#(failures)" errors="\#(errors)" skipped="\#(skipped)" "#
         xml += #"time="\#(Self.seconds(durationSeconds))">"# + "\n"
-        xml += #"  <testsuite name="\#(Self.escape(workflow))" tests="\#(steps.count)" "#
+        xml += #"  <testsuite name="\#(Self.escape(workflow))" tests="\#(cases.count)" "#
         xml += #"failures="\#(failures)" errors="\#(errors)" skipped="\#(skipped)" "#
         xml += #"time="\#(Self.seconds(durationSeconds))" timestamp="\#(Self.escape(startedAt))" "#
         xml += #"file="\#(Self.escape(file))">"# + "\n"
-        for step in steps {
+        for step in cases {
             xml += testCase(step)
         }
         xml += "  </testsuite>\n</testsuites>\n"

@@ -75,6 +75,8 @@ public struct StepReport: Sendable, Codable, Equatable {
     public var error: String?
     /// For an `http` step that got a response: the request sent, as `METHOD URL` (masked).
     public var request: String?
+    /// For a `for-each` step: each item, as `fetch[3]`.
+    public var items: [ItemReport]?
 
     /// Creates a step report.
     public init(
@@ -95,6 +97,43 @@ public struct StepReport: Sendable, Codable, Equatable {
         self.outputs = outputs
         self.winner = winner
         self.error = error
+    }
+}
+
+/// One item of a `for-each` step in a report.
+public struct ItemReport: Sendable, Codable, Equatable {
+    /// `step[index]`, as events and the summary name it.
+    public var id: String
+    /// The item (strings masked).
+    public var item: Value
+    /// Its final state (`skipped` when it never started).
+    public var state: StepState
+    /// Its outputs by name, as the JSON values they are (strings masked).
+    public var outputs: [String: Value]
+    /// Why it failed or was cancelled.
+    public var error: String?
+
+    /// Creates an item report.
+    public init(id: String, item: Value, state: StepState, outputs: [String: Value] = [:], error: String? = nil) {
+        self.id = id
+        self.item = item
+        self.state = state
+        self.outputs = outputs
+        self.error = error
+    }
+}
+
+extension StepReport {
+    /// The step and, for a `for-each` step, each item as a step of its own (`fetch[3]`, in the group
+    /// of its step), as JUnit lists them.
+    var withItems: [StepReport] {
+        guard let items else { return [self] }
+        return [self]
+            + items.map { item in
+                StepReport(
+                    id: item.id, kind: kind, group: id, location: location, state: item.state,
+                    outputs: item.outputs, error: item.error)
+            }
     }
 }
 

@@ -162,6 +162,8 @@ public enum StepProgress: Sendable, Equatable {
     /// An attempt failed and the step waits before the next one (the HTML and trace reports draw
     /// the wait). Reported by the retry loops of `http`, `upload` and `run` steps.
     case retryWait(RetryWait)
+    /// An item of a `for-each` step started or ended.
+    case item(ItemProgress)
 
     /// Whether this is a line of text.
     var isLine: Bool {

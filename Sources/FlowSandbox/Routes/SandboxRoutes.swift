@@ -12,5 +12,6 @@ enum SandboxRoutes {
         TusRoutes.register(on: router, state: state)
         UploadInfoRoutes.register(on: router, state: state)
         DownloadRoutes.register(on: router, state: state)
+        ItemRoutes.register(on: router, state: state)
     }
 }

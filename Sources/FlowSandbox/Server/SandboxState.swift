@@ -5,6 +5,8 @@ final class SandboxState: Sendable {
     let uploads: UploadStore
     let counters = FlakyCounters()
     let sessions = Sessions()
+    /// `GET /held/…`'s counts (ItemRoutes).
+    let held = HeldCounters()
 
     init(storageDirectory: String) {
         uploads = UploadStore(directory: storageDirectory)
@@ -16,5 +18,6 @@ final class SandboxState: Sendable {
         counters.reset()
         sessions.reset()
         uploads.reset()
+        held.reset()
     }
 }

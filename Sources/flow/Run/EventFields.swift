@@ -19,10 +19,17 @@ struct EventFields {
         case output(line: String, stream: StepProgress.OutputStream)
         case progress(done: Int64, total: Int64?)
         case finished(StepState, duration: Duration?, failure: Failure?)
+        /// An item of a `for-each` step failed (the step field is then `fetch[3]`).
+        case itemFailed(item: String, message: String)
+        /// Items of a `for-each` step final so far: printed at each tenth of the list and at its end.
+        case items(finished: Int, total: Int, failed: Int)
     }
 
-    let step: String
+    /// The step's id, or `fetch[3]` for an item of a `for-each` step.
+    private(set) var step: String
     let kind: Kind
+    /// For a finished `for-each` step: its items by state, "10000 items: 9998 succeeded, 2 failed".
+    private(set) var items: String?
 
     /// The fields of `event`, or nil for an event that is not printed (the first attempt).
     init?(_ event: SchedulerEvent<StepResult>, workflow: Workflow, masker: SecretMasker) {
@@ -40,6 +47,17 @@ struct EventFields {
         case .progress(.retryWait):
             // The retry line that follows says it; the wait itself is drawn by the HTML and trace reports.
             return nil
+        case .progress(.item(let progress)):
+            // Per item only failures and a count at each tenth, so 10,000 items print ~10 lines.
+            guard case .finished(let state, let message) = progress.event else { return nil }
+            if state == .failed {
+                step = "\(event.id)[\(progress.index)]"
+                kind = .itemFailed(item: progress.label, message: message ?? "failed")
+                return
+            }
+            let tenth = max(1, progress.total / 10)
+            guard progress.finished % tenth == 0 || progress.finished == progress.total else { return nil }
+            kind = .items(finished: progress.finished, total: progress.total, failed: progress.failed)
         case .finished:
             let record = event.record
             var duration: Duration?
@@ -52,7 +70,21 @@ struct EventFields {
                     ignored: record.failureIgnored)
             }
             kind = .finished(record.state, duration: duration, failure: failure)
+            if let results = record.output?.items ?? (record.error as? ForEachFailure)?.partial.items {
+                items = Self.count(results)
+            }
         }
+    }
+
+    /// "3 items: 2 succeeded, 1 failed" (states in a fixed order, those with none left out).
+    static func count(_ items: [ItemResult]) -> String {
+        var counts: [StepState: Int] = [:]
+        for item in items { counts[item.state, default: 0] += 1 }
+        let parts = [StepState.succeeded, .failed, .cancelled, .skipped].compactMap { state in
+            counts[state].map { "\($0) \(state.rawValue)" }
+        }
+        let noun = items.count == 1 ? "item" : "items"
+        return "\(items.count) \(noun)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
     }
 
     /// One JSON object with the members in the keys' alphabetical order (`attempt`, `bytes`,
@@ -72,10 +104,20 @@ struct EventFields {
         case .progress(let done, _):
             line.appendNumberMember("bytes", done)
             line.appendMember("event", "progress")
+        case .itemFailed(let item, let message):
+            line.appendMember("error", message)
+            line.appendMember("event", "item")
+            line.appendMember("item", item)
+            line.appendMember("state", "failed")
+        case .items(let finished, _, let failed):
+            line.appendMember("event", "items")
+            line.appendNumberMember("failed", Int64(failed))
+            line.appendNumberMember("finished", Int64(finished))
         case .finished(let state, let duration, let failure):
             if let duration { line.appendSecondsMember("duration", duration) }
             if let failure { line.appendMember("error", failure.message) }
             line.appendMember("event", "finished")
+            if let items { line.appendMember("items", items) }
             if let failure { line.appendMember("location", failure.location) }
             line.appendMember("state", state.rawValue)
         }
@@ -87,6 +129,10 @@ struct EventFields {
         if case .progress(_, let total?) = kind {
             line.append("," as StaticString)
             line.appendNumberMember("total", total, last: true)
+        }
+        if case .items(_, let total, _) = kind {
+            line.append("," as StaticString)
+            line.appendNumberMember("total", Int64(total), last: true)
         }
         line.append("}" as StaticString)
     }

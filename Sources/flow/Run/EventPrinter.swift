@@ -104,6 +104,12 @@ struct EventPrinter: Sendable {
             line.append(text)
         case .progress(let done, let total):
             line.append(ByteProgress(done: done, total: total, elapsed: elapsed).plainText)
+        case .itemFailed(let item, let message):
+            line.append(paint("failed", .red))
+            line.append(" (item \(item)): \(message)")
+        case .items(let finished, let total, let failed):
+            line.append("\(finished)/\(total) items")
+            if failed > 0 { line.append(", " + paint("\(failed) failed", .red)) }
         case .finished(let state, let duration, let failure):
             line.append(paint(state.rawValue, color(for: state)))
             if let duration {
@@ -111,6 +117,7 @@ struct EventPrinter: Sendable {
                 line.appendSeconds(duration, places: 2)
                 line.append("s" as StaticString)
             }
+            if let items = fields.items { line.append(" (\(items))") }
             if let failure {
                 line.append(": " as StaticString)
                 line.append(failure.message)

@@ -16,6 +16,8 @@ final class LiveView: @unchecked Sendable {
         let started: ContinuousClock.Instant
         var attempt = 1
         var bytes: (done: Int64, total: Int64?)?
+        /// A `for-each` step's items: one line for all of them, never one per item.
+        var items: (finished: Int, total: Int, failed: Int, running: Int)?
     }
 
     private let queue = DispatchQueue(label: "flow.live-view")
@@ -68,6 +70,16 @@ final class LiveView: @unchecked Sendable {
                 self.printAbove { self.log.handle(event) }
             case .progress(.retryWait):
                 return
+            case .progress(.item(let progress)):
+                self.update(event.id) { step in
+                    var running = step.items?.running ?? 0
+                    if case .started = progress.event { running += 1 } else { running = max(0, running - 1) }
+                    step.items = (progress.finished, progress.total, progress.failed, running)
+                }
+                // A failed item is printed above the block; the rest only move its counter, and
+                // the block is redrawn by the timer, not once per item.
+                guard case .finished(.failed, _) = progress.event else { return }
+                self.printAbove { self.log.handle(event) }
             case .finished:
                 self.running.removeAll { $0.id == event.id }
                 self.printAbove { self.log.handle(event) }
@@ -104,6 +116,10 @@ final class LiveView: @unchecked Sendable {
             var line = "\(spinner[tick % spinner.count]) \(step.id.padding(toLength: 24, withPad: " ", startingAt: 0))"
             line += log.paint(String(format: "running %6.1fs", elapsed), .blue)
             if step.attempt > 1 { line += log.paint("  attempt \(step.attempt)", .yellow) }
+            if let items = step.items {
+                line += "  \(items.finished)/\(items.total) items, \(items.running) running"
+                if items.failed > 0 { line += log.paint(", \(items.failed) failed", .red) }
+            }
             if let bytes = step.bytes {
                 line += "  " + ByteProgress(done: bytes.done, total: bytes.total, elapsed: elapsed).barText
             }

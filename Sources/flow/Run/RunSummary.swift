@@ -53,6 +53,9 @@ struct RunSummary {
             // The line it points at, as under a parse error (one way to show where a problem is).
             let snippet = Diagnostic.snippet(at: failure.place, sourceLines: sourceLines)
             if !snippet.isEmpty { lines.append(String(snippet.dropLast())) }
+            if let items = (records[failure.step.id]?.error as? ForEachFailure)?.partial.items {
+                lines += failedItems(failure.step.id, items)
+            }
         }
         StandardOutput.line(lines.joined(separator: "\n"))
         StandardOutput.flush()
@@ -99,5 +102,24 @@ struct RunSummary {
             failures.append((step, place, record.error.map { masker(String(describing: $0)) } ?? "failed"))
         }
         return failures
+    }
+
+    /// A failed `for-each` step's failed items, as `fetch[3]`: the first few, then how many more.
+    private func failedItems(_ id: String, _ items: [ItemResult]) -> [String] {
+        let shownAtMost = 5
+        var lines = ["    " + EventFields.count(items)]
+        var shown = 0
+        var more = 0
+        for (index, item) in items.enumerated() where item.state == .failed {
+            guard shown < shownAtMost else {
+                more += 1
+                continue
+            }
+            shown += 1
+            let value = masker.maskedPrefix(item.item.jsonText, maxLength: 60)
+            lines.append("    ✗ \(id)[\(index)] (item \(value)): \(masker(item.error ?? "failed"))")
+        }
+        if more > 0 { lines.append("    … and \(more) more failed item\(more == 1 ? "" : "s")") }
+        return lines
     }
 }

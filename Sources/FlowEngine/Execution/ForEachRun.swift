@@ -1,0 +1,273 @@
+import Dispatch
+import FlowDSL
+import FlowTasks
+
+/// One run of a `for-each` step: runs the step's leaf once per item with the item and `index` in
+/// scope, at most `limit` at once, and decides like a group (`all` with or without fail-fast,
+/// `any`, `at-least`). Items in flight are cancelled when the outcome is decided (a failure under
+/// fail-fast, a won race) or when the step is. The results become one `StepResult`: outputs as
+/// lists in item order and `items`.
+///
+/// `@unchecked Sendable`: every mutable field is touched only on `queue` (the run's queue, which
+/// `StepStart` gives), the one owner; `cancel()` hops onto it.
+final class ForEachRun: @unchecked Sendable {
+    /// What stays the same across items.
+    struct Plan: Sendable {
+        let step: Step
+        let forEach: ForEach
+        /// Items in flight at once.
+        let limit: Int
+        /// Each item's time limit.
+        let timeout: Duration?
+        let masker: SecretMasker
+        /// Runs the step once with the given start (whose `locals` hold the item).
+        let leaf: @Sendable (StepStart<StepResult>) -> Future<StepResult>
+    }
+
+    private let plan: Plan
+    private let start: StepStart<StepResult>
+    private let items: [Value]
+    private let queue: DispatchQueue
+    private let promise: Promise<StepResult>
+    /// Each item's result once final; nil until then.
+    private var results: [ItemResult?]
+    private var running: [Int: Future<StepResult>] = [:]
+    private var nextIndex = 0
+    private var succeeded = 0
+    private var failed = 0
+    private var finished = 0
+    private var decided = false
+    /// The failed items' errors, by index (only failures are kept); the message names the lowest.
+    private var failures: [Int: any Error] = [:]
+    /// Set while `pump` runs, so an item finishing synchronously does not re-enter it.
+    private var pumping = false
+
+    private init(plan: Plan, start: StepStart<StepResult>, items: [Value]) {
+        self.plan = plan
+        self.start = start
+        self.items = items
+        queue = start.queue
+        promise = Promise(on: start.queue)
+        results = Array(repeating: nil, count: items.count)
+    }
+
+    /// Runs the step over `items` (already evaluated); the future completes with the combined
+    /// result, or fails with a `ForEachFailure`. Cancelling it cancels the items in flight.
+    static func run(_ plan: Plan, start: StepStart<StepResult>, items: [Value]) -> Future<StepResult> {
+        let run = ForEachRun(plan: plan, start: start, items: items)
+        run.promise.onCancel { [weak run] in
+            guard let run else { return }
+            run.queue.async { run.cancelAll() }
+        }
+        // Started from the run's queue (a scheduler leaf starts there).
+        run.begin()
+        return run.promise.future
+    }
+
+    private var needed: Int {
+        plan.forEach.mode == .any ? (plan.forEach.atLeast ?? 1) : items.count
+    }
+
+    private func begin() {
+        if plan.forEach.mode == .any, needed > items.count {
+            let message =
+                items.isEmpty
+                ? "step '\(plan.step.id)' has no items to race ('parallel: any' needs at least one)"
+                : "step '\(plan.step.id)' needs \(needed) successes but has only \(items.count) item(s)"
+            fail(message, at: plan.forEach.location)
+            return
+        }
+        pump()
+    }
+
+    /// Starts items while slots are free; handles items that finish at once in the same loop,
+    /// so 100,000 zero-length items neither recurse nor hop threads.
+    private func pump() {
+        guard !pumping else { return }
+        pumping = true
+        defer { pumping = false }
+        while !decided, running.count < plan.limit, nextIndex < items.count {
+            let index = nextIndex
+            nextIndex += 1
+            launch(index)
+        }
+        if !decided, running.isEmpty, nextIndex >= items.count { conclude() }
+    }
+
+    private func launch(_ index: Int) {
+        let item = items[index]
+        report(index, .started)
+        // The item's names join those the step already has (a nested run's, say): merged, not replaced.
+        var locals = start.locals
+        locals[plan.forEach.name] = item
+        locals[ForEach.indexName] = .number(Double(index))
+        let outer = start.report
+        let itemStart = StepStart<StepResult>(
+            id: start.id, records: start.records,
+            report: { progress in
+                // An item's first attempt is its start, already reported; lines, bytes and retries pass.
+                if case .attempt(1) = progress { return }
+                outer(progress)
+            }, queue: start.queue, locals: locals)
+        var future = plan.leaf(itemStart)
+        // An item done at once (a zero wait) is settled here: no timer, no callback, no hop.
+        if let result = future.result {
+            itemFinished(index, result)
+            return
+        }
+        if let timeout = plan.timeout { future = future.timeout(after: timeout) }
+        running[index] = future
+        future.whenComplete(on: queue) { [self] result in
+            guard running.removeValue(forKey: index) != nil else { return }
+            itemFinished(index, result)
+            pump()
+        }
+    }
+
+    private func itemFinished(_ index: Int, _ result: Result<StepResult, any Error>) {
+        finished += 1
+        let item = items[index]
+        switch result {
+        case .success(let output):
+            succeeded += 1
+            results[index] = ItemResult(
+                item: item, state: .succeeded, outputs: output.outputs, error: nil, attempts: output.attempts)
+            report(index, .finished(.succeeded, message: nil))
+        case .failure(let error as FutureError) where error == .cancelled:
+            results[index] = ItemResult(item: item, state: .cancelled, outputs: [:], error: "cancelled", attempts: 1)
+            report(index, .finished(.cancelled, message: nil))
+        case .failure(let error):
+            failed += 1
+            let message = plan.masker(String(describing: error))
+            results[index] = ItemResult(item: item, state: .failed, outputs: [:], error: message, attempts: 1)
+            failures[index] = error
+            report(index, .finished(.failed, message: message))
+        }
+        decideEarly()
+    }
+
+    /// Decides before every item is final when the policy allows.
+    private func decideEarly() {
+        guard !decided else { return }
+        switch plan.forEach.mode {
+        case .all:
+            if failed > 0, plan.forEach.failFast { conclude() }
+        case .any:
+            if succeeded >= needed || failed > items.count - needed { conclude() }
+        }
+    }
+
+    /// Settles the step: cancels what is in flight, marks items never started, completes.
+    private func conclude() {
+        guard !decided else { return }
+        decided = true
+        stopTheRest(reason: "cancelled")
+        let result = combined()
+        let enough: Bool =
+            switch plan.forEach.mode {
+            case .all: failed == 0 && succeeded == items.count
+            case .any: succeeded >= needed
+            }
+        if enough {
+            promise.succeed(result)
+            return
+        }
+        guard let index = failures.keys.min(), let error = failures[index] else {
+            fail("step '\(plan.step.id)' was cancelled", at: plan.forEach.location, partial: result)
+            return
+        }
+        let described = plan.masker(String(describing: error))
+        var message = "step '\(plan.step.id)' item \(index) (\(label(index))) failed: \(described)"
+        if plan.forEach.mode == .any {
+            message =
+                "step '\(plan.step.id)': \(succeeded) of \(items.count) items succeeded, \(needed) needed; first failure: item \(index) (\(label(index))): \(described)"
+        } else if failed > 1 {
+            message += " (\(failed) of \(items.count) items failed)"
+        }
+        let location = (error as? any LocatedFailure)?.location ?? plan.forEach.location
+        promise.fail(ForEachFailure(message: message, location: location, partial: result))
+    }
+
+    private func stopTheRest(reason: String) {
+        let inFlight = running
+        running = [:]
+        for (index, future) in inFlight.sorted(by: { $0.key < $1.key }) {
+            future.cancel()
+            finished += 1
+            results[index] = ItemResult(item: items[index], state: .cancelled, outputs: [:], error: reason, attempts: 1)
+            report(index, .finished(.cancelled, message: nil))
+        }
+        while nextIndex < items.count {
+            results[nextIndex] = ItemResult(
+                item: items[nextIndex], state: .skipped, outputs: [:], error: nil, attempts: 0)
+            nextIndex += 1
+        }
+    }
+
+    /// The step was cancelled (the run was interrupted, or its group decided).
+    private func cancelAll() {
+        guard !decided else { return }
+        decided = true
+        stopTheRest(reason: "cancelled")
+    }
+
+    private func combined() -> StepResult {
+        var lists: [String: [Value]] = [:]
+        for output in plan.step.outputs {
+            lists[output.name] = results.map { $0?.outputs[output.name] ?? .null }
+        }
+        let attempts = results.reduce(0) { $0 + ($1?.attempts ?? 0) }
+        return StepResult(
+            result: .object([:]), outputs: lists.mapValues(Value.array), attempts: attempts,
+            items: results.enumerated().map { index, result in
+                result ?? ItemResult(item: items[index], state: .skipped, outputs: [:], error: nil, attempts: 0)
+            })
+    }
+
+    private func fail(_ message: String, at location: SourceLocation, partial: StepResult? = nil) {
+        decided = true
+        promise.fail(ForEachFailure(message: message, location: location, partial: partial ?? combined()))
+    }
+
+    private func report(_ index: Int, _ event: ItemProgress.Event) {
+        // The label costs a JSON rendering and a mask: only where it is shown (failures, small lists).
+        let shown: Bool =
+            switch event {
+            case .finished(.failed, _): true
+            default: items.count <= Self.labelledItems
+            }
+        start.report(
+            .item(
+                ItemProgress(
+                    index: index, total: items.count, event: event, finished: finished, failed: failed,
+                    label: shown ? label(index) : "")))
+    }
+
+    /// Lists up to this long label every item's events; longer ones only failures.
+    static let labelledItems = 1000
+
+    /// The item's value, short and masked, as messages show it.
+    private func label(_ index: Int) -> String {
+        Self.label(items[index], masker: plan.masker)
+    }
+
+    static func label(_ item: Value, masker: SecretMasker) -> String {
+        let text = masker.maskedPrefix(item.jsonText, maxLength: 60)
+        return text
+    }
+}
+
+extension ForEachRun {
+    /// The items `for-each` gives: a list as it is, an object as `{key, value}` entries in key
+    /// order; anything else is an error naming the step.
+    static func items(of value: Value, step: Step, at location: SourceLocation) throws(StepError) -> [Value] {
+        switch value {
+        case .array(let items): return items
+        case .object(let members):
+            return members.keys.sorted().map { key in .object(["key": .string(key), "value": members[key] ?? .null]) }
+        default:
+            throw StepError(
+                "'for-each' of step '\(step.id)' gave \(value.typeName), not a list", at: location)
+        }
+    }
+}

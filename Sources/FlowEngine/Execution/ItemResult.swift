@@ -1,0 +1,78 @@
+import FlowDSL
+
+/// One item of a `for-each` step once it is final: `steps.<id>.items[i]` and the report's `fetch[3]`.
+public struct ItemResult: Sendable {
+    /// The item as the step read it.
+    public let item: Value
+    /// `succeeded`, `failed`, or `cancelled` (stopped by fail-fast, a won race, or the run's end);
+    /// `skipped` for an item never started.
+    public let state: StepState
+    /// Its outputs (empty unless it succeeded).
+    public let outputs: [String: Value]
+    /// Why it failed or was cancelled, already masked.
+    public let error: String?
+    /// Its attempts (0 when never started).
+    public let attempts: Int
+
+    /// Creates an item's result.
+    public init(item: Value, state: StepState, outputs: [String: Value], error: String?, attempts: Int) {
+        self.item = item
+        self.state = state
+        self.outputs = outputs
+        self.error = error
+        self.attempts = attempts
+    }
+
+    /// `{item, status, outputs}` as `steps.<id>.items` gives it.
+    var value: Value {
+        .object(["item": item, "status": .string(state.rawValue), "outputs": .object(outputs)])
+    }
+}
+
+/// Progress of one item of a `for-each` step, reported as `StepProgress.item`.
+public struct ItemProgress: Sendable, Equatable {
+    /// What happened to the item.
+    public enum Event: Sendable, Equatable {
+        /// It started.
+        case started
+        /// It ended in this state (`succeeded`, `failed` or `cancelled`), with why when it did not succeed.
+        case finished(StepState, message: String?)
+    }
+
+    /// The item's position, from 0.
+    public let index: Int
+    /// How many items the step has.
+    public let total: Int
+    /// What happened.
+    public let event: Event
+    /// Items final so far, this one included.
+    public let finished: Int
+    /// Items failed so far.
+    public let failed: Int
+    /// The item's value, short and masked, for messages (`"b.csv"`).
+    public let label: String
+
+    /// Creates an item's progress.
+    public init(index: Int, total: Int, event: Event, finished: Int, failed: Int, label: String) {
+        self.index = index
+        self.total = total
+        self.event = event
+        self.finished = finished
+        self.failed = failed
+        self.label = label
+    }
+}
+
+/// A `for-each` step that did not succeed: the first failed item's error, named by step, index and
+/// value, with the items' results so far (read as `steps.<id>.items` and in reports).
+public struct ForEachFailure: LocatedFailure, Sendable {
+    /// What went wrong, already masked.
+    public let message: String
+    /// Where the failing thing is written (the item's error's place, or `for-each:`).
+    public let location: SourceLocation
+    /// The step's result with the items so far (outputs as lists, `null` where an item did not succeed).
+    public let partial: StepResult
+
+    /// The message.
+    public var description: String { message }
+}

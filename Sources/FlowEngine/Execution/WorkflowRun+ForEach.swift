@@ -1,0 +1,31 @@
+import FlowDSL
+import FlowTasks
+
+extension WorkflowRun {
+    /// A `for-each` step's plan: one scheduler node whose leaf evaluates the items, then runs the
+    /// step's own leaf once per item (`ForEachRun`). Its `timeout` bounds each item, not the
+    /// whole step (as a matrix job's does). Other steps are returned as they are.
+    static func repeated(
+        _ planned: PlannedStep<StepResult>, step: Step, values: RunValues, masker: SecretMasker, concurrency: Int
+    ) -> PlannedStep<StepResult> {
+        // The checker refuses `for-each` on a group; a group is never repeated here.
+        guard let forEach = step.forEach, case .leaf(let leaf) = planned.work else { return planned }
+        let plan = ForEachRun.Plan(
+            step: step, forEach: forEach, limit: max(1, min(forEach.concurrency ?? concurrency, concurrency)),
+            timeout: planned.timeout, masker: masker, leaf: leaf)
+        let work = StepWork<StepResult>.leaf { start in
+            let items: [Value]
+            do {
+                let scope = values.scope(for: forEach.items.strings, records: start.records, locals: start.locals)
+                let value = try forEach.items.value(in: scope)
+                items = try ForEachRun.items(of: value, step: step, at: forEach.itemsLocation)
+            } catch {
+                return Future.failed(error, on: start.queue)
+            }
+            return ForEachRun.run(plan, start: start, items: items)
+        }
+        return PlannedStep(
+            id: planned.id, needs: planned.needs, group: planned.group, condition: planned.condition,
+            continueOnError: planned.continueOnError, timeout: nil, work: work)
+    }
+}
