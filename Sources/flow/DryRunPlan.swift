@@ -9,7 +9,7 @@ struct DryRunPlan {
     let workflow: Workflow
     let inputs: [String: InputValue]
     let concurrency: Int
-    private let known: DryRunValues
+    private var known: DryRunValues
 
     init(workflow: Workflow, inputs: [String: InputValue], concurrency: Int) {
         self.workflow = workflow
@@ -41,6 +41,23 @@ struct DryRunPlan {
     }
 
     private func describe(_ step: Step) -> [String] {
+        guard let rule = step.repeat else { return describeOnce(step) }
+        // The first attempt's request: no previous result yet.
+        var first = self
+        first.known.locals = ["previous": .null, "attempt": .number(1)]
+        return first.describeOnce(step) + [describe(rule)]
+    }
+
+    /// `repeat until <condition>, every 1s, at most 60 attempts; collect users`.
+    private func describe(_ rule: Repeat) -> String {
+        let condition = rule.conditionExpression?.source.trimmingCharacters(in: .whitespaces) ?? rule.condition.text
+        var text = "      repeat \(rule.mode.rawValue) \(condition), every \(DurationSyntax.format(rule.every))"
+        text += ", at most \(rule.maxAttempts) attempt\(rule.maxAttempts == 1 ? "" : "s") (first attempt shown)"
+        if !rule.collect.isEmpty { text += "; collect \(rule.collect.map(\.name).joined(separator: ", "))" }
+        return text
+    }
+
+    private func describeOnce(_ step: Step) -> [String] {
         var lines: [String] = []
         var relations: [String] = []
         if !step.needs.isEmpty { relations.append("needs \(step.needs.joined(separator: ", "))") }
@@ -144,7 +161,11 @@ struct DryRunPlan {
             }
             return ProcessInfo.processInfo.environment[key]
         default:
-            return nil
+            // `attempt` and `previous` of a repeat's first attempt.
+            guard known.locals[reference.root] != nil,
+                let value = try? Expression.parse(reference.description).evaluate(known)
+            else { return nil }
+            return value.interpolated
         }
     }
 

@@ -7,6 +7,8 @@ import Foundation
 struct DryRunValues: EvaluationContext {
     let inputs: [String: Value]
     let env: [String: Value]
+    /// Names of one step's first attempt (`previous` and `attempt` of a `repeat`).
+    var locals: [String: Value] = [:]
 
     init(workflow: Workflow, inputs: [String: InputValue]) {
         self.inputs = inputs.mapValues { value in
@@ -29,6 +31,7 @@ struct DryRunValues: EvaluationContext {
     }
 
     func value(ofRoot name: String) -> Value? {
+        if let local = locals[name] { return local }
         switch name {
         case "inputs": return .object(inputs)
         case "env": return .object(env)

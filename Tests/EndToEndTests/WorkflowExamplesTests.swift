@@ -15,7 +15,7 @@ import Testing
         #expect(
             Set(Self.files).isSuperset(of: [
                 "demo.yaml", "sequence-then-upload.yaml", "race-then-all.yaml", "two-parallel-requests.yaml",
-                "ordered-import.yaml", "retry-and-timeouts.yaml", "build-and-publish.yaml",
+                "ordered-import.yaml", "retry-and-timeouts.yaml", "build-and-publish.yaml", "poll-and-paginate.yaml",
             ]))
     }
 
@@ -32,6 +32,30 @@ import Testing
         #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
         #expect(outcome.stdout.contains("flow: succeeded"), "\(outcome.stdout)")
         #expect(!outcome.stdout.contains("s3cret"), "the secret is masked")
+    }
+
+    @Test func thePollingExampleShowsItsRepetitions() async throws {
+        let file = Self.folder.appendingPathComponent("poll-and-paginate.yaml").path
+        let outcome = try await FlowProcess.run(["run", file])
+        #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let out = outcome.stdout
+        #expect(out.contains("[report] | job ok-1 after 4 polls; 10 items"), "\(out)")
+        #expect(out.contains("[wait-job] repeat 2/20"))
+        #expect(out.contains("[wait-job] succeeded in ") && out.contains("s (repeat 4/20)"))
+        #expect(out.contains("↻ wait-job: repeat 4/20"))
+        #expect(out.contains("↻ all-items: repeat 3/60"))
+        let plan = try await FlowProcess.run(["run", "--dry-run", file])
+        #expect(plan.exitCode == 0, "\(plan.stdout)\(plan.stderr)")
+        #expect(plan.stdout.contains("/jobs/<steps.submit.outputs.id>?poll=1"), "\(plan.stdout)")
+        #expect(plan.stdout.contains("/pages?per-page=4&count=10"))
+        #expect(
+            plan.stdout.contains(
+                "      repeat until result.json.state == 'done', every 200ms, at most 20 attempts (first attempt shown)"
+            ))
+        #expect(
+            plan.stdout.contains(
+                "      repeat while result.json.next != null, every 0s, at most 60 attempts (first attempt shown); collect items"
+            ))
     }
 
     @Test func theDemoShowsWhatItPromises() async throws {

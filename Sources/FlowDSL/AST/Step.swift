@@ -43,6 +43,7 @@ public struct Step: Sendable, Hashable {
         let retry: Retry?
         let continueOnError: Bool
         let outputs: [NamedValue]
+        let `repeat`: Repeat?
 
         init(
             id: String,
@@ -57,7 +58,8 @@ public struct Step: Sendable, Hashable {
             timeout: Duration?,
             retry: Retry?,
             continueOnError: Bool,
-            outputs: [NamedValue]
+            outputs: [NamedValue],
+            repeat: Repeat?
         ) {
             self.id = id
             self.location = location
@@ -72,6 +74,7 @@ public struct Step: Sendable, Hashable {
             self.retry = retry
             self.continueOnError = continueOnError
             self.outputs = outputs
+            self.repeat = `repeat`
         }
     }
 
@@ -104,6 +107,8 @@ public struct Step: Sendable, Hashable {
     /// Declared outputs, in file order: each name (`steps.<id>.outputs.<name>`) and its value,
     /// usually one `${{ }}` reading `result`, evaluated after the step succeeded.
     public var outputs: [NamedValue] { storage.outputs }
+    /// `repeat:`: run the step again until a condition says stop (see `Repeat`).
+    public var `repeat`: Repeat? { storage.repeat }
 
     /// Creates a step.
     public init(
@@ -119,7 +124,8 @@ public struct Step: Sendable, Hashable {
         timeout: Duration? = nil,
         retry: Retry? = nil,
         continueOnError: Bool = false,
-        outputs: [NamedValue] = []
+        outputs: [NamedValue] = [],
+        repeat: Repeat? = nil
     ) {
         storage = Storage(
             id: id,
@@ -134,7 +140,8 @@ public struct Step: Sendable, Hashable {
             timeout: timeout,
             retry: retry,
             continueOnError: continueOnError,
-            outputs: outputs
+            outputs: outputs,
+            repeat: `repeat`
         )
     }
 
@@ -154,6 +161,7 @@ public struct Step: Sendable, Hashable {
             && lhs.retry == rhs.retry
             && lhs.continueOnError == rhs.continueOnError
             && lhs.outputs == rhs.outputs
+            && lhs.repeat == rhs.repeat
     }
 
     /// Hashes the id and its location, which tell steps apart (consistent with `==`).

@@ -71,6 +71,10 @@ struct ExpressionSite {
         sites += texts.map { ExpressionSite($0, .step(step)) }
         sites += assertions.map { ExpressionSite($0, .stepResult(step), conditionKey: "assert") }
         sites += resultTexts.map { ExpressionSite($0, .stepResult(step)) }
+        if let rule = step.repeat {
+            sites.append(ExpressionSite(rule.condition, .stepResult(step), conditionKey: rule.mode.rawValue))
+            sites += rule.collect.map { ExpressionSite($0.value, .stepResult(step)) }
+        }
         return sites
     }
 }

@@ -4,6 +4,7 @@ internal import Yams
 struct StepParser {
     static let commonKeys = [
         "needs", "if", "timeout", "retry", "continue-on-error", "outputs", "name", "description",
+        "repeat",
     ]
     static let kindKeys = ["http", "upload", "run", "sleep", "parallel"]
     static let groupKeys = ["steps", "at-least", "fail-fast"]
@@ -86,7 +87,8 @@ struct StepParser {
             retry: field["retry"].flatMap { parseRetry($0.value, at: $0.keyNode, step: id) },
             continueOnError: field["continue-on-error"].flatMap { reader.bool($0.value, "'continue-on-error'") }
                 ?? false,
-            outputs: outputs
+            outputs: outputs,
+            repeat: field["repeat"].flatMap { parseRepeat($0, kind: kinds.count == 1 ? kind : nil, id: id) }
         )
     }
 

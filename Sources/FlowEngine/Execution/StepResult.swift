@@ -6,14 +6,17 @@ public struct StepResult: Sendable {
     public let result: Value
     /// The declared outputs, evaluated after the step succeeded.
     public let outputs: [String: Value]
-    /// How many attempts the step made (1 without retries).
+    /// How many attempts the step made (1 without retries; every attempt of a `repeat` counted).
     public let attempts: Int
+    /// How many times a step with `repeat` ran before its condition said stop; nil without `repeat`.
+    public let repetitions: Int?
 
     /// Creates a step result.
-    public init(result: Value, outputs: [String: Value], attempts: Int) {
+    public init(result: Value, outputs: [String: Value], attempts: Int, repetitions: Int? = nil) {
         self.result = result
         self.outputs = outputs
         self.attempts = attempts
+        self.repetitions = repetitions
     }
 }
 

@@ -66,6 +66,8 @@ public struct StepReport: Sendable, Codable, Equatable {
     public var durationSeconds: Double?
     /// How many attempts it made (retries included); 0 if it never started.
     public var attempts: Int
+    /// For a step with `repeat`: how many times it ran (nil otherwise).
+    public var repetitions: Int?
     /// Its outputs as JSON text, by name.
     public var outputs: [String: String]
     /// The winner of an `any` group.
@@ -79,7 +81,8 @@ public struct StepReport: Sendable, Codable, Equatable {
     public init(
         id: String, name: String? = nil, kind: String, group: String? = nil, location: String, state: StepState,
         startedAtSeconds: Double? = nil, durationSeconds: Double? = nil, attempts: Int = 0,
-        outputs: [String: String] = [:], winner: String? = nil, error: String? = nil, request: String? = nil
+        outputs: [String: String] = [:], winner: String? = nil, error: String? = nil, request: String? = nil,
+        repetitions: Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -90,6 +93,7 @@ public struct StepReport: Sendable, Codable, Equatable {
         self.startedAtSeconds = startedAtSeconds
         self.durationSeconds = durationSeconds
         self.attempts = attempts
+        self.repetitions = repetitions
         self.request = request
         self.outputs = outputs
         self.winner = winner

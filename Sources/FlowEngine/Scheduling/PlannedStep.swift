@@ -159,6 +159,8 @@ public enum StepProgress: Sendable, Equatable {
     case line(String, stream: OutputStream, hold: OutputHold? = nil)
     /// Bytes done out of a total, if known.
     case bytes(done: Int64, total: Int64?)
+    /// Attempt `n` of a `repeat` (counted from 1) is starting, out of at most `max`.
+    case repetition(Int, of: Int)
 
     /// Whether this is a line of text.
     var isLine: Bool {

@@ -10,5 +10,6 @@ enum SandboxRoutes {
         ContentRangeRoutes.register(on: router, state: state)
         TusRoutes.register(on: router, state: state)
         UploadInfoRoutes.register(on: router, state: state)
+        PollingRoutes.register(on: router, state: state)
     }
 }

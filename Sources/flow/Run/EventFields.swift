@@ -16,9 +16,17 @@ struct EventFields {
     enum Kind {
         case started
         case retry(attempt: Int)
+        /// Attempt `attempt` of a `repeat`, out of at most `max`.
+        case repetition(attempt: Int, max: Int)
         case output(line: String, stream: StepProgress.OutputStream)
         case progress(done: Int64, total: Int64?)
-        case finished(StepState, duration: Duration?, failure: Failure?)
+        case finished(StepState, duration: Duration?, failure: Failure?, repetitions: Repetitions? = nil)
+    }
+
+    /// How many times a step with `repeat` ran, out of at most `max`.
+    struct Repetitions {
+        let count: Int
+        let max: Int
     }
 
     let step: String
@@ -33,6 +41,9 @@ struct EventFields {
         case .progress(.attempt(let attempt)):
             guard attempt > 1 else { return nil }
             kind = .retry(attempt: attempt)
+        case .progress(.repetition(let attempt, let max)):
+            guard attempt > 1 else { return nil }
+            kind = .repetition(attempt: attempt, max: max)
         case .progress(.line(let line, let stream, _)):
             kind = .output(line: line, stream: stream)
         case .progress(.bytes(let done, let total)):
@@ -48,13 +59,19 @@ struct EventFields {
                     location: WorkflowRun.location(of: error) ?? workflow.step(event.id)?.location.description ?? "",
                     ignored: record.failureIgnored)
             }
-            kind = .finished(record.state, duration: duration, failure: failure)
+            var repetitions: Repetitions?
+            if let rule = workflow.step(event.id)?.repeat,
+                let count = record.output?.repetitions ?? (record.error as? RepetitionFailure)?.repetitions
+            {
+                repetitions = Repetitions(count: count, max: rule.maxAttempts)
+            }
+            kind = .finished(record.state, duration: duration, failure: failure, repetitions: repetitions)
         }
     }
 
     /// One JSON object with the members in the keys' alphabetical order (`attempt`, `bytes`,
-    /// `duration`, `error`, `event`, `line`, `location`, `state`, `step`, `stream`, `time`,
-    /// `total`), every value a string.
+    /// `duration`, `error`, `event`, `line`, `location`, `max-attempts`, `repetitions`, `state`,
+    /// `step`, `stream`, `time`, `total`), every value a string.
     func writeJSON(into line: inout EventLine) {
         line.append("{" as StaticString)
         switch kind {
@@ -63,13 +80,17 @@ struct EventFields {
         case .retry(let attempt):
             line.appendMember("attempt", String(attempt))
             line.appendMember("event", "retry")
+        case .repetition(let attempt, let max):
+            line.appendMember("attempt", String(attempt))
+            line.appendMember("event", "repeat")
+            line.appendMember("max-attempts", String(max))
         case .output(let text, _):
             line.appendMember("event", "output")
             line.appendMember("line", text)
         case .progress(let done, _):
             line.appendMember("bytes", String(done))
             line.appendMember("event", "progress")
-        case .finished(let state, let duration, let failure):
+        case .finished(let state, let duration, let failure, let repetitions):
             if let duration {
                 line.append("\"duration\":\"" as StaticString)
                 line.appendSeconds(duration, places: 3)
@@ -78,6 +99,7 @@ struct EventFields {
             if let failure { line.appendMember("error", failure.message) }
             line.appendMember("event", "finished")
             if let failure { line.appendMember("location", failure.location) }
+            if let repetitions { line.appendMember("repetitions", String(repetitions.count)) }
             line.appendMember("state", state.rawValue)
         }
         line.appendMember("step", step)

@@ -100,18 +100,21 @@ struct EventPrinter: Sendable {
             line.append(" (\(workflow.step(fields.step)?.kind.keyword ?? "step"))")
         case .retry(let attempt):
             line.append(paint("attempt \(attempt)", .yellow))
+        case .repetition(let attempt, let max):
+            line.append(paint("repeat \(attempt)/\(max)", .blue))
         case .output(let text, _):
             line.append("| " as StaticString)
             line.append(text)
         case .progress(let done, let total):
             line.append(ByteProgress(done: done, total: total, elapsed: elapsed).plainText)
-        case .finished(let state, let duration, let failure):
+        case .finished(let state, let duration, let failure, let repetitions):
             line.append(paint(state.rawValue, color(for: state)))
             if let duration {
                 line.append(" in " as StaticString)
                 line.appendSeconds(duration, places: 2)
                 line.append("s" as StaticString)
             }
+            if let repetitions { line.append(" (repeat \(repetitions.count)/\(repetitions.max))") }
             if let failure {
                 line.append(": " as StaticString)
                 line.append(failure.message)

@@ -38,6 +38,7 @@ struct RunSummary {
         let counts = "\(succeeded) succeeded, \(failed) failed, \(skipped) skipped, \(cancelled) cancelled"
         let outcome = WorkflowRun.outcome(of: workflow, records: records, interrupted: interrupted)
         lines.append(String(format: "flow: %@ — %@ in %.2fs", outcome.rawValue, counts, duration.seconds))
+        lines += repetitionLines()
         for step in workflow.allSteps where failed > 0 {
             guard let record = records[step.id], record.state == .failed else { continue }
             // A child that failed inside a group that still succeeded (a lost race) did not fail the run.
@@ -51,5 +52,15 @@ struct RunSummary {
         }
         StandardOutput.line(lines.joined(separator: "\n"))
         StandardOutput.flush()
+    }
+
+    /// `  ↻ wait-job: repeat 3/60` for each step with `repeat` that ran: how often, out of how many.
+    private func repetitionLines() -> [String] {
+        workflow.allSteps.compactMap { step -> String? in
+            guard let rule = step.repeat, let record = records[step.id],
+                let count = record.output?.repetitions ?? (record.error as? RepetitionFailure)?.repetitions
+            else { return nil }
+            return "  ↻ \(step.id): repeat \(count)/\(rule.maxAttempts)"
+        }
     }
 }
