@@ -51,7 +51,8 @@ struct DryRunPlan {
     /// `repeat until <condition>, every 1s, at most 60 attempts; collect users`.
     private func describe(_ rule: Repeat) -> String {
         let condition = rule.conditionExpression?.source.trimmingCharacters(in: .whitespaces) ?? rule.condition.text
-        var text = "      repeat \(rule.mode.rawValue) \(condition), every \(DurationSyntax.format(rule.every))"
+        var text =
+            "      repeat \(rule.mode.rawValue) \(condition), every \(rule.every == .zero ? "0s" : DurationSyntax.format(rule.every))"
         text += ", at most \(rule.maxAttempts) attempt\(rule.maxAttempts == 1 ? "" : "s") (first attempt shown)"
         if !rule.collect.isEmpty { text += "; collect \(rule.collect.map(\.name).joined(separator: ", "))" }
         return text
