@@ -44,7 +44,7 @@ struct DryRunPlan {
     static let shownItems = 20
 
     private func describe(_ step: Step) -> [String] {
-        guard let forEach = step.forEach else { return describeOnce(step) }
+        guard let forEach = step.forEach else { return describeRepeating(step) }
         var header = "  \(step.id): for-each \(forEach.name)"
         var policy: [String] = []
         if let concurrency = forEach.concurrency { policy.append("\(min(concurrency, self.concurrency)) at once") }
@@ -58,14 +58,14 @@ struct DryRunPlan {
             header += " in \(source.trimmingCharacters(in: .whitespaces))\(policyText): items known at run time"
             var plan = self
             plan.known.locals = [:]
-            return [header] + plan.describeOnce(step).map { "  " + $0 }
+            return [header] + plan.describeRepeating(step).map { "  " + $0 }
         }
         header += " in \(items.count) item\(items.count == 1 ? "" : "s")\(policyText)"
         var lines = [header]
         for (index, item) in items.prefix(Self.shownItems).enumerated() {
             var plan = self
             plan.known.locals = [forEach.name: item, ForEach.indexName: .number(Double(index))]
-            var itemLines = plan.describeOnce(step)
+            var itemLines = plan.describeRepeating(step)
             if !itemLines.isEmpty, itemLines[0].hasPrefix("  \(step.id):") {
                 itemLines[0] = "  \(step.id)[\(index)]:" + itemLines[0].dropFirst(step.id.count + 3)
             }
@@ -108,6 +108,25 @@ struct DryRunPlan {
             for member in members { object[member.key] = try evaluate(member.value) }
             return .object(object)
         }
+    }
+
+    /// A step with `repeat` shows its first attempt's request and the rule.
+    private func describeRepeating(_ step: Step) -> [String] {
+        guard let rule = step.repeat else { return describeOnce(step) }
+        // The first attempt's request: no previous result yet.
+        var first = self
+        first.known.locals.merge(["previous": .null, "attempt": .number(1)]) { $1 }
+        return first.describeOnce(step) + [describe(rule)]
+    }
+
+    /// `repeat until <condition>, every 1s, at most 60 attempts; collect users`.
+    private func describe(_ rule: Repeat) -> String {
+        let condition = rule.conditionExpression?.source.trimmingCharacters(in: .whitespaces) ?? rule.condition.text
+        var text =
+            "      repeat \(rule.mode.rawValue) \(condition), every \(rule.every == .zero ? "0s" : DurationSyntax.format(rule.every))"
+        text += ", at most \(rule.maxAttempts) attempt\(rule.maxAttempts == 1 ? "" : "s") (first attempt shown)"
+        if !rule.collect.isEmpty { text += "; collect \(rule.collect.map(\.name).joined(separator: ", "))" }
+        return text
     }
 
     private func describeOnce(_ step: Step) -> [String] {
@@ -222,7 +241,11 @@ struct DryRunPlan {
             }
             return ProcessInfo.processInfo.environment[key]
         default:
-            return nil
+            // `attempt` and `previous` of a repeat's first attempt.
+            guard known.locals[reference.root] != nil,
+                let value = try? Expression.parse(reference.description).evaluate(known)
+            else { return nil }
+            return value.interpolated
         }
     }
 

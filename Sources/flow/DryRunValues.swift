@@ -7,7 +7,8 @@ import Foundation
 struct DryRunValues: EvaluationContext {
     let inputs: [String: Value]
     let env: [String: Value]
-    /// A `for-each` item's names (`item`, `index`) while one item's request is shown.
+    /// Names of one step's request while it is shown: a `for-each` item's (`item`, `index`) and a
+    /// `repeat`'s first attempt (`previous`, `attempt`).
     var locals: [String: Value] = [:]
     /// The workflow file's folder, where `files('glob')` matches.
     var filesFolder: String?

@@ -15,7 +15,7 @@ import Testing
         #expect(
             Set(Self.files).isSuperset(of: [
                 "demo.yaml", "sequence-then-upload.yaml", "race-then-all.yaml", "two-parallel-requests.yaml",
-                "ordered-import.yaml", "retry-and-timeouts.yaml", "build-and-publish.yaml",
+                "ordered-import.yaml", "retry-and-timeouts.yaml", "build-and-publish.yaml", "poll-and-paginate.yaml",
             ]))
     }
 
@@ -32,6 +32,60 @@ import Testing
         #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
         #expect(outcome.stdout.contains("flow: succeeded"), "\(outcome.stdout)")
         #expect(!outcome.stdout.contains("s3cret"), "the secret is masked")
+    }
+
+    @Test func thePollingExampleShowsItsRepetitions() async throws {
+        let file = Self.folder.appendingPathComponent("poll-and-paginate.yaml").path
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("flow-repeat-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: report) }
+        let outcome = try await FlowProcess.run(["run", file, "--report", "json", report.path])
+        #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+        let steps = json?["steps"] as? [[String: Any]] ?? []
+        let waitJob = try #require(steps.first { $0["id"] as? String == "wait-job" })
+        #expect(waitJob["repetitions"] as? Int == 4)
+        #expect(
+            (waitJob["request"] as? String)?.hasSuffix("?poll=4") == true, "outputs and reports read the last attempt")
+        #expect(steps.first { $0["id"] as? String == "submit" }?["repetitions"] == nil)
+        let out = outcome.stdout
+        #expect(out.contains("[report] | job ok-1 after 4 polls; 10 items"), "\(out)")
+        #expect(out.contains("[wait-job] repeat 2/20"))
+        #expect(out.contains("[wait-job] succeeded in ") && out.contains("s (repeat 4/20)"))
+        #expect(out.contains("↻ wait-job: repeat 4/20"))
+        #expect(out.contains("↻ all-items: repeat 3/60"))
+        let plan = try await FlowProcess.run(["run", "--dry-run", file])
+        #expect(plan.exitCode == 0, "\(plan.stdout)\(plan.stderr)")
+        #expect(plan.stdout.contains("/jobs/<steps.submit.outputs.id>?poll=1"), "\(plan.stdout)")
+        #expect(plan.stdout.contains("/pages?per-page=4&count=10"))
+        #expect(
+            plan.stdout.contains(
+                "      repeat until result.json.state == 'done', every 200ms, at most 20 attempts (first attempt shown)"
+            ))
+        #expect(
+            plan.stdout.contains(
+                "      repeat while result.json.next != null, every 0s, at most 60 attempts (first attempt shown); collect items"
+            ))
+    }
+
+    @Test func jsonEventsCountTheRepetitions() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("flow-repeat-\(UUID()).yaml").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try """
+        version: 1
+        steps:
+          tick:
+            sleep: 0s
+            repeat: { until: "${{ attempt == 3 }}", every: 0s, max-attempts: 5 }
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let outcome = try await FlowProcess.run(["run", path, "--log-format", "json"])
+        #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let events = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }
+        let repeats = events.filter { $0.contains("\"event\":\"repeat\"") }
+        #expect(repeats.count == 2, "\(outcome.stdout)")
+        #expect(
+            repeats.last?.hasPrefix("{\"attempt\":3,\"event\":\"repeat\",\"max-attempts\":5,\"step\":\"tick\"")
+                == true)
+        #expect(events.contains { $0.contains("\"event\":\"finished\"") && $0.contains("\"repetitions\":3") })
     }
 
     @Test func theDemoShowsWhatItPromises() async throws {

@@ -44,6 +44,7 @@ public struct Step: Sendable, Hashable {
         let continueOnError: Bool
         let outputs: [NamedValue]
         let forEach: ForEach?
+        let `repeat`: Repeat?
 
         init(
             id: String,
@@ -59,7 +60,8 @@ public struct Step: Sendable, Hashable {
             retry: Retry?,
             continueOnError: Bool,
             outputs: [NamedValue],
-            forEach: ForEach?
+            forEach: ForEach?,
+            repeat: Repeat?
         ) {
             self.id = id
             self.location = location
@@ -75,6 +77,7 @@ public struct Step: Sendable, Hashable {
             self.continueOnError = continueOnError
             self.outputs = outputs
             self.forEach = forEach
+            self.repeat = `repeat`
         }
     }
 
@@ -109,6 +112,8 @@ public struct Step: Sendable, Hashable {
     public var outputs: [NamedValue] { storage.outputs }
     /// `for-each:`: the step runs once per item; nil for a step that runs once.
     public var forEach: ForEach? { storage.forEach }
+    /// `repeat:`: run the step again until a condition says stop (see `Repeat`).
+    public var `repeat`: Repeat? { storage.repeat }
 
     /// Creates a step.
     public init(
@@ -125,7 +130,8 @@ public struct Step: Sendable, Hashable {
         retry: Retry? = nil,
         continueOnError: Bool = false,
         outputs: [NamedValue] = [],
-        forEach: ForEach? = nil
+        forEach: ForEach? = nil,
+        repeat: Repeat? = nil
     ) {
         storage = Storage(
             id: id,
@@ -141,7 +147,8 @@ public struct Step: Sendable, Hashable {
             retry: retry,
             continueOnError: continueOnError,
             outputs: outputs,
-            forEach: forEach
+            forEach: forEach,
+            repeat: `repeat`
         )
     }
 
@@ -162,6 +169,7 @@ public struct Step: Sendable, Hashable {
             && lhs.continueOnError == rhs.continueOnError
             && lhs.outputs == rhs.outputs
             && lhs.forEach == rhs.forEach
+            && lhs.repeat == rhs.repeat
     }
 
     /// Hashes the id and its location, which tell steps apart (consistent with `==`).

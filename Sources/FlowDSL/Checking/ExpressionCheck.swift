@@ -60,7 +60,8 @@ struct ExpressionCheck {
         }
         for step in workflow.allSteps {
             if wholeOutputsRead.contains(step.id) { continue }
-            for output in step.outputs where !readOutputs.contains("\(step.id).\(output.name)") {
+            let declared = step.outputs + (step.repeat?.collect ?? [])
+            for output in declared where !readOutputs.contains("\(step.id).\(output.name)") {
                 diagnostics.append(
                     .warning(
                         "output '\(Echo.text(output.name))' of step '\(Echo.text(step.id))' is never read",
@@ -181,6 +182,10 @@ struct ExpressionCheck {
         case let name where forEachNames.contains(name):
             let (message, hint) = forEachLocalProblem(name, site: site)
             fail(message, hint: hint)
+        case _ where Repeat.localNames.contains(reference.root):
+            if let problem = RepeatCheck.problem(readingLocal: reference.root, at: site) {
+                fail(problem.message, hint: problem.hint)
+            }
         default:
             let hint = Suggestion.closest(to: reference.root, in: Roots.names).map { "did you mean '\($0)'?" }
             fail(
@@ -214,8 +219,8 @@ struct ExpressionCheck {
             case "outputs":
                 if reference.path.count >= 3, case .key(let name) = reference.path[2] {
                     readOutputs.insert("\(id).\(name)")
-                    if !target.outputs.contains(where: { $0.name == name }) {
-                        let declared = target.outputs.map(\.name)
+                    if !target.outputNames.contains(name) {
+                        let declared = target.outputNames
                         let hint =
                             Suggestion.closest(to: name, in: declared).map { "did you mean '\($0)'?" }
                             ?? (declared.isEmpty

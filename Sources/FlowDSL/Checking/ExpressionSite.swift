@@ -87,6 +87,11 @@ struct ExpressionSite {
         sites += texts.map { ExpressionSite($0, .step(step), locals: locals) }
         sites += assertions.map { ExpressionSite($0, .stepResult(step), conditionKey: "assert", locals: locals) }
         sites += resultTexts.map { ExpressionSite($0, .stepResult(step), locals: locals) }
+        if let rule = step.repeat {
+            sites.append(
+                ExpressionSite(rule.condition, .stepResult(step), conditionKey: rule.mode.rawValue, locals: locals))
+            sites += rule.collect.map { ExpressionSite($0.value, .stepResult(step), locals: locals) }
+        }
         return sites
     }
 }

@@ -28,6 +28,7 @@ enum WorkflowChecker {
         diagnostics += ShellQuoteCheck.diagnostics(in: workflow)
         diagnostics += URLCheck.diagnostics(in: workflow)
         diagnostics += ForEachCheck.diagnostics(in: workflow)
+        diagnostics += RepeatCheck.diagnostics(in: workflow)
         return CheckResult(workflow: workflow, diagnostics: diagnostics, file: file, sourceLines: sourceLines)
     }
 }

@@ -4,6 +4,7 @@ internal import Yams
 struct StepParser {
     static let commonKeys = [
         "needs", "if", "timeout", "retry", "continue-on-error", "outputs", "name", "description",
+        "repeat",
     ]
     static let kindKeys = ["http", "upload", "run", "sleep", "parallel"]
     static let groupKeys = ["steps", "at-least", "fail-fast"]
@@ -90,7 +91,8 @@ struct StepParser {
             continueOnError: field["continue-on-error"].flatMap { reader.bool($0.value, "'continue-on-error'") }
                 ?? false,
             outputs: outputs,
-            forEach: forEach
+            forEach: forEach,
+            repeat: field["repeat"].flatMap { parseRepeat($0, kind: kinds.count == 1 ? kind : nil, id: id) }
         )
     }
 

@@ -36,6 +36,7 @@ extension WorkflowSchema {
                 "timeout": V.orExpression(
                     "The step fails when it runs longer than this, retries included.", V.ref("duration")),
                 "retry": V.ref("retry"),
+                "repeat": V.ref("repeat"),
                 "continue-on-error": V.boolean("A failure is recorded but counts as success for dependents."),
                 "outputs": V.map(
                     "Values evaluated after the step succeeded, read as `steps.<id>.outputs.<name>`.",

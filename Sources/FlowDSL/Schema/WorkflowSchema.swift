@@ -86,6 +86,7 @@ public enum WorkflowSchema {
         define("status", statusDefinition)
         define("needs", needsDefinition)
         define("retry", retryDefinition)
+        define("repeat", repeatDefinition)
         define("duration", durationDefinition)
         define("size", sizeDefinition)
         members += transportDefinitions

@@ -6,17 +6,22 @@ public struct StepResult: Sendable {
     public let result: Value
     /// The declared outputs, evaluated after the step succeeded.
     public let outputs: [String: Value]
-    /// How many attempts the step made (1 without retries).
+    /// How many attempts the step made (1 without retries; every attempt of a `repeat` counted).
     public let attempts: Int
     /// For a `for-each` step: each item's result, in item order (`steps.<id>.items`).
     public let items: [ItemResult]?
+    /// How many times a step with `repeat` ran before its condition said stop; nil without `repeat`.
+    public let repetitions: Int?
 
     /// Creates a step result.
-    public init(result: Value, outputs: [String: Value], attempts: Int, items: [ItemResult]? = nil) {
+    public init(
+        result: Value, outputs: [String: Value], attempts: Int, items: [ItemResult]? = nil, repetitions: Int? = nil
+    ) {
         self.result = result
         self.outputs = outputs
         self.attempts = attempts
         self.items = items
+        self.repetitions = repetitions
     }
 }
 

@@ -49,7 +49,8 @@ extension WorkflowRun {
                 durationSeconds: started.flatMap { start in finished.map { $0 - start } },
                 attempts: record?.output?.attempts ?? (record?.startedAt == nil ? 0 : 1), outputs: outputs,
                 winner: record?.winner, error: record?.error.map { masker(String(describing: $0)) },
-                request: record?.output.flatMap { Self.requestLine(of: $0.result) }.map { masker($0) })
+                request: record?.output.flatMap { Self.requestLine(of: $0.result) }.map { masker($0) },
+                repetitions: record?.output?.repetitions ?? (record?.error as? RepetitionFailure)?.repetitions)
             report.items = items
             return report
         }

@@ -139,11 +139,22 @@ public final class WorkflowRun: Sendable {
             let outputs = step.outputs.isEmpty ? nil : groupOutputs(step, values: values)
             work = .group(policy, children: group.children.map(\.id), outputs: outputs)
         case .http(let request):
-            work = leaf(step, values: values, queue: queue) { runners.http.run(step, request, start: $0) }
+            work = leaf(step, values: values, masker: runners.http.masker, queue: queue) {
+                runners.http.run(step, request, start: $0)
+            }
         case .run(let command):
-            work = leaf(step, values: values, queue: queue) { runners.run.run(step, command, start: $0) }
+            work = leaf(step, values: values, masker: runners.http.masker, queue: queue) {
+                runners.run.run(step, command, start: $0)
+            }
         case .upload(let upload):
-            work = leaf(step, values: values, queue: queue) { runners.upload.run(step, upload, start: $0) }
+            work = leaf(step, values: values, masker: runners.http.masker, queue: queue) {
+                runners.upload.run(step, upload, start: $0)
+            }
+        case .sleep(let duration) where step.repeat != nil:
+            work = leaf(step, values: values, masker: runners.http.masker, queue: queue) { start in
+                start.report(.attempt(1))
+                return Future<Void>.delay(duration, on: start.queue).map { _ in (Value.object([:]), 1) }
+            }
         case .sleep(let duration):
             work = .leaf { start in
                 start.report(.attempt(1))
@@ -171,15 +182,37 @@ public final class WorkflowRun: Sendable {
 
     /// A leaf whose runner yields `result` and the attempts made; its outputs are evaluated after.
     private static func leaf(
-        _ step: Step, values: RunValues, queue: DispatchQueue,
+        _ step: Step, values: RunValues, masker: SecretMasker, queue: DispatchQueue,
         runner: @escaping @Sendable (StepStart<StepResult>) -> Future<(Value, Int)>
     ) -> StepWork<StepResult> {
-        .leaf { start in
+        if let rule = step.repeat {
+            return repeatedLeaf(step, rule, values: values, masker: masker, queue: queue, runner: runner)
+        }
+        return .leaf { start in
             runner(start).map(on: queue) { result, attempts in
                 let outputs = try outputValues(
                     step, values: values, records: start.records, locals: start.locals, result: result)
                 return StepResult(result: result, outputs: outputs, attempts: attempts)
             }
+        }
+    }
+
+    /// A leaf with `repeat`: the runner once per attempt (see `Repetition`); its outputs read the
+    /// last attempt, and each `collect` entry is an output of its own.
+    private static func repeatedLeaf(
+        _ step: Step, _ rule: Repeat, values: RunValues, masker: SecretMasker, queue: DispatchQueue,
+        runner: @escaping @Sendable (StepStart<StepResult>) -> Future<(Value, Int)>
+    ) -> StepWork<StepResult> {
+        .leaf { start in
+            Repetition.run(rule, values: values, masker: masker, start: start, queue: queue, runner: runner)
+                .map(on: queue) { outcome in
+                    var outputs = try outputValues(
+                        step, values: values, records: start.records, locals: outcome.locals, result: outcome.result)
+                    outputs.merge(outcome.collected) { _, collected in collected }
+                    return StepResult(
+                        result: outcome.result, outputs: outputs, attempts: outcome.attempts,
+                        repetitions: outcome.repetitions)
+                }
         }
     }
 

@@ -67,6 +67,8 @@ public struct StepReport: Sendable, Codable, Equatable {
     public var durationSeconds: Double?
     /// How many attempts it made (retries included); 0 if it never started.
     public var attempts: Int
+    /// For a step with `repeat`: how many times it ran (nil otherwise).
+    public var repetitions: Int?
     /// Its outputs by name, as the JSON values they are (strings masked).
     public var outputs: [String: Value]
     /// The winner of an `any` group.
@@ -82,7 +84,8 @@ public struct StepReport: Sendable, Codable, Equatable {
     public init(
         id: String, name: String? = nil, kind: String, group: String? = nil, location: String, state: StepState,
         startedAtSeconds: Double? = nil, durationSeconds: Double? = nil, attempts: Int = 0,
-        outputs: [String: Value] = [:], winner: String? = nil, error: String? = nil, request: String? = nil
+        outputs: [String: Value] = [:], winner: String? = nil, error: String? = nil, request: String? = nil,
+        repetitions: Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -93,6 +96,7 @@ public struct StepReport: Sendable, Codable, Equatable {
         self.startedAtSeconds = startedAtSeconds
         self.durationSeconds = durationSeconds
         self.attempts = attempts
+        self.repetitions = repetitions
         self.request = request
         self.outputs = outputs
         self.winner = winner

@@ -164,6 +164,8 @@ public enum StepProgress: Sendable, Equatable {
     case retryWait(RetryWait)
     /// An item of a `for-each` step started or ended.
     case item(ItemProgress)
+    /// Attempt `n` of a `repeat` (counted from 1) is starting, out of at most `max`.
+    case repetition(Int, of: Int)
 
     /// Whether this is a line of text.
     var isLine: Bool {

@@ -13,5 +13,6 @@ enum SandboxRoutes {
         UploadInfoRoutes.register(on: router, state: state)
         DownloadRoutes.register(on: router, state: state)
         ItemRoutes.register(on: router, state: state)
+        PollingRoutes.register(on: router, state: state)
     }
 }

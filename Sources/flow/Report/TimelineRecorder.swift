@@ -83,7 +83,7 @@ final class TimelineRecorder: Sendable {
                     timeline.bytes = timeline.bytes.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element)
                     timeline.bytes.append(last)
                 }
-            case .progress(.line):
+            case .progress(.line), .progress(.item):
                 return
             case .finished:
                 let end = event.record.finishedAt?.seconds ?? time

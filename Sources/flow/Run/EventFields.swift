@@ -16,13 +16,21 @@ struct EventFields {
     enum Kind {
         case started
         case retry(attempt: Int)
+        /// Attempt `attempt` of a `repeat`, out of at most `max`.
+        case repetition(attempt: Int, max: Int)
         case output(line: String, stream: StepProgress.OutputStream)
         case progress(done: Int64, total: Int64?)
-        case finished(StepState, duration: Duration?, failure: Failure?)
+        case finished(StepState, duration: Duration?, failure: Failure?, repetitions: Repetitions? = nil)
         /// An item of a `for-each` step failed (the step field is then `fetch[3]`).
         case itemFailed(item: String, message: String)
         /// Items of a `for-each` step final so far: printed at each tenth of the list and at its end.
         case items(finished: Int, total: Int, failed: Int)
+    }
+
+    /// How many times a step with `repeat` ran, out of at most `max`.
+    struct Repetitions {
+        let count: Int
+        let max: Int
     }
 
     /// The step's id, or `fetch[3]` for an item of a `for-each` step.
@@ -40,6 +48,9 @@ struct EventFields {
         case .progress(.attempt(let attempt)):
             guard attempt > 1 else { return nil }
             kind = .retry(attempt: attempt)
+        case .progress(.repetition(let attempt, let max)):
+            guard attempt > 1 else { return nil }
+            kind = .repetition(attempt: attempt, max: max)
         case .progress(.line(let line, let stream, _)):
             kind = .output(line: line, stream: stream)
         case .progress(.bytes(let done, let total)):
@@ -69,7 +80,13 @@ struct EventFields {
                     location: WorkflowRun.location(of: error) ?? workflow.step(event.id)?.location.description ?? "",
                     ignored: record.failureIgnored)
             }
-            kind = .finished(record.state, duration: duration, failure: failure)
+            var repetitions: Repetitions?
+            if let rule = workflow.step(event.id)?.repeat,
+                let count = record.output?.repetitions ?? (record.error as? RepetitionFailure)?.repetitions
+            {
+                repetitions = Repetitions(count: count, max: rule.maxAttempts)
+            }
+            kind = .finished(record.state, duration: duration, failure: failure, repetitions: repetitions)
             if let results = record.output?.items ?? (record.error as? ForEachFailure)?.partial.items {
                 items = Self.count(results)
             }
@@ -88,8 +105,9 @@ struct EventFields {
     }
 
     /// One JSON object with the members in the keys' alphabetical order (`attempt`, `bytes`,
-    /// `duration`, `error`, `event`, `line`, `location`, `state`, `step`, `stream`, `time`,
-    /// `total`); counts, byte counts and durations (seconds) are JSON numbers, the rest strings.
+    /// `duration`, `error`, `event`, `line`, `location`, `max-attempts`, `repetitions`, `state`,
+    /// `step`, `stream`, `time`, `total`); counts, byte counts and durations (seconds) are JSON
+    /// numbers, the rest strings.
     func writeJSON(into line: inout EventLine) {
         line.append("{" as StaticString)
         switch kind {
@@ -98,6 +116,10 @@ struct EventFields {
         case .retry(let attempt):
             line.appendNumberMember("attempt", Int64(attempt))
             line.appendMember("event", "retry")
+        case .repetition(let attempt, let max):
+            line.appendNumberMember("attempt", Int64(attempt))
+            line.appendMember("event", "repeat")
+            line.appendNumberMember("max-attempts", Int64(max))
         case .output(let text, _):
             line.appendMember("event", "output")
             line.appendMember("line", text)
@@ -113,12 +135,13 @@ struct EventFields {
             line.appendMember("event", "items")
             line.appendNumberMember("failed", Int64(failed))
             line.appendNumberMember("finished", Int64(finished))
-        case .finished(let state, let duration, let failure):
+        case .finished(let state, let duration, let failure, let repetitions):
             if let duration { line.appendSecondsMember("duration", duration) }
             if let failure { line.appendMember("error", failure.message) }
             line.appendMember("event", "finished")
             if let items { line.appendMember("items", items) }
             if let failure { line.appendMember("location", failure.location) }
+            if let repetitions { line.appendNumberMember("repetitions", Int64(repetitions.count)) }
             line.appendMember("state", state.rawValue)
         }
         line.appendMember("step", step)

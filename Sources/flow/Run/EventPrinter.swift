@@ -99,6 +99,8 @@ struct EventPrinter: Sendable {
             line.append(" (\(workflow.step(fields.step)?.kind.keyword ?? "step"))")
         case .retry(let attempt):
             line.append(paint("attempt \(attempt)", .yellow))
+        case .repetition(let attempt, let max):
+            line.append(paint("repeat \(attempt)/\(max)", .blue))
         case .output(let text, _):
             line.append("| " as StaticString)
             line.append(text)
@@ -110,7 +112,7 @@ struct EventPrinter: Sendable {
         case .items(let finished, let total, let failed):
             line.append("\(finished)/\(total) items")
             if failed > 0 { line.append(", " + paint("\(failed) failed", .red)) }
-        case .finished(let state, let duration, let failure):
+        case .finished(let state, let duration, let failure, let repetitions):
             line.append(paint(state.rawValue, color(for: state)))
             if let duration {
                 line.append(" in " as StaticString)
@@ -118,6 +120,7 @@ struct EventPrinter: Sendable {
                 line.append("s" as StaticString)
             }
             if let items = fields.items { line.append(" (\(items))") }
+            if let repetitions { line.append(" (repeat \(repetitions.count)/\(repetitions.max))") }
             if let failure {
                 line.append(": " as StaticString)
                 line.append(failure.message)

@@ -15,6 +15,8 @@ final class LiveView: @unchecked Sendable {
         let kind: String
         let started: ContinuousClock.Instant
         var attempt = 1
+        /// The attempt of a `repeat` and its most, once it is past the first.
+        var repetition: (attempt: Int, max: Int)?
         var bytes: (done: Int64, total: Int64?)?
         /// A `for-each` step's items: one line for all of them, never one per item.
         var items: (finished: Int, total: Int, failed: Int, running: Int)?
@@ -64,6 +66,8 @@ final class LiveView: @unchecked Sendable {
                 self.running.append(Running(id: event.id, kind: kind, started: now))
             case .progress(.attempt(let attempt)):
                 self.update(event.id) { $0.attempt = attempt }
+            case .progress(.repetition(let attempt, let max)):
+                self.update(event.id) { $0.repetition = attempt > 1 ? (attempt, max) : nil }
             case .progress(.bytes(let done, let total)):
                 self.update(event.id) { $0.bytes = (done, total) }
             case .progress(.line):
@@ -115,6 +119,9 @@ final class LiveView: @unchecked Sendable {
             let elapsed = (now - step.started).seconds
             var line = "\(spinner[tick % spinner.count]) \(step.id.padding(toLength: 24, withPad: " ", startingAt: 0))"
             line += log.paint(String(format: "running %6.1fs", elapsed), .blue)
+            if let repetition = step.repetition {
+                line += log.paint("  repeat \(repetition.attempt)/\(repetition.max)", .blue)
+            }
             if step.attempt > 1 { line += log.paint("  attempt \(step.attempt)", .yellow) }
             if let items = step.items {
                 line += "  \(items.finished)/\(items.total) items, \(items.running) running"

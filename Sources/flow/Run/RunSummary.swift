@@ -48,6 +48,7 @@ struct RunSummary {
         }
         let counts = "\(succeeded) succeeded, \(failed) failed, \(skipped) skipped, \(cancelled) cancelled"
         lines.append(String(format: "flow: %@ — %@ in %.2fs", outcome.rawValue, counts, duration.seconds))
+        lines += repetitionLines()
         for failure in failures {
             lines.append("  ✗ \(failure.step.id) (\(failure.place)): \(failure.error)")
             // The line it points at, as under a parse error (one way to show where a problem is).
@@ -121,5 +122,15 @@ struct RunSummary {
         }
         if more > 0 { lines.append("    … and \(more) more failed item\(more == 1 ? "" : "s")") }
         return lines
+    }
+
+    /// `  ↻ wait-job: repeat 3/60` for each step with `repeat` that ran: how often, out of how many.
+    private func repetitionLines() -> [String] {
+        workflow.allSteps.compactMap { step -> String? in
+            guard let rule = step.repeat, let record = records[step.id],
+                let count = record.output?.repetitions ?? (record.error as? RepetitionFailure)?.repetitions
+            else { return nil }
+            return "  ↻ \(step.id): repeat \(count)/\(rule.maxAttempts)"
+        }
     }
 }
