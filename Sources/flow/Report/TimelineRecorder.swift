@@ -83,7 +83,8 @@ final class TimelineRecorder: Sendable {
                     timeline.bytes = timeline.bytes.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element)
                     timeline.bytes.append(last)
                 }
-            case .progress(.line), .progress(.item):
+            case .progress(.line), .progress(.item), .progress(.repetition):
+                // A repetition's attempts report `.attempt` too, and draw as bars of their own.
                 return
             case .finished:
                 let end = event.record.finishedAt?.seconds ?? time
