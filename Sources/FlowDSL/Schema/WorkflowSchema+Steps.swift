@@ -2,7 +2,7 @@
 /// hold steps again (the schema recurses through `#/$defs/steps`).
 extension WorkflowSchema {
     /// The keys that choose a step's kind; a step has exactly one.
-    static let kindKeys = ["http", "upload", "run", "sleep", "parallel"]
+    static let kindKeys = ["http", "upload", "run", "sleep", "parallel", "uses"]
 
     static var stepsDefinition: JSONNode {
         .object([
@@ -18,7 +18,7 @@ extension WorkflowSchema {
         typealias V = SchemaVocabulary
         let kinds = kindKeys.map { JSONNode.object(["required": .array([.string($0)])]) }
         return V.closedObject(
-            "A step: exactly one of `http`, `upload`, `run`, `sleep`, or `parallel` with `steps`.",
+            "A step: exactly one of `http`, `upload`, `run`, `sleep`, `uses`, or `parallel` with `steps`.",
             properties: [
                 "name": V.text("The step's name, for humans."),
                 "description": V.text("What the step does, for humans."),
@@ -54,6 +54,18 @@ extension WorkflowSchema {
                 "expect": V.ref("expect"),
                 "env": V.map("Environment variables of the command (expressions allowed).", values: V.scalar),
                 "cwd": V.text("The command's working directory."),
+                "uses": .object([
+                    "description": .string(
+                        "Run another workflow file as this step: a local path relative to this file "
+                            + "(`./deploy.yaml`), not a URL. Its top-level `outputs` are this step's outputs."),
+                    "type": .string("string"),
+                    "minLength": .integer(1),
+                    "not": .object(["pattern": .string("^[A-Za-z][A-Za-z0-9+.-]*://")]),
+                ]),
+                "with": V.map(
+                    "The called file's inputs (literal values or expressions), checked against its `inputs`.",
+                    values: V.scalar
+                ).adding(["propertyNames": V.ref("identifier")]),
             ]
         ).adding([
             "oneOf": .array(kinds),
@@ -64,10 +76,12 @@ extension WorkflowSchema {
                 "fail-fast": .array([.string("parallel")]),
                 "env": .array([.string("run")]),
                 "cwd": .array([.string("run")]),
+                "with": .array([.string("uses")]),
             ]),
             "dependentSchemas": .object([
                 "at-least": .object(["properties": .object(["parallel": .object(["const": .string("any")])])]),
                 "fail-fast": .object(["properties": .object(["parallel": .object(["const": .string("all")])])]),
+                "uses": .object(["not": .object(["required": .array([.string("retry")])])]),
                 "expect": .object([
                     "anyOf": .array([
                         .object(["required": .array([.string("http")])]),

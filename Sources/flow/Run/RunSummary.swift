@@ -17,6 +17,8 @@ struct RunSummary {
     let colors: Bool
     /// The workflow file's lines: each failure is shown with its source line and a caret.
     var sourceLines: [Substring] = []
+    /// The lines of the files `uses` steps call, by name: a failure inside one shows its line.
+    var calledFiles: [String: [Substring]] = [:]
 
     func print() {
         var lines: [String] = []
@@ -38,15 +40,17 @@ struct RunSummary {
         let counts = "\(succeeded) succeeded, \(failed) failed, \(skipped) skipped, \(cancelled) cancelled"
         let outcome = WorkflowRun.outcome(of: workflow, records: records, interrupted: interrupted)
         lines.append(String(format: "flow: %@ — %@ in %.2fs", outcome.rawValue, counts, duration.seconds))
-        for step in workflow.allSteps where failed > 0 {
+        // Steps of called files follow their `uses` step, as `deploy/publish`.
+        for step in failed > 0 ? workflow.qualifiedSteps : [] {
             guard let record = records[step.id], record.state == .failed else { continue }
             // A child that failed inside a group that still succeeded (a lost race) did not fail the run.
             if let group = step.parent, records[group]?.state == .succeeded { continue }
-            let place = (record.error as? any LocatedFailure)?.location ?? step.location
+            let place = (record.error as? any LocatedFailure)?.location ?? step.step.location
             let error = record.error.map { masker(String(describing: $0)) } ?? "failed"
             lines.append("  ✗ \(step.id) (\(place)): \(error)")
             // The line it points at, as under a parse error (one way to show where a problem is).
-            let snippet = Diagnostic.snippet(at: place, sourceLines: sourceLines)
+            let fileLines = place.file == workflow.file ? sourceLines : calledFiles[place.file] ?? []
+            let snippet = Diagnostic.snippet(at: place, sourceLines: fileLines)
             if !snippet.isEmpty { lines.append(String(snippet.dropLast())) }
         }
         StandardOutput.line(lines.joined(separator: "\n"))
