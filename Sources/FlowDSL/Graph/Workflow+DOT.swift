@@ -7,7 +7,7 @@
 extension Workflow {
     /// The DAG as DOT text (`flow graph --format dot`), ending with a newline.
     public var dotGraph: String {
-        // The steps of called files (`uses`) are drawn inside their step, as `deploy/publish`.
+        // The steps of called files (`uses`) are drawn inside their step, labelled `deploy/publish`.
         let qualified = qualifiedSteps
         var groups: Set<String> = []
         for step in qualified {
@@ -47,15 +47,15 @@ extension Workflow {
         var workflow = self
         var childPrefix = prefix
         if case .group(let group) = step.kind {
-            label = Self.graphLabel(of: step) + " (" + Self.graphMode(of: group) + ")"
+            label = prefix + Self.graphLabel(of: step) + " (" + Self.graphMode(of: group) + ")"
             children = group.children
         } else if case .uses(let uses) = step.kind, let target = called[uses.resolvedPath] {
-            label = Self.graphLabel(of: step) + " (uses " + uses.file + ")"
+            label = prefix + Self.graphLabel(of: step) + " (uses " + uses.file + ")"
             children = target.steps
             workflow = target
             childPrefix = id + "/"
         } else {
-            lines.append("\(padding)\(DOTText.quoted(id)) [label=\(DOTText.quoted(Self.graphLabel(of: step)))];")
+            lines.append("\(padding)\(DOTText.quoted(id)) [label=\(DOTText.quoted(prefix + Self.graphLabel(of: step)))];")
             return
         }
         lines.append("\(padding)subgraph \(DOTText.quoted("cluster_" + id)) {")

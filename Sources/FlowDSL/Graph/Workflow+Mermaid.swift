@@ -3,7 +3,7 @@
 extension Workflow {
     /// The DAG as Mermaid flowchart text (`flow graph --format mermaid`), ending with a newline.
     public var mermaidGraph: String {
-        // The steps of called files (`uses`) are drawn inside their step, as `deploy/publish`.
+        // The steps of called files (`uses`) are drawn inside their step, labelled `deploy/publish`.
         let qualified = qualifiedSteps
         let names = MermaidNames(ids: qualified.map(\.id))
         var lines: [String] = []
@@ -30,7 +30,7 @@ extension Workflow {
         let padding = String(repeating: "    ", count: indent)
         let node = names.node[prefix + step.id] ?? step.id
         if case .uses(let uses) = step.kind, let called = called[uses.resolvedPath] {
-            let label = Self.graphLabel(of: step) + " (uses " + uses.file + ")"
+            let label = prefix + Self.graphLabel(of: step) + " (uses " + uses.file + ")"
             lines.append("\(padding)subgraph \(node)[\"\(MermaidNames.label(label))\"]")
             for child in called.steps {
                 called.appendMermaid(
@@ -40,10 +40,10 @@ extension Workflow {
             return
         }
         guard case .group(let group) = step.kind else {
-            lines.append("\(padding)\(node)[\"\(MermaidNames.label(Self.graphLabel(of: step)))\"]")
+            lines.append("\(padding)\(node)[\"\(MermaidNames.label(prefix + Self.graphLabel(of: step)))\"]")
             return
         }
-        let label = Self.graphLabel(of: step) + " (" + Self.graphMode(of: group) + ")"
+        let label = prefix + Self.graphLabel(of: step) + " (" + Self.graphMode(of: group) + ")"
         lines.append("\(padding)subgraph \(node)[\"\(MermaidNames.label(label))\"]")
         for child in group.children {
             appendMermaid(child, prefix: prefix, names: names, indent: indent + 1, into: &lines)
