@@ -55,7 +55,8 @@ extension Workflow {
             workflow = target
             childPrefix = id + "/"
         } else {
-            lines.append("\(padding)\(DOTText.quoted(id)) [label=\(DOTText.quoted(prefix + Self.graphLabel(of: step)))];")
+            lines.append(
+                "\(padding)\(DOTText.quoted(id)) [label=\(DOTText.quoted(prefix + Self.graphLabel(of: step)))];")
             return
         }
         lines.append("\(padding)subgraph \(DOTText.quoted("cluster_" + id)) {")
