@@ -10,12 +10,21 @@ struct DryRunPlan {
     let inputs: [String: InputValue]
     let concurrency: Int
     private var known: DryRunValues
+    /// Before each step id: the `uses` steps that lead to it (`deploy-eu/`), in a called file's plan.
+    private let prefix: String
+    /// In a called file's plan: how the caller's `with` reads, for inputs not known before the run.
+    private let inputPlaceholders: [String: String]
 
-    init(workflow: Workflow, inputs: [String: InputValue], concurrency: Int) {
+    init(
+        workflow: Workflow, inputs: [String: InputValue], concurrency: Int, prefix: String = "",
+        inputPlaceholders: [String: String] = [:]
+    ) {
         self.workflow = workflow
         self.inputs = inputs
         self.concurrency = concurrency
         self.known = DryRunValues(workflow: workflow, inputs: inputs)
+        self.prefix = prefix
+        self.inputPlaceholders = inputPlaceholders
     }
 
     func rendered() -> String {
@@ -42,6 +51,54 @@ struct DryRunPlan {
 
     /// The most items of a `for-each` step whose requests the plan shows one by one.
     static let shownItems = 20
+    /// A called file's steps, wave by wave, for the plan of the `uses` step that runs them.
+    private func nestedLines() -> [String] {
+        var lines: [String] = []
+        for (number, wave) in workflow.waves.enumerated() {
+            lines.append("  wave \(number + 1) of \(workflow.file):")
+            for id in wave {
+                guard let step = workflow.step(id) else { continue }
+                lines += describe(step)
+            }
+        }
+        return lines
+    }
+
+    /// `uses`: the file and its `with`, then the called file's plan with the `with` values that
+    /// are known before the run applied (the others shown as the caller wrote them).
+    private func describe(_ uses: UsesStep, id: String, suffix: String) -> [String] {
+        let given = uses.with.map { "\($0.name)=\(render($0.value))" }.joined(separator: ", ")
+        var lines = ["  \(id): uses \(uses.file)\(given.isEmpty ? "" : " with \(given)")\(suffix)"]
+        guard let called = workflow.called[uses.resolvedPath] else { return lines }
+        var values: [String: InputValue] = [:]
+        for input in called.inputs {
+            if let value = input.defaultValue { values[input.name] = value }
+        }
+        var placeholders: [String: String] = [:]
+        for entry in uses.with {
+            guard let input = called.input(entry.name) else { continue }
+            let text = render(entry.value)
+            let knownBefore =
+                entry.value.template.map { template in
+                    template.expressions.allSatisfy { embedded in
+                        embedded.expression.references.allSatisfy { ["inputs", "env"].contains($0.root) }
+                    }
+                } ?? true
+            if knownBefore, !text.contains("<inputs."), !text.contains("<env."),
+                let value = InputValue.parse(text, as: input.kind)
+            {
+                values[input.name] = value
+            } else {
+                values[input.name] = nil
+                placeholders[input.name] = text
+            }
+        }
+        let nested = DryRunPlan(
+            workflow: called, inputs: values, concurrency: called.concurrency, prefix: id + "/",
+            inputPlaceholders: placeholders)
+        lines += nested.nestedLines().map { "    " + $0 }
+        return lines
+    }
 
     private func describe(_ step: Step) -> [String] {
         guard let forEach = step.forEach else { return describeRepeating(step) }
@@ -137,30 +194,33 @@ struct DryRunPlan {
         let suffix = relations.isEmpty ? "" : "  (\(relations.joined(separator: "; ")))"
         switch step.kind {
         case .http(let http):
-            lines += describe(http, id: step.id, suffix: suffix)
+            lines += describe(http, id: prefix + step.id, suffix: suffix)
+        case .uses(let uses):
+            lines += describe(uses, id: prefix + step.id, suffix: suffix)
         case .upload(let upload):
             let method = upload.uploadProtocol == .tus ? "POST+PATCH" : (upload.method ?? .put).rawValue
             lines.append(
-                "  \(step.id): upload \(upload.uploadProtocol.rawValue) \(method) \(uploadURL(upload.url))\(suffix)"
+                "  \(prefix)\(step.id): upload \(upload.uploadProtocol.rawValue) \(method) \(uploadURL(upload.url))\(suffix)"
             )
             lines.append("      \(chunkPlan(upload))")
             lines += transportLines(
                 upload.transport, secure: uploadURL(upload.url).lowercased().hasPrefix("https://"))
         case .run(let run):
             switch run.command {
-            case .script(let script): lines.append("  \(step.id): run sh -c \(quote(render(script)))\(suffix)")
+            case .script(let script): lines.append("  \(prefix)\(step.id): run sh -c \(quote(render(script)))\(suffix)")
             case .arguments(let arguments):
-                lines.append("  \(step.id): run \(arguments.map { quote(render($0)) }.joined(separator: " "))\(suffix)")
+                lines.append(
+                    "  \(prefix)\(step.id): run \(arguments.map { quote(render($0)) }.joined(separator: " "))\(suffix)")
             }
             if let cwd = run.cwd { lines.append("      in \(render(cwd))") }
         case .sleep(let duration):
-            lines.append("  \(step.id): sleep \(DurationSyntax.format(duration))\(suffix)")
+            lines.append("  \(prefix)\(step.id): sleep \(DurationSyntax.format(duration))\(suffix)")
         case .group(let group):
             let children = group.children.map(\.id).joined(separator: ", ")
             var mode = "parallel \(group.mode.rawValue)"
             if let atLeast = group.atLeast { mode += " (at least \(atLeast))" }
             if group.mode == .all, !group.failFast { mode += " (no fail-fast)" }
-            lines.append("  \(step.id): \(mode) of \(children)\(suffix)")
+            lines.append("  \(prefix)\(step.id): \(mode) of \(children)\(suffix)")
         }
         if let condition = step.condition { lines.append("      if \(condition.text)") }
         return lines
@@ -230,7 +290,7 @@ struct DryRunPlan {
         case "secrets":
             return "***"
         case "inputs":
-            return key.flatMap { inputs[$0]?.description }
+            return key.flatMap { inputs[$0]?.description ?? inputPlaceholders[$0] }
         case "env":
             guard let key else { return nil }
             if let declared = workflow.env.first(where: { $0.name == key }) {

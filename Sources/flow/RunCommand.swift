@@ -87,7 +87,8 @@ struct RunCommand: AsyncParsableCommand {
                 workflow: nil,
                 diagnostics: problems,
                 file: result.file,
-                sourceLines: result.sourceLines
+                sourceLines: result.sourceLines,
+                calledFiles: result.calledFiles
             )
             StandardError.write(failed.renderedDiagnostics())
             throw FlowExit.invalid.exitCode
@@ -97,7 +98,7 @@ struct RunCommand: AsyncParsableCommand {
             let execution = RunExecution(
                 workflow: workflow, inputs: values, secretsFile: secrets, concurrency: concurrency,
                 logFormat: logFormat == .json ? .json : .plain,
-                reports: reportFiles, sourceLines: result.sourceLines)
+                reports: reportFiles, sourceLines: result.sourceLines, calledFiles: result.calledFiles)
             throw await execution.execute().exitCode
         }
         // The run computes `retry: ${{ … }}` and the like when it starts; the plan does the same.

@@ -45,11 +45,12 @@ import Testing
         #expect(plan.stdout.contains("form name=J.+Doe*%7E"), "\(plan.stdout)")
     }
 
-    /// `id: METHOD URL` lines of a plan, by step id.
+    /// `id: METHOD URL` lines of a plan, by step id; the steps of a called file (`uses`) are
+    /// indented under their `uses` step, as `deploy/publish: METHOD URL`.
     static func plannedRequests(_ plan: String) -> [String: String] {
         var requests: [String: String] = [:]
         let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
-        for line in plan.split(separator: "\n") where line.hasPrefix("  ") && !line.hasPrefix("   ") {
+        for line in plan.split(separator: "\n") where line.hasPrefix("  ") {
             let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ")
             guard words.count >= 3, words[0].hasSuffix(":"), methods.contains(String(words[1])) else { continue }
             requests[String(words[0].dropLast())] = words[1] + " " + words[2]

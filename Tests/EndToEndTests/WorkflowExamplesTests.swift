@@ -25,6 +25,27 @@ import Testing
         #expect(!outcome.stderr.contains("warning"), "\(outcome.stderr)")
     }
 
+    /// Files in `workflows/lib/` are called by other examples (`uses`) and may need inputs only a
+    /// caller gives: each validates on its own and runs through its caller.
+    static let libraryFiles: [String] =
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("lib").path)) ?? [])
+        .filter { $0.hasSuffix(".yaml") }.sorted()
+
+    @Test(arguments: libraryFiles) func libraryFileValidatesWithoutWarnings(_ name: String) async throws {
+        let path = Self.folder.appendingPathComponent("lib").appendingPathComponent(name).path
+        let outcome = try await FlowProcess.run(["validate", path])
+        #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("warning"), "\(outcome.stderr)")
+    }
+
+    @Test func theUsesExampleRunsItsLibraryFilesAsSteps() async throws {
+        let outcome = try await FlowProcess.run(["run", Self.folder.appendingPathComponent("uses.yaml").path])
+        #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout.contains("[deploy-eu/announce/post] succeeded"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("[deploy-us/package] | packaging 1 replica(s) for us"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("[report] | eu at http://127.0.0.1:"), "\(outcome.stdout)")
+    }
+
     @Test(arguments: files) func runsToSuccess(_ name: String) async throws {
         // The demo logs in with a secret, as `make demo` provides it.
         let outcome = try await FlowProcess.run(

@@ -10,8 +10,10 @@ public indirect enum StepKind: Sendable, Hashable {
     case sleep(Duration)
     /// A parallel group.
     case group(GroupStep)
+    /// Another workflow file run as one step.
+    case uses(UsesStep)
 
-    /// The key that declares this kind (`http`, `upload`, `run`, `sleep`, `parallel`).
+    /// The key that declares this kind (`http`, `upload`, `run`, `sleep`, `parallel`, `uses`).
     public var keyword: String {
         switch self {
         case .http: return "http"
@@ -19,6 +21,7 @@ public indirect enum StepKind: Sendable, Hashable {
         case .run: return "run"
         case .sleep: return "sleep"
         case .group: return "parallel"
+        case .uses: return "uses"
         }
     }
 }

@@ -92,11 +92,12 @@ extension Workflow {
                 retry: Self.retry(step.retry, step.id, values, durations), continueOnError: step.continueOnError,
                 outputs: step.outputs, forEach: step.forEach, repeat: step.repeat)
         }
-        return .success(
-            Workflow(
-                file: file, version: version, name: name, description: description, inputs: inputs, env: env,
-                defaults: defaults, concurrency: values[.concurrency] ?? concurrency, steps: steps.map(rebuild),
-                services: services))
+        var resolved = Workflow(
+            file: file, version: version, name: name, description: description, inputs: inputs, env: env,
+            defaults: defaults, concurrency: values[.concurrency] ?? concurrency, steps: steps.map(rebuild),
+            services: services, outputs: outputs)
+        resolved.called = called
+        return .success(resolved)
     }
 
     private static func retry(

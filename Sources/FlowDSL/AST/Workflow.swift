@@ -26,6 +26,12 @@ public struct Workflow: Sendable {
     public let order: [String]
     /// Steps that would start together: each wave starts when the steps it waits for are done.
     public let waves: [[String]]
+    /// Top-level `outputs`: what a caller reads as `steps.<uses-step>.outputs.<name>`, evaluated
+    /// after every step of this file finished.
+    public let outputs: [NamedValue]
+    /// The workflows its `uses` steps call, by `UsesStep.resolvedPath`, each checked (and carrying
+    /// the ones it calls): graph, dry run and engine never read a file again.
+    public internal(set) var called: [String: Workflow] = [:]
     /// Fields written as `${{ }}` (`retry: ${{ inputs.retries }}`), computed when the run starts;
     /// until `resolvingSettings(in:)` those fields hold their defaults.
     public let settingExpressions: [SettingExpression]
@@ -48,8 +54,10 @@ public struct Workflow: Sendable {
         concurrency: Int,
         steps: [Step],
         services: [Service] = [],
-        settingExpressions: [SettingExpression] = []
+        settingExpressions: [SettingExpression] = [],
+        outputs: [NamedValue] = []
     ) {
+        self.outputs = outputs
         self.file = file
         self.version = version
         self.name = name
@@ -80,9 +88,14 @@ public struct Workflow: Sendable {
         self.waves = schedule.waves
     }
 
-    /// The step with this id, nested ones included.
+    /// The step with this id, nested ones included; `deploy/publish` is step `publish` of the
+    /// file step `deploy` uses (ids never contain `/`).
     public func step(_ id: String) -> Step? {
-        index[id].map { allSteps[$0] }
+        if let position = index[id] { return allSteps[position] }
+        guard let slash = id.firstIndex(of: "/"), let called = calledWorkflow(of: String(id[..<slash])) else {
+            return nil
+        }
+        return called.step(String(id[id.index(after: slash)...]))
     }
 
     /// The service declared with this name.

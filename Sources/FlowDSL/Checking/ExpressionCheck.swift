@@ -206,12 +206,14 @@ struct ExpressionCheck {
             let hint = Suggestion.closest(to: id, in: workflow.allSteps.map(\.id)).map { "did you mean '\($0)'?" }
             return ("unknown step '\(Echo.text(id))' in 'steps.\(id)'", hint)
         }
-        let reader: Step
+        let reader: Step?
         switch site.scope {
         case .workflow:
             return ("'steps' is not available here; workflow-level values are known before any step runs", nil)
         case .step(let step), .stepResult(let step):
             reader = step
+        case .workflowOutputs:
+            reader = nil
         }
         if readsOutputsAsAWhole(reference.path) { wholeOutputsRead.insert(id) }
         if reference.path.count >= 2, case .key(let field) = reference.path[1] {
@@ -219,8 +221,13 @@ struct ExpressionCheck {
             case "outputs":
                 if reference.path.count >= 3, case .key(let name) = reference.path[2] {
                     readOutputs.insert("\(id).\(name)")
-                    if !target.outputNames.contains(name) {
-                        let declared = target.outputNames
+                    // A `uses` step also has the called file's outputs; unknown when that file is invalid.
+                    var declared = target.outputNames
+                    if case .uses = target.kind {
+                        guard let called = workflow.calledWorkflow(of: id) else { return nil }
+                        declared += called.outputs.map(\.name)
+                    }
+                    if !declared.contains(name) {
                         let hint =
                             Suggestion.closest(to: name, in: declared).map { "did you mean '\($0)'?" }
                             ?? (declared.isEmpty
@@ -251,6 +258,7 @@ struct ExpressionCheck {
             }
         }
         // An `any` group's own outputs may name its winner, known once the group has finished.
+        guard let reader else { return nil }
         if case .stepResult = site.scope, id == reader.id, reference.path.count >= 2,
             reference.path[1] == .key("winner")
         {

@@ -8,6 +8,8 @@ struct ExpressionSite {
         case step(Step)
         /// A step's own `expect` and `outputs`: also `result`.
         case stepResult(Step)
+        /// The workflow's top-level `outputs`, evaluated after every step: `steps.X` of any step.
+        case workflowOutputs
     }
 
     let text: ScalarText
@@ -43,6 +45,7 @@ struct ExpressionSite {
         for step in workflow.allSteps {
             sites += Self.sites(of: step)
         }
+        sites += workflow.outputs.map { ExpressionSite($0.value, .workflowOutputs) }
         return sites
     }
 
@@ -72,6 +75,8 @@ struct ExpressionSite {
             }
             texts += run.env.map(\.value)
             if let cwd = run.cwd { texts.append(cwd) }
+        case .uses(let uses):
+            texts += uses.with.map(\.value)
         case .sleep, .group:
             break
         }

@@ -2,11 +2,11 @@ internal import Yams
 
 /// Parses a composed document and runs every check, collecting all diagnostics.
 enum WorkflowChecker {
-    static func check(root: Node, file: String, sourceLines: [Substring]) -> CheckResult {
+    static func check(root: Node, file: String, sourceLines: [Substring], context: UsesContext) -> CheckResult {
         var parser = WorkflowParser(file: file)
         let parts = parser.parse(root)
         var diagnostics = parser.reader.diagnostics
-        let workflow = Workflow(
+        var workflow = Workflow(
             file: file,
             version: parts.version,
             name: parts.name,
@@ -17,8 +17,12 @@ enum WorkflowChecker {
             concurrency: parts.concurrency,
             steps: parts.steps,
             services: parts.services,
-            settingExpressions: parser.reader.settings
+            settingExpressions: parser.reader.settings,
+            outputs: parts.outputs
         )
+        // The called files first: checking expressions needs their inputs and outputs.
+        let uses = UsesCheck.run(&workflow, context: context)
+        diagnostics += uses.diagnostics
         var graph = GraphCheck(steps: workflow.allSteps)
         graph.run()
         diagnostics += graph.diagnostics
@@ -29,6 +33,8 @@ enum WorkflowChecker {
         diagnostics += URLCheck.diagnostics(in: workflow)
         diagnostics += ForEachCheck.diagnostics(in: workflow)
         diagnostics += RepeatCheck.diagnostics(in: workflow)
-        return CheckResult(workflow: workflow, diagnostics: diagnostics, file: file, sourceLines: sourceLines)
+        return CheckResult(
+            workflow: workflow, diagnostics: diagnostics, file: file, sourceLines: sourceLines,
+            calledFiles: uses.files)
     }
 }

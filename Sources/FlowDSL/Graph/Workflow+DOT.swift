@@ -7,9 +7,15 @@
 extension Workflow {
     /// The DAG as DOT text (`flow graph --format dot`), ending with a newline.
     public var dotGraph: String {
+        // The steps of called files (`uses`) are drawn inside their step, labelled `deploy/publish`.
+        let qualified = qualifiedSteps
         var groups: Set<String> = []
-        for step in allSteps {
-            if case .group = step.kind { groups.insert(step.id) }
+        for step in qualified {
+            switch step.step.kind {
+            case .group: groups.insert(step.id)
+            case .uses(let uses) where called[uses.resolvedPath] != nil: groups.insert(step.id)
+            default: break
+            }
         }
         var lines = [
             "digraph \(DOTText.quoted(name ?? "workflow")) {",
@@ -18,9 +24,9 @@ extension Workflow {
             "    node [shape=box];",
         ]
         for step in steps {
-            appendDOT(step, indent: 1, into: &lines)
+            appendDOT(step, prefix: "", indent: 1, into: &lines)
         }
-        for step in allSteps {
+        for step in qualified {
             for need in step.needs {
                 var attributes: [String] = []
                 if groups.contains(need) { attributes.append("ltail=\(DOTText.quoted("cluster_" + need))") }
@@ -33,18 +39,31 @@ extension Workflow {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func appendDOT(_ step: Step, indent: Int, into lines: inout [String]) {
+    private func appendDOT(_ step: Step, prefix: String, indent: Int, into lines: inout [String]) {
         let padding = String(repeating: "    ", count: indent)
-        guard case .group(let group) = step.kind else {
-            lines.append("\(padding)\(DOTText.quoted(step.id)) [label=\(DOTText.quoted(Self.graphLabel(of: step)))];")
+        let id = prefix + step.id
+        let label: String
+        let children: [Step]
+        var workflow = self
+        var childPrefix = prefix
+        if case .group(let group) = step.kind {
+            label = prefix + Self.graphLabel(of: step) + " (" + Self.graphMode(of: group) + ")"
+            children = group.children
+        } else if case .uses(let uses) = step.kind, let target = called[uses.resolvedPath] {
+            label = prefix + Self.graphLabel(of: step) + " (uses " + uses.file + ")"
+            children = target.steps
+            workflow = target
+            childPrefix = id + "/"
+        } else {
+            lines.append(
+                "\(padding)\(DOTText.quoted(id)) [label=\(DOTText.quoted(prefix + Self.graphLabel(of: step)))];")
             return
         }
-        let label = Self.graphLabel(of: step) + " (" + Self.graphMode(of: group) + ")"
-        lines.append("\(padding)subgraph \(DOTText.quoted("cluster_" + step.id)) {")
+        lines.append("\(padding)subgraph \(DOTText.quoted("cluster_" + id)) {")
         lines.append("\(padding)    label=\(DOTText.quoted(label));")
-        lines.append("\(padding)    \(DOTText.quoted(step.id)) [shape=point, style=invis];")
-        for child in group.children {
-            appendDOT(child, indent: indent + 1, into: &lines)
+        lines.append("\(padding)    \(DOTText.quoted(id)) [shape=point, style=invis];")
+        for child in children {
+            workflow.appendDOT(child, prefix: childPrefix, indent: indent + 1, into: &lines)
         }
         lines.append("\(padding)}")
     }

@@ -3,7 +3,9 @@
 extension Workflow {
     /// The DAG as Mermaid flowchart text (`flow graph --format mermaid`), ending with a newline.
     public var mermaidGraph: String {
-        let names = MermaidNames(steps: allSteps)
+        // The steps of called files (`uses`) are drawn inside their step, labelled `deploy/publish`.
+        let qualified = qualifiedSteps
+        let names = MermaidNames(ids: qualified.map(\.id))
         var lines: [String] = []
         if let name, !name.isEmpty {
             // Front matter is how Mermaid takes a title.
@@ -11,9 +13,9 @@ extension Workflow {
         }
         lines.append("flowchart TD")
         for step in steps {
-            appendMermaid(step, names: names, indent: 1, into: &lines)
+            appendMermaid(step, prefix: "", names: names, indent: 1, into: &lines)
         }
-        for step in allSteps {
+        for step in qualified {
             for need in step.needs {
                 guard let from = names.node[need], let to = names.node[step.id] else { continue }
                 lines.append("    \(from) --> \(to)")
@@ -22,17 +24,29 @@ extension Workflow {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func appendMermaid(_ step: Step, names: MermaidNames, indent: Int, into lines: inout [String]) {
+    private func appendMermaid(
+        _ step: Step, prefix: String, names: MermaidNames, indent: Int, into lines: inout [String]
+    ) {
         let padding = String(repeating: "    ", count: indent)
-        let node = names.node[step.id] ?? step.id
-        guard case .group(let group) = step.kind else {
-            lines.append("\(padding)\(node)[\"\(MermaidNames.label(Self.graphLabel(of: step)))\"]")
+        let node = names.node[prefix + step.id] ?? step.id
+        if case .uses(let uses) = step.kind, let called = called[uses.resolvedPath] {
+            let label = prefix + Self.graphLabel(of: step) + " (uses " + uses.file + ")"
+            lines.append("\(padding)subgraph \(node)[\"\(MermaidNames.label(label))\"]")
+            for child in called.steps {
+                called.appendMermaid(
+                    child, prefix: prefix + step.id + "/", names: names, indent: indent + 1, into: &lines)
+            }
+            lines.append("\(padding)end")
             return
         }
-        let label = Self.graphLabel(of: step) + " (" + Self.graphMode(of: group) + ")"
+        guard case .group(let group) = step.kind else {
+            lines.append("\(padding)\(node)[\"\(MermaidNames.label(prefix + Self.graphLabel(of: step)))\"]")
+            return
+        }
+        let label = prefix + Self.graphLabel(of: step) + " (" + Self.graphMode(of: group) + ")"
         lines.append("\(padding)subgraph \(node)[\"\(MermaidNames.label(label))\"]")
         for child in group.children {
-            appendMermaid(child, names: names, indent: indent + 1, into: &lines)
+            appendMermaid(child, prefix: prefix, names: names, indent: indent + 1, into: &lines)
         }
         lines.append("\(padding)end")
     }
@@ -84,19 +98,19 @@ struct MermaidNames {
     /// The node id of each step id.
     let node: [String: String]
 
-    init(steps: [Step]) {
-        let ids = Set(steps.map(\.id))
+    init(ids list: [String]) {
+        let ids = Set(list)
         var node: [String: String] = [:]
         var taken = ids
-        for (index, step) in steps.enumerated() {
-            if Self.isPlain(step.id) {
-                node[step.id] = step.id
+        for (index, id) in list.enumerated() {
+            if Self.isPlain(id) {
+                node[id] = id
                 continue
             }
             var candidate = "step\(index + 1)"
             while taken.contains(candidate) { candidate += "_" }
             taken.insert(candidate)
-            node[step.id] = candidate
+            node[id] = candidate
         }
         self.node = node
     }

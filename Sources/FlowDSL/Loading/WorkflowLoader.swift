@@ -5,9 +5,14 @@ internal import Yams
 public enum WorkflowLoader {
     /// Reads the file at `path` (refusing directories, unreadable and oversized files) and checks it.
     public static func load(path: String) -> CheckResult {
+        load(path: path, context: UsesContext(root: path))
+    }
+
+    /// Reads and checks one file of a `uses` chain (`context` knows the chain and the files done).
+    static func load(path: String, context: UsesContext) -> CheckResult {
         switch FileContents.read(path: path, limit: InputLimits.maximumFileSize) {
         case .success(let bytes):
-            return check(bytes: bytes, file: path)
+            return check(bytes: bytes, file: path, context: context)
         case .failure(let problem):
             return CheckResult(
                 workflow: nil,
@@ -25,8 +30,14 @@ public enum WorkflowLoader {
 
     /// Checks workflow bytes, which must be UTF-8 text; `file` names them in diagnostics.
     public static func check(bytes: [UInt8], file: String) -> CheckResult {
+        check(bytes: bytes, file: file, context: UsesContext(root: file))
+    }
+
+    static func check(bytes: [UInt8], file: String, context: UsesContext) -> CheckResult {
         // A UTF-8 byte-order mark, as some Windows editors write, is not part of the text.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return check(bytes: Array(bytes.dropFirst(3)), file: file) }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            return check(bytes: Array(bytes.dropFirst(3)), file: file, context: context)
+        }
         func failure(_ message: String, line: Int? = nil, column: Int = 1, hint: String? = nil, lines: [Substring] = [])
             -> CheckResult
         {
@@ -75,7 +86,7 @@ public enum WorkflowLoader {
         } catch {
             return failure("invalid YAML: \(error)", lines: lines)
         }
-        return WorkflowChecker.check(root: root, file: file, sourceLines: lines)
+        return WorkflowChecker.check(root: root, file: file, sourceLines: lines, context: context)
     }
 
     private static func composeFailure(_ error: YamlError, file: String, lines: [Substring]) -> CheckResult {

@@ -6,11 +6,12 @@ struct StepParser {
         "needs", "if", "timeout", "retry", "continue-on-error", "outputs", "name", "description",
         "repeat",
     ]
-    static let kindKeys = ["http", "upload", "run", "sleep", "parallel"]
+    static let kindKeys = ["http", "upload", "run", "sleep", "parallel", "uses"]
     static let groupKeys = ["steps", "at-least", "fail-fast"]
     static let requestKeys = ["expect"]
     static let runKeys = ["env", "cwd"]
-    static let allStepKeys = commonKeys + kindKeys + groupKeys + requestKeys + runKeys + forEachKeys
+    static let usesKeys = ["with"]
+    static let allStepKeys = commonKeys + kindKeys + groupKeys + requestKeys + runKeys + forEachKeys + usesKeys
 
     var reader: NodeReader
 
@@ -44,7 +45,7 @@ struct StepParser {
                 at: entry.keyNode,
                 hint: orphanGroup
                     ? "a group needs 'parallel: all' or 'parallel: any' next to 'steps'"
-                    : "give it one of 'http', 'upload', 'run', 'sleep', or 'parallel' with 'steps'"
+                    : "give it one of 'http', 'upload', 'run', 'sleep', 'uses', or 'parallel' with 'steps'"
             )
         } else if kinds.count > 1 {
             reader.error(
@@ -107,6 +108,7 @@ struct StepParser {
             case "steps", "at-least", "fail-fast": owner = "parallel"
             case "expect": owner = kind == "upload" ? "upload" : "http"
             case "env", "cwd": owner = "run"
+            case "with": owner = "uses"
             default: continue
             }
             guard let kind, kind != owner else { continue }
@@ -129,6 +131,8 @@ struct StepParser {
             return parseRun(kindEntry, fields: fields).map(StepKind.run)
         case "sleep":
             return reader.duration(kindEntry.value, "'sleep'").map(StepKind.sleep)
+        case "uses":
+            return parseUses(kindEntry, fields: fields, id: id).map(StepKind.uses)
         default:
             return parseGroup(kindEntry, fields: fields, id: id).map(StepKind.group)
         }

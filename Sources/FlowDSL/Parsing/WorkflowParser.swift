@@ -4,6 +4,7 @@ internal import Yams
 struct WorkflowParser {
     static let topLevelKeys = [
         "version", "name", "description", "inputs", "env", "defaults", "concurrency", "services", "steps",
+        "outputs",
     ]
 
     /// The parsed parts; the checker turns them into a `Workflow`.
@@ -18,6 +19,7 @@ struct WorkflowParser {
         var services: [Service] = []
         var steps: [Step] = []
         var stepsLocation: SourceLocation?
+        var outputs: [NamedValue] = []
     }
 
     var reader: NodeReader
@@ -55,6 +57,7 @@ struct WorkflowParser {
             parts.concurrency = value
         }
         if let services = byKey["services"] { parts.services = parseServices(services.value) }
+        if let outputs = byKey["outputs"] { parts.outputs = reader.namedValues(outputs.value, "'outputs'") }
         if let steps = byKey["steps"] {
             parts.stepsLocation = reader.location(steps.keyNode)
             var stepParser = StepParser(reader: reader)

@@ -2,7 +2,7 @@
 /// hold steps again (the schema recurses through `#/$defs/steps`).
 extension WorkflowSchema {
     /// The keys that choose a step's kind; a step has exactly one.
-    static let kindKeys = ["http", "upload", "run", "sleep", "parallel"]
+    static let kindKeys = ["http", "upload", "run", "sleep", "parallel", "uses"]
 
     static var stepsDefinition: JSONNode {
         .object([
@@ -21,7 +21,7 @@ extension WorkflowSchema {
             JSONNode.object(["required": .array(([key] + (key == "parallel" ? ["steps"] : [])).map(JSONNode.string))])
         }
         return V.closedObject(
-            "A step: exactly one of `http`, `upload`, `run`, `sleep`, or `parallel` with `steps`.",
+            "A step: exactly one of `http`, `upload`, `run`, `sleep`, `uses`, or `parallel` with `steps`.",
             properties: [
                 "name": V.text("The step's name, for humans."),
                 "description": V.text("What the step does, for humans."),
@@ -61,6 +61,18 @@ extension WorkflowSchema {
                 "for-each": forEachProperty("for-each"),
                 "as": forEachProperty("as"),
                 "concurrency": forEachProperty("concurrency"),
+                "uses": .object([
+                    "description": .string(
+                        "Run another workflow file as this step: a local path relative to this file "
+                            + "(`./deploy.yaml`), not a URL. Its top-level `outputs` are this step's outputs."),
+                    "type": .string("string"),
+                    "minLength": .integer(1),
+                    "not": .object(["pattern": .string("^[A-Za-z][A-Za-z0-9+.-]*://")]),
+                ]),
+                "with": V.map(
+                    "The called file's inputs (literal values or expressions), checked against its `inputs`.",
+                    values: V.scalar
+                ).adding(["propertyNames": V.ref("identifier")]),
             ]
         ).adding([
             "oneOf": .array(kinds),
@@ -71,12 +83,14 @@ extension WorkflowSchema {
                 "concurrency": .array([.string("for-each")]),
                 "env": .array([.string("run")]),
                 "cwd": .array([.string("run")]),
+                "with": .array([.string("uses")]),
             ]),
             "dependentSchemas": .object([
                 "parallel": requiresOneOf("steps", "for-each"),
                 "fail-fast": requiresOneOf("parallel", "for-each"),
                 "at-least": .object(["properties": .object(["parallel": .object(["const": .string("any")])])]),
                 "fail-fast": .object(["properties": .object(["parallel": .object(["const": .string("all")])])]),
+                "uses": .object(["not": .object(["required": .array([.string("retry")])])]),
                 "expect": .object([
                     "anyOf": .array([
                         .object(["required": .array([.string("http")])]),

@@ -66,6 +66,11 @@ public enum WorkflowSchema {
                 values: V.ref("service")
             ).adding(["propertyNames": V.ref("identifier")]),
             "steps": V.ref("steps", "The workflow's steps: a mapping from step id to step. Required."),
+            "outputs": V.map(
+                "Values evaluated after every step finished; a file that calls this one with `uses` reads "
+                    + "them as `steps.<uses-step>.outputs.<name>`.",
+                values: V.scalar
+            ).adding(["propertyNames": V.ref("identifier")]),
         ])
     }
 

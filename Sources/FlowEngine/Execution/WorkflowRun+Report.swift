@@ -30,8 +30,10 @@ extension WorkflowRun {
         records: [String: StepRecord<StepResult>], interrupted: Bool, startedAt: Date, duration: Duration
     ) -> RunReport {
         let masker = masker
-        let steps = workflow.allSteps.map { step -> StepReport in
-            let record = records[step.id]
+        // The steps of called files follow their `uses` step, as `deploy/publish`.
+        let steps = workflow.qualifiedSteps.map { qualified -> StepReport in
+            let step = qualified.step
+            let record = records[qualified.id]
             let started = record?.startedAt.map(\.seconds)
             let finished = record?.finishedAt.map(\.seconds)
             let partial = (record?.error as? ForEachFailure)?.partial
@@ -39,11 +41,11 @@ extension WorkflowRun {
             let outputs = (record?.output?.outputs ?? partial?.outputs ?? [:]).mapValues(masked)
             let items = (record?.output?.items ?? partial?.items)?.enumerated().map { index, item in
                 ItemReport(
-                    id: "\(step.id)[\(index)]", item: masked(item.item), state: item.state,
+                    id: "\(qualified.id)[\(index)]", item: masked(item.item), state: item.state,
                     outputs: item.outputs.mapValues(masked), error: item.error)
             }
             var report = StepReport(
-                id: step.id, name: step.name, kind: step.kind.keyword, group: step.parent,
+                id: qualified.id, name: step.name, kind: step.kind.keyword, group: qualified.parent,
                 location: Self.location(of: record?.error) ?? step.location.description,
                 state: record?.state ?? .pending, startedAtSeconds: started,
                 durationSeconds: started.flatMap { start in finished.map { $0 - start } },

@@ -14,6 +14,10 @@ public final class WorkflowRun: Sendable {
     private let scheduler: Scheduler<StepResult>
     private let cleanups = CleanupTracker()
     private let queue: DispatchQueue
+    /// The run's fixed values (inputs, env, secrets), for the workflow's top-level `outputs`.
+    private let values: RunValues
+    /// The records of the steps of called files (`uses`), by qualified id (`deploy/publish`).
+    private let nestedRecords = LockedBox<[String: StepRecord<StepResult>]>([:])
 
     /// Prepares a run. Fails, naming each place, when a secret the workflow reads is not set or
     /// the workflow-level values (`env`, `defaults.http`) cannot be evaluated.
@@ -24,7 +28,7 @@ public final class WorkflowRun: Sendable {
         let masker = options.secrets.masker
         self.masker = masker
         var problems: [StepError] = []
-        for (name, location) in workflow.secretReferences() where options.secrets.values[name] == nil {
+        for (name, location) in Self.secretReferences(workflow) where options.secrets.values[name] == nil {
             problems.append(
                 StepError(
                     "secret '\(name)' is not set (set FLOW_SECRET_\(name) or give it in a --secrets file)",
@@ -40,6 +44,7 @@ public final class WorkflowRun: Sendable {
             problems += settingProblems.problems.map { StepError($0.message, at: $0.location) }
         }
         self.workflow = workflow
+        self.values = runValues
         var baseURL: String?
         do {
             baseURL = try workflow.defaults.http.baseURL?.string(in: runValues.scope(for: [], records: RunRecords([:])))
@@ -67,7 +72,10 @@ public final class WorkflowRun: Sendable {
             cleanups: cleanups, queue: stepQueue)
         upload.transportContext = transportContext
         let records = RunRecords<StepResult>()
-        let runners = Runners(http: http, run: run, upload: upload)
+        let nested = NestedRunContext(
+            client: client, options: options, queue: queue, onEvent: onEvent, records: nestedRecords,
+            cleanups: cleanups)
+        let runners = Runners(http: http, run: run, upload: upload, nested: nested)
         let concurrency = options.concurrency ?? workflow.concurrency
         let plan = workflow.allSteps.map { step in
             let planned = Self.plan(
@@ -101,6 +109,31 @@ public final class WorkflowRun: Sendable {
     /// The records so far.
     public var records: RunRecords<StepResult> { scheduler.records }
 
+    /// Every record so far: this file's steps and those of the files its `uses` steps call, the
+    /// latter by qualified id (`deploy/publish`).
+    public var allRecords: [String: StepRecord<StepResult>] {
+        scheduler.records.all.merging(nestedRecords.withLock { $0 }) { own, _ in own }
+    }
+
+    /// The workflow's top-level `outputs`, read from the finished steps' records.
+    func workflowOutputs(records: RunRecords<StepResult>) throws(StepError) -> [String: Value] {
+        let scope = values.scope(for: workflow.outputs.map(\.value), records: records)
+        var outputs: [String: Value] = [:]
+        for output in workflow.outputs {
+            do {
+                outputs[output.name] = try output.value.evaluate(in: scope)
+            } catch {
+                throw StepError("output '\(output.name)' of \(workflow.file): \(error.message)", at: error.location)
+            }
+        }
+        return outputs
+    }
+
+    /// The secrets this workflow and the files it calls read, each with its place.
+    static func secretReferences(_ workflow: Workflow) -> [(name: String, location: SourceLocation)] {
+        workflow.secretReferences() + workflow.called.keys.sorted().flatMap { secretReferences(workflow.called[$0]!) }
+    }
+
     static func inputValues(_ workflow: Workflow, _ options: RunOptions) -> Value {
         var inputs: [String: Value] = [:]
         for input in workflow.inputs {
@@ -125,6 +158,7 @@ public final class WorkflowRun: Sendable {
         let http: HTTPStepRunner
         let run: RunStepRunner
         let upload: UploadStepRunner
+        let nested: NestedRunContext
     }
 
     private static func plan(
@@ -155,6 +189,8 @@ public final class WorkflowRun: Sendable {
                 start.report(.attempt(1))
                 return Future<Void>.delay(duration, on: start.queue).map { _ in (Value.object([:]), 1) }
             }
+        case .uses(let uses):
+            work = usesLeaf(step, uses, workflow: workflow, values: values, context: runners.nested)
         case .sleep(let duration):
             work = .leaf { start in
                 start.report(.attempt(1))
@@ -244,7 +280,7 @@ public final class WorkflowRun: Sendable {
         }
     }
 
-    private static func outputValues(
+    static func outputValues(
         _ step: Step, values: RunValues, records: RunRecords<StepResult>, locals: [String: Value] = [:],
         result: Value
     ) throws(StepError) -> [String: Value] {

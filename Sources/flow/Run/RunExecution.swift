@@ -16,6 +16,8 @@ struct RunExecution {
     let reports: [ReportFile]
     /// The workflow file's lines, for the source snippets under runtime failures.
     let sourceLines: [Substring]
+    /// The lines of the files its `uses` steps call, by name, for failures inside them.
+    var calledFiles: [String: [Substring]] = [:]
 
     func execute() async -> FlowExit {
         let secrets: SecretStore
@@ -95,7 +97,7 @@ struct RunExecution {
                 // Quitting at once still leaves a report of the run as it stood, so the previous
                 // run's report is not mistaken for this one.
                 guard !reportWriter.reports.isEmpty else { return }
-                reportWriter.write(records: run.records.all, interrupted: true)
+                reportWriter.write(records: run.allRecords, interrupted: true)
                 let paths = reportWriter.reports.map(\.path).joined(separator: ", ")
                 StandardError.write(
                     "flow: quit at once; \(paths) shows the run as it stood (steps still running are listed as running)\n"
@@ -112,11 +114,12 @@ struct RunExecution {
         let records: [String: StepRecord<StepResult>]
         do {
             // Awaiting suspends without holding a thread; the run itself lives on Dispatch queues.
-            records = try await run.start().value.all
+            _ = try await run.start().value
         } catch {
             // The scheduler's future never fails; keep whatever was recorded.
-            records = run.records.all
         }
+        // The records of the steps of called files (`deploy/publish`) too.
+        records = run.allRecords
         try? await services.stop().value
         // No command may outlive the run: finish off any process group a cancellation left behind.
         await ProcessGroups.terminateAll(grace: .seconds(1))
@@ -127,7 +130,7 @@ struct RunExecution {
         let duration = ContinuousClock.now - clock
         RunSummary(
             workflow: workflow, records: records, masker: masker, interrupted: interrupted, duration: duration,
-            colors: colors, json: logFormat == .json, sourceLines: sourceLines
+            colors: colors, json: logFormat == .json, sourceLines: sourceLines, calledFiles: calledFiles
         ).print()
         let outcome = WorkflowRun.outcome(of: workflow, records: records, interrupted: interrupted)
         // The full report only when one is written (see RunSummary).
@@ -143,7 +146,11 @@ struct RunExecution {
     /// line with a caret, hint.
     private func writeDiagnostics(_ diagnostics: [Diagnostic], masker: SecretMasker) {
         StandardError.write(
-            diagnostics.map { masker($0.rendered(sourceLines: sourceLines, file: workflow.file)) }.joined())
+            diagnostics.map { diagnostic in
+                let file = diagnostic.location?.file ?? workflow.file
+                let lines = file == workflow.file ? sourceLines : calledFiles[file] ?? []
+                return masker(diagnostic.rendered(sourceLines: lines, file: workflow.file))
+            }.joined())
     }
 
     /// Starts the services and waits until all are ready (printing a line for each); nil then.

@@ -20,6 +20,8 @@ struct RunSummary {
     var json = false
     /// The workflow file's lines: each failure is shown with its source line and a caret.
     var sourceLines: [Substring] = []
+    /// The lines of the files `uses` steps call, by name: a failure inside one shows its line.
+    var calledFiles: [String: [Substring]] = [:]
 
     func print() {
         var lines: [String] = []
@@ -49,13 +51,15 @@ struct RunSummary {
         let counts = "\(succeeded) succeeded, \(failed) failed, \(skipped) skipped, \(cancelled) cancelled"
         lines.append(String(format: "flow: %@ — %@ in %.2fs", outcome.rawValue, counts, duration.seconds))
         lines += repetitionLines()
+        // Steps of called files follow their `uses` step, as `deploy/publish`.
         for failure in failures {
-            lines.append("  ✗ \(failure.step.id) (\(failure.place)): \(failure.error)")
+            lines.append("  ✗ \(failure.id) (\(failure.place)): \(failure.error)")
             // The line it points at, as under a parse error (one way to show where a problem is).
-            let snippet = Diagnostic.snippet(at: failure.place, sourceLines: sourceLines)
+            let fileLines = failure.place.file == workflow.file ? sourceLines : calledFiles[failure.place.file] ?? []
+            let snippet = Diagnostic.snippet(at: failure.place, sourceLines: fileLines)
             if !snippet.isEmpty { lines.append(String(snippet.dropLast())) }
-            if let items = (records[failure.step.id]?.error as? ForEachFailure)?.partial.items {
-                lines += failedItems(failure.step.id, items)
+            if let items = (records[failure.id]?.error as? ForEachFailure)?.partial.items {
+                lines += failedItems(failure.id, items)
             }
         }
         StandardOutput.line(lines.joined(separator: "\n"))
@@ -65,7 +69,7 @@ struct RunSummary {
     /// The summary as one JSON object (event `summary`), members in alphabetical order.
     private func printJSON(
         outcome: RunOutcome, counts: (succeeded: Int, failed: Int, skipped: Int, cancelled: Int),
-        failures: [(step: Step, place: SourceLocation, error: String)]
+        failures: [(id: String, place: SourceLocation, error: String)]
     ) {
         var line = EventLine()
         line.append("{" as StaticString)
@@ -78,7 +82,7 @@ struct RunSummary {
             line.append(index == 0 ? "{" as StaticString : ",{" as StaticString)
             line.appendMember("error", failure.error)
             line.appendMember("location", failure.place.description)
-            line.appendMember("step", failure.step.id, last: true)
+            line.appendMember("step", failure.id, last: true)
             line.append("}" as StaticString)
         }
         line.append("]," as StaticString)
@@ -92,15 +96,16 @@ struct RunSummary {
         StandardOutput.flush()
     }
 
-    /// The steps that failed the run, in declaration order, with where and why (masked).
-    private func failedSteps() -> [(step: Step, place: SourceLocation, error: String)] {
-        var failures: [(step: Step, place: SourceLocation, error: String)] = []
-        for step in workflow.allSteps {
+    /// The steps that failed the run, in declaration order (those of a called file after their
+    /// `uses` step, as `deploy/publish`), with where and why (masked).
+    private func failedSteps() -> [(id: String, place: SourceLocation, error: String)] {
+        var failures: [(id: String, place: SourceLocation, error: String)] = []
+        for step in workflow.qualifiedSteps {
             guard let record = records[step.id], record.state == .failed else { continue }
             // A child that failed inside a group that still succeeded (a lost race) did not fail the run.
             if let group = step.parent, records[group]?.state == .succeeded { continue }
-            let place = (record.error as? any LocatedFailure)?.location ?? step.location
-            failures.append((step, place, record.error.map { masker(String(describing: $0)) } ?? "failed"))
+            let place = (record.error as? any LocatedFailure)?.location ?? step.step.location
+            failures.append((step.id, place, record.error.map { masker(String(describing: $0)) } ?? "failed"))
         }
         return failures
     }

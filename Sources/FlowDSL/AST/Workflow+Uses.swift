@@ -1,0 +1,41 @@
+/// A step as a run shows it: its id qualified by the `uses` steps that lead to it
+/// (`deploy-eu/publish`), with its group and needs qualified the same way.
+public struct QualifiedStep: Sendable {
+    /// `prefix + step.id`: the id in events, reports and the graph.
+    public let id: String
+    /// The step as declared in its own file.
+    public let step: Step
+    /// The enclosing group or `uses` step, qualified; nil at the top level.
+    public let parent: String?
+    /// The needs, qualified.
+    public let needs: [String]
+}
+
+extension Workflow {
+    /// The workflow the `uses` step `id` (of this file) calls, if it is one.
+    public func calledWorkflow(of id: String) -> Workflow? {
+        guard let step = step(id), case .uses(let uses) = step.kind else { return nil }
+        return called[uses.resolvedPath]
+    }
+
+    /// Every step depth first in file order, each `uses` step followed by the steps of the file it
+    /// calls (and so on), ids qualified as `parent/child`.
+    public var qualifiedSteps: [QualifiedStep] {
+        var result: [QualifiedStep] = []
+        appendQualified(prefix: "", usesParent: nil, into: &result)
+        return result
+    }
+
+    private func appendQualified(prefix: String, usesParent: String?, into result: inout [QualifiedStep]) {
+        for step in allSteps {
+            let id = prefix + step.id
+            result.append(
+                QualifiedStep(
+                    id: id, step: step, parent: step.parent.map { prefix + $0 } ?? usesParent,
+                    needs: step.needs.map { prefix + $0 }))
+            if case .uses(let uses) = step.kind, let called = called[uses.resolvedPath] {
+                called.appendQualified(prefix: id + "/", usesParent: id, into: &result)
+            }
+        }
+    }
+}
