@@ -40,6 +40,7 @@ struct ExpressionSite {
         var texts: [ScalarText] = []
         let resultTexts: [ScalarText] = step.outputs.map(\.value)
         var assertions: [ScalarText] = []
+        var headerValues: [ScalarText] = []
         switch step.kind {
         case .http(let http):
             texts.append(http.url)
@@ -48,12 +49,15 @@ struct ExpressionSite {
             case .json(let value): texts += value.strings
             case .form(let fields): texts += fields.map(\.value)
             case .text(let text), .file(let text): texts.append(text)
+            case .multipart(let parts): texts += parts.flatMap(\.texts)
             case nil: break
             }
             assertions = http.expect.assertions
+            headerValues = http.expect.headers.map(\.value)
         case .upload(let upload):
             texts += [upload.file, upload.url] + (upload.headers + upload.metadata).map(\.value)
             assertions = upload.expect.assertions
+            headerValues = upload.expect.headers.map(\.value)
         case .run(let run):
             switch run.command {
             case .script(let script): texts.append(script)
@@ -71,6 +75,7 @@ struct ExpressionSite {
         sites += texts.map { ExpressionSite($0, .step(step)) }
         sites += assertions.map { ExpressionSite($0, .stepResult(step), conditionKey: "assert") }
         sites += resultTexts.map { ExpressionSite($0, .stepResult(step)) }
+        sites += headerValues.map { ExpressionSite($0, .stepResult(step)) }
         return sites
     }
 }

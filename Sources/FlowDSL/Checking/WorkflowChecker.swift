@@ -27,6 +27,7 @@ enum WorkflowChecker {
         diagnostics += expressions.diagnostics
         diagnostics += ShellQuoteCheck.diagnostics(in: workflow)
         diagnostics += URLCheck.diagnostics(in: workflow)
+        diagnostics += HeaderExpectationCheck.diagnostics(in: workflow)
         return CheckResult(workflow: workflow, diagnostics: diagnostics, file: file, sourceLines: sourceLines)
     }
 }

@@ -21,6 +21,8 @@ extension Functions {
         case "join": return try join(arguments)
         case "toJSON": return .string(arguments[0].jsonText)
         case "fromJSON": return try fromJSON(arguments[0])
+        case "matches": return try matches(arguments)
+        case "jsonPath": return try jsonPath(arguments)
         default: throw Failure(message: "unknown function '\(name)'")
         }
     }

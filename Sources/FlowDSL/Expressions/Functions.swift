@@ -3,7 +3,7 @@
 public enum Functions {
     /// Every function name, as written in expressions (names are case-sensitive).
     public static let names =
-        ["length", "contains", "startsWith", "endsWith", "format", "join", "toJSON", "fromJSON"]
+        ["length", "contains", "startsWith", "endsWith", "format", "join", "toJSON", "fromJSON", "matches", "jsonPath"]
         + StatusFunction.allCases.map(\.rawValue)
 
     /// The functions whose answer comes from the engine rather than from their arguments.
@@ -13,7 +13,7 @@ public enum Functions {
     public static func arity(_ name: String) -> ClosedRange<Int>? {
         switch name {
         case "length", "toJSON", "fromJSON": 1...1
-        case "contains", "startsWith", "endsWith": 2...2
+        case "contains", "startsWith", "endsWith", "matches", "jsonPath": 2...2
         case "join": 1...2
         case "format": 1...Int.max
         default: StatusFunction(rawValue: name) == nil ? nil : 0...0

@@ -53,7 +53,8 @@ public final class WorkflowRun: Sendable {
         let stepQueue = DispatchQueue(label: "flow.steps", attributes: .concurrent)
         let http = HTTPStepRunner(
             client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
-            queue: stepQueue, defaultRequestTimeout: options.defaultRequestTimeout)
+            queue: stepQueue, defaultRequestTimeout: options.defaultRequestTimeout,
+            workflowFolder: MultipartPlan.folder(ofWorkflow: workflow.file))
         let run = RunStepRunner(
             values: runValues, workflowEnvironment: environment, masker: masker, queue: stepQueue,
             defaultRetry: workflow.defaults.retry)

@@ -16,6 +16,8 @@ struct HTTPStepRunner: Sendable {
     let queue: DispatchQueue
     /// The limit of a request when the workflow sets no `timeout` (see `requestTimeout`).
     let defaultRequestTimeout: Duration
+    /// The workflow file's folder, which relative `multipart` file paths are read from.
+    var workflowFolder: String? = nil
 
     /// Starts the step; the future's value is the `result` object and the attempts made.
     func run(_ step: Step, _ http: HTTPStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
@@ -49,13 +51,13 @@ struct HTTPStepRunner: Sendable {
         .map(on: queue) { response in
             let result = Self.result(of: response).adding(
                 "request", .object(["method": .string(request.method), "url": .string(request.fullURL)]))
-            try Self.check(http.expect, result: result, values: values, start: start)
+            try Self.check(http.expect, result: result, values: values, start: start, masker: masker)
             return (result, attempts.withLock { $0 })
         }
     }
 
-    /// `result` for an HTTP step: status, headers (lower-cased names), body text and parsed JSON
-    /// (absent when the body is not JSON).
+    /// `result` for an HTTP step: status, headers (lower-cased names), body text, parsed JSON
+    /// (absent when the body is not JSON) and `duration` (the exchange in seconds, as curl timed it).
     static func result(of response: HTTPResponse) -> Value {
         var headers: [String: Value] = [:]
         for (name, value) in response.headers where headers[name.lowercased()] == nil {
@@ -67,10 +69,17 @@ struct HTTPStepRunner: Sendable {
             "headers": .object(headers),
             "body": .string(text),
             "url": .string(response.effectiveURL),
+            "duration": .number(Self.seconds(response.timings.total)),
         ]
         // Left out when the body is not JSON, so that reading it fails (see `ResponseJSON`).
         fields["json"] = ResponseJSON.value(of: text)
         return .object(fields)
+    }
+
+    /// `duration` in seconds, as a number.
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     private func makeRequest(_ step: Step, _ http: HTTPStep, start: StepStart<StepResult>) throws(StepError)
@@ -84,7 +93,8 @@ struct HTTPStepRunner: Sendable {
             plan = try RequestPlan(
                 http, defaults: defaults.http, baseURL: baseURL,
                 text: { text throws(StepError) in try text.string(in: scope) },
-                json: { template throws(StepError) in try template.value(in: scope).jsonText })
+                json: { template throws(StepError) in try template.value(in: scope).jsonText },
+                folder: workflowFolder)
         } catch {
             throw StepError(masker(error.message), at: error.location)
         }
@@ -104,6 +114,10 @@ struct HTTPStepRunner: Sendable {
                 throw StepError("cannot read body-file '\(masker(file))'", at: location)
             }
             body = .file(path: file, offset: 0, length: size)
+        case .multipart(let parts):
+            var fields: [MultipartField] = []
+            for part in parts { fields.append(try multipartField(part)) }
+            body = .multipart(fields)
         }
         return HTTPRequest(
             method: plan.method, url: plan.url, headers: HTTPHeaders(plan.headers.map { ($0.name, $0.value) }),
@@ -125,22 +139,16 @@ struct HTTPStepRunner: Sendable {
         case .json(let template)?: return template.strings
         case .form(let fields)?: return fields.map(\.value)
         case .text(let text)?, .file(let text)?: return [text]
+        case .multipart(let parts)?: return parts.flatMap(\.texts)
         }
     }
 
-    /// Fails with the first `expect.assert` that does not hold for `result`.
+    /// Fails with the first `expect.headers` or `expect.assert` entry that does not hold for
+    /// `result` (see `ExpectationCheck`).
     static func check(
-        _ expect: Expectation, result: Value, values: RunValues, start: StepStart<StepResult>
+        _ expect: Expectation, result: Value, values: RunValues, start: StepStart<StepResult>, masker: SecretMasker
     ) throws(StepError) {
-        guard !expect.assertions.isEmpty else { return }
-        var assertions: [CompiledCondition] = []
-        for text in expect.assertions { assertions.append(try CompiledCondition(text)) }
-        let scope = values.scope(
-            for: [], expressions: assertions.map(\.expression), records: start.records, result: result,
-            locals: start.locals)
-        for assertion in assertions where !(try assertion.holds(in: scope)) {
-            throw StepError("assertion failed: \(assertion.text.text)", at: assertion.text.location)
-        }
+        try ExpectationCheck.run(expect, result: result, values: values, start: start, masker: masker)
     }
 
     private func describe(_ error: any Error, http: HTTPStep) -> any Error {
