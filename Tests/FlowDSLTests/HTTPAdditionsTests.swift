@@ -62,9 +62,11 @@ import Testing
                     twice: { file: a, value: b }
                     typo: { file: a, content_type: x }
             """)
-        #expect(found.contains("7: a request has at most one body, but this one has 'form' and 'multipart'"), "\(found)")
+        #expect(
+            found.contains("7: a request has at most one body, but this one has 'form' and 'multipart'"), "\(found)")
         #expect(found.contains("12: part 'neither' of 'multipart' has neither 'file' nor 'value'"), "\(found)")
-        #expect(found.contains("13: part 'twice' of 'multipart' has both 'file' and 'value'; a part is one or the other"))
+        #expect(
+            found.contains("13: part 'twice' of 'multipart' has both 'file' and 'value'; a part is one or the other"))
         #expect(found.contains { $0.hasPrefix("14: unknown key 'content_type' in part 'typo'") }, "\(found)")
     }
 

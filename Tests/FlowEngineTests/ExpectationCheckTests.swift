@@ -38,7 +38,8 @@ import Testing
                 "expected header 'Content-Type' to match 'json', but it was 'application/json'"),
             "\(message(records["partial"]))")
         #expect(
-            message(records["missing"]).contains("the response has no 'X-Request-Id'"), "\(message(records["missing"]))")
+            message(records["missing"]).contains("the response has no 'X-Request-Id'"), "\(message(records["missing"]))"
+        )
     }
 
     @Test func durationHeadersInAnyCaseMatchesAndJSONPathAreUsable() async throws {

@@ -18,7 +18,8 @@ enum HeaderExpectationCheck {
                         "expect.headers '\(Echo.text(header.name))' is not a valid regular expression: \(problem)",
                         at: header.value.location,
                         length: max(1, header.value.text.count),
-                        hint: "a value matches exactly or as a whole-value regular expression; escape special characters with \\"
+                        hint:
+                            "a value matches exactly or as a whole-value regular expression; escape special characters with \\"
                     ))
             }
         }

@@ -12,7 +12,9 @@ extension Functions {
         default: throw Failure(message: "matches() expects a string as argument 1, got \(arguments[0].typeName)")
         }
         guard case .string(let pattern) = arguments[1] else {
-            throw Failure(message: "matches() expects a regular expression (a string) as argument 2, got \(arguments[1].typeName)")
+            throw Failure(
+                message: "matches() expects a regular expression (a string) as argument 2, got \(arguments[1].typeName)"
+            )
         }
         let regex: Regex<AnyRegexOutput>
         do {

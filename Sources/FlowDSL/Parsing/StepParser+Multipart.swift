@@ -15,7 +15,8 @@ extension StepParser {
             let location = reader.location(entry.keyNode)
             guard case .mapping = entry.value else {
                 if let value = reader.text(entry.value, what) {
-                    parts.append(MultipartPart(name: entry.key, location: location, content: .text(value, contentType: nil)))
+                    parts.append(
+                        MultipartPart(name: entry.key, location: location, content: .text(value, contentType: nil)))
                 }
                 continue
             }
@@ -38,7 +39,8 @@ extension StepParser {
                         hint: "use 'file: PATH' to send a file")
                 }
                 guard let text = reader.text(value.value, "'value' of \(what)") else { continue }
-                parts.append(MultipartPart(name: entry.key, location: location, content: .text(text, contentType: contentType)))
+                parts.append(
+                    MultipartPart(name: entry.key, location: location, content: .text(text, contentType: contentType)))
             case (_?, let value?):
                 reader.error("\(what) has both 'file' and 'value'; a part is one or the other", at: value.keyNode)
             case (nil, nil):

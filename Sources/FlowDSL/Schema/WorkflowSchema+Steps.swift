@@ -87,7 +87,9 @@ extension WorkflowSchema {
                 "url": V.text("The URL; a relative one resolves against `defaults.http.base-url`."),
                 "query": V.map(
                     "Query parameters, added to the URL encoded; a list repeats the name.",
-                    values: .object(["anyOf": .array([V.scalar, .object(["type": .string("array"), "items": V.scalar])])])),
+                    values: .object([
+                        "anyOf": .array([V.scalar, .object(["type": .string("array"), "items": V.scalar])])
+                    ])),
                 "headers": V.map("Request headers.", values: V.scalar),
                 "json": .object(["description": .string("A JSON body: any YAML value (expressions allowed).")]),
                 "form": V.map("A url-encoded form body.", values: V.scalar),
@@ -102,7 +104,7 @@ extension WorkflowSchema {
             "not": .object([
                 "anyOf": .array(
                     bodyPairs
-                    .map { .object(["required": .array([.string($0.0), .string($0.1)])]) }
+                        .map { .object(["required": .array([.string($0.0), .string($0.1)])]) }
                 )
             ])
         ])

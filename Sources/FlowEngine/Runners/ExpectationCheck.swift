@@ -36,7 +36,9 @@ enum ExpectationCheck {
             let pattern = try header.value.string(in: scope)
             guard let actual = received[header.name.lowercased()] else {
                 throw StepError(
-                    masker("expected header '\(header.name)' matching '\(pattern)', but the response has no '\(header.name)'"),
+                    masker(
+                        "expected header '\(header.name)' matching '\(pattern)', but the response has no '\(header.name)'"
+                    ),
                     at: header.location)
             }
             switch HeaderPattern.matches(actual.interpolated, pattern) {

@@ -9,21 +9,24 @@ extension HTTPStepRunner {
         switch part.content {
         case .text(let text):
             return MultipartField(
-                name: part.name, filename: part.filename, contentType: part.contentType, source: .bytes(Array(text.utf8)))
+                name: part.name, filename: part.filename, contentType: part.contentType,
+                source: .bytes(Array(text.utf8)))
         case .file(let path):
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
                 throw StepError(
-                    masker("multipart part '\(part.name)': the file '\(path)' does not exist"
-                        + " (a relative path is read from the workflow file's folder)"),
+                    masker(
+                        "multipart part '\(part.name)': the file '\(path)' does not exist"
+                            + " (a relative path is read from the workflow file's folder)"),
                     at: part.location)
             }
             guard !isFolder.boolValue, FileManager.default.isReadableFile(atPath: path),
                 let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
             else {
                 throw StepError(
-                    masker("multipart part '\(part.name)': cannot read the file '\(path)'"
-                        + (isFolder.boolValue ? " (it is a folder)" : "")),
+                    masker(
+                        "multipart part '\(part.name)': cannot read the file '\(path)'"
+                            + (isFolder.boolValue ? " (it is a folder)" : "")),
                     at: part.location)
             }
             return MultipartField(
