@@ -7,13 +7,17 @@ public enum HTTPBody: Sendable, Equatable {
     /// `length` bytes of the file at `path` from `offset`, read from disk as curl sends them, so
     /// memory stays flat whatever the size.
     case file(path: String, offset: Int64, length: Int64)
+    /// `multipart/form-data` parts, framed by libcurl's MIME API; file parts are read from disk
+    /// as they are sent. libcurl sets the `Content-Type` header with its boundary.
+    case multipart([MultipartField])
 
-    /// How many bytes the body holds.
+    /// How many bytes the body holds (for `multipart`, the parts' contents without their framing).
     public var count: Int64 {
         switch self {
         case .empty: return 0
         case .bytes(let bytes): return Int64(bytes.count)
         case .file(_, _, let length): return length
+        case .multipart(let fields): return fields.reduce(0) { $0 + $1.size }
         }
     }
 }

@@ -50,6 +50,8 @@ public struct HTTPRequest: Sendable {
     /// The default connection limit: 30 s. A server that takes longer to accept is down or
     /// unreachable; without a limit a dropped SYN would hang for curl's five minutes.
     public static let defaultConnectTimeout: Duration = .seconds(30)
+    /// The `User-Agent` sent when a request sets none: `flow (libcurl/VERSION)`.
+    public static let defaultUserAgent = "flow (libcurl/\(CurlVersion.text))"
     /// The default response body limit: 64 MiB.
     public static let defaultMaxResponseBodySize = 64 << 20
 

@@ -232,7 +232,8 @@ struct DryRunPlan {
         do {
             plan = try RequestPlan(
                 http, defaults: workflow.defaults.http, baseURL: workflow.defaults.http.baseURL.map(render),
-                text: { render($0) }, json: { renderJSON($0) }, placeholders: true)
+                text: { render($0) }, json: { renderJSON($0) }, placeholders: true,
+                folder: MultipartPlan.folder(ofWorkflow: workflow.file))
         } catch {
             return ["  \(id): \(http.method.rawValue) \(render(http.url))\(suffix)", "      error: \(error.message)"]
         }
@@ -243,6 +244,7 @@ struct DryRunPlan {
         case .form(let text): lines.append("      form \(text)")
         case .text(let text): lines.append("      body \(text)")
         case .file(let path): lines.append("      body from file \(path)")
+        case .multipart(let parts): lines += DryRunMultipart.lines(parts)
         case .none: break
         }
         lines += transportLines(http.transport, secure: plan.url.lowercased().hasPrefix("https://"))

@@ -276,7 +276,7 @@ import Testing
         #expect(records["consume"]?.state == .succeeded, "\(String(describing: records["consume"]?.error))")
         #expect(records["fail-assert"]?.state == .failed)
         let error = try #require(records["fail-assert"]?.error as? StepError)
-        #expect(error.message == "assertion failed: ${{ result.json.status == 'down' }}")
+        #expect(error.message == "assertion failed: ${{ result.json.status == 'down' }} (result.json.status was 'ok')")
         #expect(error.location.line == 29)
     }
 

@@ -4,13 +4,20 @@ public struct Expectation: Sendable, Hashable {
     public let status: StatusPattern
     /// Expressions that must all be true, evaluated with `result`.
     public let assertions: [ScalarText]
+    /// `headers:` — response headers that must be present, each matching its value exactly or
+    /// as a whole-value regular expression (see `HeaderExpectation`).
+    public let headers: [NamedValue]
     /// Where `expect:` is written.
     public let location: SourceLocation?
 
     /// Creates an expectation.
-    public init(status: StatusPattern = .success, assertions: [ScalarText] = [], location: SourceLocation? = nil) {
+    public init(
+        status: StatusPattern = .success, assertions: [ScalarText] = [], headers: [NamedValue] = [],
+        location: SourceLocation? = nil
+    ) {
         self.status = status
         self.assertions = assertions
+        self.headers = headers
         self.location = location
     }
 }

@@ -10,6 +10,8 @@ public struct HTTPStep: Sendable, Hashable {
         case text(ScalarText)
         /// `body-file:` — a file streamed as the body.
         case file(ScalarText)
+        /// `multipart:` — `multipart/form-data` parts, files streamed from disk.
+        case multipart([MultipartPart])
     }
 
     /// The method (default GET).

@@ -130,6 +130,8 @@ struct ExpressionCheck {
                         at: location,
                         length: call.length
                     ))
+            } else if let problem = Functions.literalArgumentProblem(call.name, call.literalArguments) {
+                diagnostics.append(.error("\(call.name)(): \(problem)", at: location, length: call.length))
             }
         }
         for reference in expression.references {

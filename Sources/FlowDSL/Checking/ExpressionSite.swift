@@ -53,6 +53,7 @@ struct ExpressionSite {
         var texts: [ScalarText] = []
         let resultTexts: [ScalarText] = step.outputs.map(\.value)
         var assertions: [ScalarText] = []
+        var headerValues: [ScalarText] = []
         switch step.kind {
         case .http(let http):
             texts.append(http.url)
@@ -61,13 +62,16 @@ struct ExpressionSite {
             case .json(let value): texts += value.strings
             case .form(let fields): texts += fields.map(\.value)
             case .text(let text), .file(let text): texts.append(text)
+            case .multipart(let parts): texts += parts.flatMap(\.texts)
             case nil: break
             }
             assertions = http.expect.assertions
+            headerValues = http.expect.headers.map(\.value)
         case .upload(let upload):
             texts += [upload.file, upload.url] + (upload.headers + upload.metadata).map(\.value)
             texts += upload.transport.texts
             assertions = upload.expect.assertions
+            headerValues = upload.expect.headers.map(\.value)
         case .run(let run):
             switch run.command {
             case .script(let script): texts.append(script)
@@ -97,6 +101,7 @@ struct ExpressionSite {
                 ExpressionSite(rule.condition, .stepResult(step), conditionKey: rule.mode.rawValue, locals: locals))
             sites += rule.collect.map { ExpressionSite($0.value, .stepResult(step), locals: locals) }
         }
+        sites += headerValues.map { ExpressionSite($0, .stepResult(step), locals: locals) }
         return sites
     }
 }

@@ -15,13 +15,18 @@ struct Evaluator<Context: EvaluationContext> {
             return value
         case .access(let base, let accessors):
             var value = try evaluate(base)
+            var readsHeaders = false
             for (position, accessor) in accessors.enumerated() {
-                let selector = try selector(accessor)
-                if position == 0, case .root(let name, let span) = base, case .string(let key) = selector,
-                    let problem = context.problem(reading: key, ofRoot: name)
-                {
-                    throw EvaluationError(
-                        message: problem, offset: span.offset, length: accessor.span.end - span.offset)
+                var selector = try selector(accessor)
+                if position == 0, case .root(let name, let span) = base, case .string(let key) = selector {
+                    if let problem = context.problem(reading: key, ofRoot: name) {
+                        throw EvaluationError(
+                            message: problem, offset: span.offset, length: accessor.span.end - span.offset)
+                    }
+                    readsHeaders = name == "result" && key == "headers"
+                } else if position == 1, readsHeaders, case .string(let key) = selector {
+                    // Header names are stored lower-cased and read in any case, as HTTP compares them.
+                    selector = .string(key.lowercased())
                 }
                 value = Self.read(value, selector)
             }

@@ -24,6 +24,8 @@ extension Functions {
         case "base64Encode": return try base64Encode(arguments[0])
         case "base64Decode": return try base64Decode(arguments[0])
         case "range": return try range(arguments[0], arguments[1])
+        case "matches": return try matches(arguments)
+        case "jsonPath": return try jsonPath(arguments)
         default: throw Failure(message: "unknown function '\(name)'")
         }
     }

@@ -5,7 +5,7 @@ public enum Functions {
     public static let names =
         [
             "length", "contains", "startsWith", "endsWith", "format", "join", "toJSON", "fromJSON", "base64Encode",
-            "base64Decode", "range", "files",
+            "base64Decode", "range", "files", "matches", "jsonPath",
         ]
         + StatusFunction.allCases.map(\.rawValue)
 
@@ -16,7 +16,7 @@ public enum Functions {
     public static func arity(_ name: String) -> ClosedRange<Int>? {
         switch name {
         case "length", "toJSON", "fromJSON", "base64Encode", "base64Decode", "files": 1...1
-        case "contains", "startsWith", "endsWith", "range": 2...2
+        case "contains", "startsWith", "endsWith", "range", "matches", "jsonPath": 2...2
         case "join": 1...2
         case "format": 1...Int.max
         default: StatusFunction(rawValue: name) == nil ? nil : 0...0

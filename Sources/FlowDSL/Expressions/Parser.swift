@@ -234,7 +234,9 @@ struct Parser {
         let close = try expect(.rightParen, closing: open)
         let span = Span(offset: nameToken.offset, length: close.offset + 1 - nameToken.offset)
         functionCalls.append(
-            FunctionCall(name: name, argumentCount: arguments.count, offset: span.offset, length: span.length))
+            FunctionCall(
+                name: name, argumentCount: arguments.count, offset: span.offset, length: span.length,
+                literalArguments: arguments.map { if case .literal(let value) = $0 { value } else { nil } }))
         return .call(name, arguments, span)
     }
 

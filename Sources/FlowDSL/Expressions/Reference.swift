@@ -59,13 +59,32 @@ public struct FunctionCall: Sendable, Hashable {
     public let offset: Int
     /// How many Characters the call covers, from the name to the closing parenthesis.
     public let length: Int
+    /// Each argument's value when it is a literal (`'^a+$'`), `nil` when it is computed; for
+    /// checking a literal regex or JSON path before anything runs.
+    public let literalArguments: [Value?]
 
     /// Creates a call record; the parser makes these, tests compare against them.
-    public init(name: String, argumentCount: Int, offset: Int, length: Int) {
+    public init(name: String, argumentCount: Int, offset: Int, length: Int, literalArguments: [Value?] = []) {
         self.name = name
         self.argumentCount = argumentCount
         self.offset = offset
         self.length = length
+        self.literalArguments = literalArguments
+    }
+
+    /// Calls are the same when they have the same name, argument count and place (the literal
+    /// arguments follow from those for one expression text).
+    public static func == (lhs: FunctionCall, rhs: FunctionCall) -> Bool {
+        lhs.name == rhs.name && lhs.argumentCount == rhs.argumentCount && lhs.offset == rhs.offset
+            && lhs.length == rhs.length
+    }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(argumentCount)
+        hasher.combine(offset)
+        hasher.combine(length)
     }
 }
 

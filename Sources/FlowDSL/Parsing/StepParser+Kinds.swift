@@ -3,7 +3,7 @@ internal import Yams
 extension StepParser {
     static let httpKeys =
         [
-            "method", "url", "query", "headers", "json", "form", "body", "body-file", "timeout",
+            "method", "url", "query", "headers", "json", "form", "body", "body-file", "multipart", "timeout",
             "follow-redirects", "expect",
         ] + transportKeys
     static let uploadKeys =
@@ -13,7 +13,7 @@ extension StepParser {
         guard let entries = reader.mapping(kindEntry.value, "'http'") else { return nil }
         reader.rejectUnknownKeys(entries, allowed: Self.httpKeys + Self.responseBodyKeys, in: "'http'")
         let field = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
-        let bodies = entries.filter { ["json", "form", "body", "body-file"].contains($0.key) }
+        let bodies = entries.filter { ["json", "form", "body", "body-file", "multipart"].contains($0.key) }
         if bodies.count > 1 {
             reader.error(
                 "a request has at most one body, but this one has \(bodies.map { "'\($0.key)'" }.joined(separator: " and "))",
@@ -26,11 +26,12 @@ extension StepParser {
             case "json": body = .json(reader.valueTemplate(first.value))
             case "form": body = .form(reader.namedValues(first.value, "'form'"))
             case "body": body = reader.text(first.value, "'body'").map(HTTPStep.Body.text)
+            case "multipart": body = .multipart(parseMultipart(first.value))
             default: body = reader.text(first.value, "'body-file'").map(HTTPStep.Body.file)
             }
         }
         let method = field["method"].flatMap { parseMethod($0.value) } ?? .get
-        let query = field["query"].map { reader.namedValues($0.value, "'query'") } ?? []
+        let query = field["query"].map { parseQuery($0.value) } ?? []
         let headers = field["headers"].map { reader.namedValues($0.value, "'headers'") } ?? []
         var timeout: Duration?
         if let entry = field["timeout"],
@@ -163,17 +164,20 @@ extension StepParser {
         guard let entry = inner ?? step, let fields = reader.mapping(entry.value, "'expect'") else {
             return Expectation()
         }
-        reader.rejectUnknownKeys(fields, allowed: ["status", "assert"], in: "'expect'")
+        reader.rejectUnknownKeys(fields, allowed: ["status", "assert", "headers"], in: "'expect'")
         var status = StatusPattern.success
         var assertions: [ScalarText] = []
+        var headers: [NamedValue] = []
         for field in fields {
             switch field.key {
             case "status": status = parseStatus(field.value) ?? status
             case "assert": assertions = reader.items(field.value).compactMap { reader.text($0, "an assertion") }
+            case "headers": headers = reader.namedValues(field.value, "'expect.headers'")
             default: break
             }
         }
-        return Expectation(status: status, assertions: assertions, location: reader.location(entry.keyNode))
+        return Expectation(
+            status: status, assertions: assertions, headers: headers, location: reader.location(entry.keyNode))
     }
 
     /// A code, a class like `2xx`, or a list of them.

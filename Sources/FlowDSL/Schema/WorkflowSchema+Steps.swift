@@ -145,16 +145,21 @@ extension WorkflowSchema {
     static var httpDefinition: JSONNode {
         typealias V = SchemaVocabulary
         return V.closedObject(
-            "An HTTP request; at most one body (`json`, `form`, `body`, `body-file`).",
+            "An HTTP request; at most one body (`json`, `form`, `body`, `body-file`, `multipart`).",
             properties: [
                 "method": methodDefinition("The method (default GET)."),
                 "url": V.text("The URL; a relative one resolves against `defaults.http.base-url`."),
-                "query": V.map("Query parameters, added to the URL encoded.", values: V.scalar),
+                "query": V.map(
+                    "Query parameters, added to the URL encoded; a list repeats the name.",
+                    values: .object([
+                        "anyOf": .array([V.scalar, .object(["type": .string("array"), "items": V.scalar])])
+                    ])),
                 "headers": V.map("Request headers.", values: V.scalar),
                 "json": .object(["description": .string("A JSON body: any YAML value (expressions allowed).")]),
                 "form": V.map("A url-encoded form body.", values: V.scalar),
                 "body": V.text("A text body."),
                 "body-file": V.text("A file sent as the body, streamed."),
+                "multipart": multipartDefinition,
                 "timeout": V.orExpression("The request's timeout.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether to follow redirects (default true)."),
                 "tls": V.ref("tls", "TLS certificates (over `defaults.http.tls`, key by key)."),
@@ -170,11 +175,8 @@ extension WorkflowSchema {
         ).adding([
             "not": .object([
                 "anyOf": .array(
-                    [
-                        ("json", "form"), ("json", "body"), ("json", "body-file"), ("form", "body"),
-                        ("form", "body-file"), ("body", "body-file"),
-                    ]
-                    .map { .object(["required": .array([.string($0.0), .string($0.1)])]) }
+                    bodyPairs
+                        .map { .object(["required": .array([.string($0.0), .string($0.1)])]) }
                 )
             ])
         ])
@@ -223,6 +225,9 @@ extension WorkflowSchema {
             "What the response must look like; a failed expectation fails the step.",
             properties: [
                 "status": V.ref("status"),
+                "headers": V.map(
+                    "Response headers that must be present (names in any case), each equal to its value or "
+                        + "matching it as a whole-value regular expression.", values: V.scalar),
                 "assert": .object([
                     "description": .string("Expressions that must all be true (they may read `result`)."),
                     "type": .string("array"),

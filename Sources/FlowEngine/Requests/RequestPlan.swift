@@ -20,6 +20,8 @@ public struct RequestPlan: Sendable, Equatable {
         case text(String)
         /// The path of a file streamed as the body (`body-file:`).
         case file(String)
+        /// `multipart/form-data` parts (`multipart:`), in order.
+        case multipart([MultipartPlan])
     }
 
     /// One request header.
@@ -40,7 +42,8 @@ public struct RequestPlan: Sendable, Equatable {
     public let body: Body
 
     /// Builds the request of `http`. `text` produces a string's value, `json` a JSON body's text.
-    /// Throws when a value cannot be produced or the URL is relative with no `baseURL`.
+    /// Throws when a value cannot be produced or the URL is relative with no `baseURL`. Relative
+    /// multipart file paths are read from `folder` (the workflow file's).
     ///
     /// With `placeholders` (the dry run), values may contain `<steps.x.outputs.y>` and `***`: those
     /// are left as they are while the text around them is encoded, and a URL starting with `<` is
@@ -48,7 +51,7 @@ public struct RequestPlan: Sendable, Equatable {
     public init(
         _ http: HTTPStep, defaults: HTTPDefaults, baseURL: String?,
         text: (ScalarText) throws(StepError) -> String, json: (ValueTemplate) throws(StepError) -> String,
-        placeholders: Bool = false
+        placeholders: Bool = false, folder: String? = nil
     ) throws(StepError) {
         let encode: (String) -> String = { Self.keepingPlaceholders($0, placeholders, PercentEncoding.encode) }
         let formEncode: (String) -> String = { Self.keepingPlaceholders($0, placeholders, Self.formEncode) }
@@ -97,6 +100,14 @@ public struct RequestPlan: Sendable, Equatable {
             body = .text(try text(value))
         case .file(let path)?:
             body = .file(try text(path))
+        case .multipart(let parts)?:
+            var planned: [MultipartPlan] = []
+            for part in parts { planned.append(try MultipartPlan(part, text: text, folder: folder)) }
+            body = .multipart(planned)
+        }
+        // What FlowHTTP would add by itself, written here so the dry run shows every header sent.
+        if !headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
+            headers.append(Header(name: "User-Agent", value: HTTPRequest.defaultUserAgent))
         }
         self.headers = headers
     }

@@ -66,7 +66,7 @@ struct HTTPStepRunner: Sendable {
         .map(on: queue) { response in
             let result = try Self.result(of: response, download: download, base64: readsBase64, at: http.location)
                 .adding("request", .object(["method": .string(request.method), "url": .string(request.fullURL)]))
-            try Self.check(http.expect, result: result, values: values, start: start)
+            try Self.check(http.expect, result: result, values: values, start: start, masker: masker)
             return (result, attempts.withLock { $0 })
         }
         if let download {
@@ -75,8 +75,9 @@ struct HTTPStepRunner: Sendable {
         return future
     }
 
-    /// `result` for an HTTP step: status, headers (lower-cased names), url, and the body's fields
-    /// (see `ResponseBodyFields`: text and parsed JSON when the body is UTF-8, `bytes`, `base64`).
+    /// `result` for an HTTP step: status, headers (lower-cased names), url, `duration` (the exchange
+    /// in seconds, as curl timed it) and the body's fields (see `ResponseBodyFields`: text and parsed
+    /// JSON when the body is UTF-8, `bytes`, `base64`).
     static func result(of response: HTTPResponse, base64: Bool = false) -> Value {
         var headers: [String: Value] = [:]
         for (name, value) in response.headers where headers[name.lowercased()] == nil {
@@ -86,7 +87,14 @@ struct HTTPStepRunner: Sendable {
         fields["status"] = .number(Double(response.status))
         fields["headers"] = .object(headers)
         fields["url"] = .string(response.effectiveURL)
+        fields["duration"] = .number(Self.seconds(response.timings.total))
         return .object(fields)
+    }
+
+    /// `duration` in seconds, as a number.
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     private func makeRequest(_ step: Step, _ http: HTTPStep, start: StepStart<StepResult>) throws(StepError)
@@ -101,7 +109,8 @@ struct HTTPStepRunner: Sendable {
             plan = try RequestPlan(
                 http, defaults: defaults.http, baseURL: baseURL,
                 text: { text throws(StepError) in try text.string(in: scope) },
-                json: { template throws(StepError) in try template.value(in: scope).jsonText })
+                json: { template throws(StepError) in try template.value(in: scope).jsonText },
+                folder: workflowFolder)
         } catch {
             throw StepError(masker(error.message), at: error.location)
         }
@@ -121,6 +130,10 @@ struct HTTPStepRunner: Sendable {
                 throw StepError("cannot read body-file '\(masker(file))'", at: location)
             }
             body = .file(path: file, offset: 0, length: size)
+        case .multipart(let parts):
+            var fields: [MultipartField] = []
+            for part in parts { fields.append(try multipartField(part)) }
+            body = .multipart(fields)
         }
         var request = HTTPRequest(
             method: plan.method, url: plan.url, headers: HTTPHeaders(plan.headers.map { ($0.name, $0.value) }),
@@ -146,22 +159,16 @@ struct HTTPStepRunner: Sendable {
         case .json(let template)?: return template.strings
         case .form(let fields)?: return fields.map(\.value)
         case .text(let text)?, .file(let text)?: return [text]
+        case .multipart(let parts)?: return parts.flatMap(\.texts)
         }
     }
 
-    /// Fails with the first `expect.assert` that does not hold for `result`.
+    /// Fails with the first `expect.headers` or `expect.assert` entry that does not hold for
+    /// `result` (see `ExpectationCheck`).
     static func check(
-        _ expect: Expectation, result: Value, values: RunValues, start: StepStart<StepResult>
+        _ expect: Expectation, result: Value, values: RunValues, start: StepStart<StepResult>, masker: SecretMasker
     ) throws(StepError) {
-        guard !expect.assertions.isEmpty else { return }
-        var assertions: [CompiledCondition] = []
-        for text in expect.assertions { assertions.append(try CompiledCondition(text)) }
-        let scope = values.scope(
-            for: [], expressions: assertions.map(\.expression), records: start.records, result: result,
-            locals: start.locals)
-        for assertion in assertions where !(try assertion.holds(in: scope)) {
-            throw StepError("assertion failed: \(assertion.text.text)", at: assertion.text.location)
-        }
+        try ExpectationCheck.run(expect, result: result, values: values, start: start, masker: masker)
     }
 
     private func describe(_ error: any Error, http: HTTPStep) -> any Error {

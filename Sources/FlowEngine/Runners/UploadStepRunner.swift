@@ -37,7 +37,7 @@ struct UploadStepRunner: Sendable {
                     "the upload's final response was \(outcome.response.status), expected \(upload.expect.status)",
                     at: upload.expect.location ?? upload.location)
             }
-            try HTTPStepRunner.check(upload.expect, result: result, values: values, start: start)
+            try HTTPStepRunner.check(upload.expect, result: result, values: values, start: start, masker: masker)
             return (result, outcome.attempts)
         }
     }

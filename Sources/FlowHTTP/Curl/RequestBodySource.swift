@@ -28,7 +28,8 @@ final class RequestBodySource {
     init(_ body: HTTPBody, observer: HTTPRequest.BodyObserver? = nil) throws(BodyError) {
         self.observer = observer
         switch body {
-        case .empty:
+        case .empty, .multipart:
+            // A multipart body is fed by libcurl's MIME API (see `Transfer+Multipart.swift`).
             storage = .bytes([])
             length = 0
         case .bytes(let bytes):

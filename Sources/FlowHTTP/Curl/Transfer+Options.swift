@@ -61,7 +61,11 @@ extension Transfer {
     private func configureMethodAndBody(_ check: (CURLcode) -> Void) {
         let method = request.method
         let hasBody = request.body != .empty
-        if method == "HEAD" {
+        if let mime {
+            // libcurl frames the parts, sets `Content-Type` with its boundary, and reads files as it sends.
+            check(flow_easy_setopt_pointer(easy, CURLOPT_MIMEPOST, UnsafeMutableRawPointer(mime)))
+            if method != "POST" { check(flow_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method)) }
+        } else if method == "HEAD" {
             check(flow_easy_setopt_long(easy, CURLOPT_NOBODY, 1))
         } else if method == "GET" && !hasBody {
             check(flow_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
@@ -90,7 +94,9 @@ extension Transfer {
         }
         // curl otherwise waits up to a second for `100 Continue` before sending each body.
         lines.append("Expect:")
-        if request.method != "GET" && request.method != "HEAD" && !request.headers.contains("Content-Type") {
+        if request.method != "GET" && request.method != "HEAD" && !request.headers.contains("Content-Type")
+            && mime == nil
+        {
             // POST mode would otherwise label every body as a form.
             lines.append("Content-Type:")
         }
@@ -111,7 +117,7 @@ extension Transfer {
         check(flow_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, context))
     }
 
-    private static let userAgent = "User-Agent: flow (libcurl/\(CurlVersion.text))"
+    private static let userAgent = "User-Agent: \(HTTPRequest.defaultUserAgent)"
 
     /// curl treats 0 as "no limit", so the shortest limit is one millisecond.
     private static func milliseconds(_ duration: Duration) -> Int {

@@ -32,6 +32,8 @@ final class Transfer {
     private var lastProgress = HTTPProgress(bytesSent: 0, totalToSend: 0, bytesReceived: 0, totalToReceive: 0)
     let errorBuffer: UnsafeMutablePointer<CChar>
     var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The `multipart/form-data` body, when the request has one (see `Transfer+Multipart.swift`).
+    var mime: OpaquePointer?
     private var responseHeaders = HTTPHeaders()
     private var responseBody: [UInt8] = []
     private var bodyLimitExceeded = false
@@ -72,11 +74,14 @@ final class Transfer {
         self.cookieShare = cookieShare
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        mime = try Self.makeMultipart(request.body, easy: easy, url: url)
         try configure()
     }
 
     deinit {
         curl_easy_cleanup(easy)
+        // After the handle: curl may read the MIME body until it is cleaned up.
+        curl_mime_free(mime)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }

@@ -1,0 +1,70 @@
+// `matches(text, regex)` and `jsonPath(value, path)`: the functions that look inside a response
+// the way Hurl's regex and jsonpath queries do.
+
+extension Functions {
+    /// `matches(text, regex)`: whether the regular expression matches somewhere in the text
+    /// (anchor it with `^…$` to match the whole text). Numbers and booleans are read as text.
+    static func matches(_ arguments: [Value]) throws(Failure) -> Value {
+        let text: String
+        switch arguments[0] {
+        case .string(let string): text = string
+        case .number, .bool: text = arguments[0].interpolated
+        default: throw Failure(message: "matches() expects a string as argument 1, got \(arguments[0].typeName)")
+        }
+        guard case .string(let pattern) = arguments[1] else {
+            throw Failure(
+                message: "matches() expects a regular expression (a string) as argument 2, got \(arguments[1].typeName)"
+            )
+        }
+        let regex: Regex<AnyRegexOutput>
+        do {
+            regex = try Regex(pattern)
+        } catch {
+            throw Failure(message: "matches() got an invalid regular expression '\(pattern)': \(error)")
+        }
+        return .bool(text.firstMatch(of: regex) != nil)
+    }
+
+    /// `jsonPath(value, path)`: the value at `path` (see `JSONPath`); a string value is parsed as
+    /// JSON text first, so `jsonPath(result.body, '$.id')` works as well as on `result.json`.
+    static func jsonPath(_ arguments: [Value]) throws(Failure) -> Value {
+        guard case .string(let text) = arguments[1] else {
+            throw Failure(message: "jsonPath() expects a path (a string) as argument 2, got \(arguments[1].typeName)")
+        }
+        let path: JSONPath
+        do {
+            path = try JSONPath(text)
+        } catch {
+            throw Failure(message: "jsonPath() got an invalid path '\(text)': \(error.message)")
+        }
+        var document = arguments[0]
+        if case .string(let json) = document {
+            do {
+                document = try Value(jsonText: json)
+            } catch {
+                throw Failure(message: "jsonPath() expects JSON; argument 1 is a string that is not JSON text")
+            }
+        }
+        return path.select(in: document)
+    }
+
+    /// A problem with a function's arguments that can be seen before anything runs (a literal
+    /// regex or path that does not compile), or `nil`.
+    public static func literalArgumentProblem(_ name: String, _ arguments: [Value?]) -> String? {
+        switch name {
+        case "matches":
+            guard arguments.count == 2, case .string(let pattern)? = arguments[1] else { return nil }
+            return HeaderPattern.problem(pattern).map { "invalid regular expression '\(pattern)': \($0)" }
+        case "jsonPath":
+            guard arguments.count == 2, case .string(let path)? = arguments[1] else { return nil }
+            do {
+                _ = try JSONPath(path)
+                return nil
+            } catch {
+                return "invalid JSON path '\(path)': \(error.message)"
+            }
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import FlowDSL
+import FlowHTTP
+
+/// One `multipart` part of a planned request: its name, text or file path (resolved against the
+/// workflow file's folder), and the filename and content type it is sent with. The runner sends
+/// it, the dry run prints it; neither decides these differently.
+public struct MultipartPlan: Sendable, Equatable {
+    /// What the part carries.
+    public enum Content: Sendable, Equatable {
+        /// Text sent as the part's body.
+        case text(String)
+        /// A file streamed from disk.
+        case file(path: String)
+    }
+
+    /// The field name.
+    public let name: String
+    /// Its content.
+    public let content: Content
+    /// The `filename` sent: as written, else a file's last path component; none for text.
+    public let filename: String?
+    /// The `Content-Type` given, if any (otherwise libcurl's choice, see `MultipartField`).
+    public let contentType: String?
+    /// Where the part is written, for errors about it.
+    public let location: SourceLocation
+
+    init(_ part: MultipartPart, text: (ScalarText) throws(StepError) -> String, folder: String?) throws(StepError) {
+        name = part.name
+        var type: ScalarText?
+        switch part.content {
+        case .text(let value, let written):
+            content = .text(try text(value))
+            filename = nil
+            type = written
+            location = value.location
+        case .file(let pathText, let filenameText, let written):
+            let path = Self.resolve(try text(pathText), in: folder)
+            content = .file(path: path)
+            if let filenameText { filename = try text(filenameText) } else { filename = Self.lastComponent(path) }
+            type = written
+            location = pathText.location
+        }
+        if let type { contentType = try text(type) } else { contentType = nil }
+    }
+
+    /// `path`, or with a relative path and a folder, the path inside that folder.
+    static func resolve(_ path: String, in folder: String?) -> String {
+        guard let folder, !folder.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("<") else { return path }
+        return folder.hasSuffix("/") ? folder + path : folder + "/" + path
+    }
+
+    /// The folder holding the workflow file `file` (`nil` for a bare name: the current folder).
+    public static func folder(ofWorkflow file: String) -> String? {
+        guard let slash = file.lastIndex(of: "/") else { return nil }
+        return slash == file.startIndex ? "/" : String(file[..<slash])
+    }
+
+    private static func lastComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
