@@ -26,7 +26,7 @@ struct ExpressionCheck {
     private func forEachLocalProblem(_ name: String, site: ExpressionSite) -> (String, String) {
         let step: Step? =
             switch site.scope {
-            case .workflow: nil
+            case .workflow, .workflowOutputs: nil
             case .step(let step), .stepResult(let step): step
             }
         if let step, let forEach = step.forEach {

@@ -6,7 +6,7 @@ enum RepeatCheck {
     static func problem(readingLocal name: String, at site: ExpressionSite) -> (message: String, hint: String?)? {
         let step: Step
         switch site.scope {
-        case .workflow:
+        case .workflow, .workflowOutputs:
             return (
                 "'\(name)' is only available in a step with 'repeat'",
                 "workflow-level values are known before any step runs"
