@@ -16,6 +16,7 @@ import Testing
             Set(Self.files).isSuperset(of: [
                 "demo.yaml", "sequence-then-upload.yaml", "race-then-all.yaml", "two-parallel-requests.yaml",
                 "ordered-import.yaml", "retry-and-timeouts.yaml", "build-and-publish.yaml", "poll-and-paginate.yaml",
+                "for-each.yaml", "uses.yaml", "download.yaml", "multipart-form.yaml", "https-multipart-download.yaml",
             ]))
     }
 

@@ -11,7 +11,7 @@ extension WorkflowRun {
         let scope = values.scope(for: [], records: RunRecords([:]))
         var problems: [StepError] = []
         var seen = Set<String>()
-        for (settings, location) in requestTransports(workflow) {
+        for (settings, location) in requestTransports(workflow) where !readsRunValues(settings) {
             let plan: TransportPlan
             do {
                 plan = try context.plan(settings, defaults: workflow.defaults.http, scope: scope, masker: .none)
@@ -24,6 +24,18 @@ extension WorkflowRun {
             }
         }
         return problems
+    }
+
+    /// Whether a setting reads what only the run knows (a step's outputs, a `for-each` item, a
+    /// `repeat`'s attempt): such files are checked when the step builds its request.
+    private static func readsRunValues(_ settings: HTTPTransportSettings) -> Bool {
+        settings.texts.contains { text in
+            text.template?.expressions.contains { embedded in
+                embedded.expression.references.contains {
+                    !["inputs", "env", "secrets", "flow", "services"].contains($0.root)
+                }
+            } ?? false
+        }
     }
 
     /// Each `http` and `upload` step's own transport settings and where the request is written.
