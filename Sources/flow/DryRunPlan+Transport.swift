@@ -16,7 +16,7 @@ extension DryRunPlan {
         do {
             let plan = try TransportPlan(
                 settings.overriding(defaults.transport), noProxy: defaults.noProxy,
-                folder: TransportPlan.folder(of: workflow.file), environment: ProcessInfo.processInfo.environment,
+                folder: workflow.folder, environment: ProcessInfo.processInfo.environment,
                 text: { renderText($0) })
             let fromEnvironment = plan.caFile.map { !$0.source.hasPrefix("tls.") } ?? false
             lines += plan.described.filter { secure || !fromEnvironment || !$0.hasPrefix(plan.caFile?.source ?? "") }

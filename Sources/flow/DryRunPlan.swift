@@ -233,7 +233,7 @@ struct DryRunPlan {
             plan = try RequestPlan(
                 http, defaults: workflow.defaults.http, baseURL: workflow.defaults.http.baseURL.map(render),
                 text: { render($0) }, json: { renderJSON($0) }, placeholders: true,
-                folder: MultipartPlan.folder(ofWorkflow: workflow.file))
+                folder: workflow.folder)
         } catch {
             return ["  \(id): \(http.method.rawValue) \(render(http.url))\(suffix)", "      error: \(error.message)"]
         }

@@ -31,8 +31,7 @@ struct DryRunValues: EvaluationContext {
             }
         }
         self.env = env
-        let file = workflow.file
-        filesFolder = file.lastIndex(of: "/").map { String(file[..<$0]).isEmpty ? "/" : String(file[..<$0]) } ?? "."
+        filesFolder = workflow.folder
     }
 
     func value(ofRoot name: String) -> Value? {

@@ -85,7 +85,7 @@ struct RunValues: Sendable {
         }
         var values = base
         values.env = .object(envValues)
-        values.folder = workflowFolder(workflow.file)
+        values.folder = workflow.folder
         return (values, environment, problems)
     }
 
@@ -111,12 +111,6 @@ struct RunValues: Sendable {
             services: services, flow: flow, locals: locals, filesFolder: folder)
     }
 
-    /// The folder of the workflow file as given (`.` for a bare file name).
-    static func workflowFolder(_ file: String) -> String {
-        guard let slash = file.lastIndex(of: "/") else { return "." }
-        let folder = String(file[..<slash])
-        return folder.isEmpty ? "/" : folder
-    }
 
     /// `steps.<id>` as expressions see it: `status`, `outputs`, and `winner` for an `any` group.
     static func value(of record: StepRecord<StepResult>) -> Value {

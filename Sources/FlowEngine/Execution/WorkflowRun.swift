@@ -52,7 +52,7 @@ public final class WorkflowRun: Sendable {
             problems.append(error)
         }
         let transportContext = TransportContext(
-            folder: TransportPlan.folder(of: workflow.file), environment: options.environment)
+            folder: workflow.folder, environment: options.environment)
         problems += Self.unreadableTLSFiles(workflow, context: transportContext, values: runValues)
         guard problems.isEmpty else { throw RunSetupError(problems: problems) }
 

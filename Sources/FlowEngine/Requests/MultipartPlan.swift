@@ -45,15 +45,10 @@ public struct MultipartPlan: Sendable, Equatable {
 
     /// `path`, or with a relative path and a folder, the path inside that folder.
     static func resolve(_ path: String, in folder: String?) -> String {
-        guard let folder, !folder.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("<") else { return path }
-        return folder.hasSuffix("/") ? folder + path : folder + "/" + path
+        guard let folder, !path.hasPrefix("<") else { return path }
+        return Workflow.path(path, in: folder)
     }
 
-    /// The folder holding the workflow file `file` (`nil` for a bare name: the current folder).
-    public static func folder(ofWorkflow file: String) -> String? {
-        guard let slash = file.lastIndex(of: "/") else { return nil }
-        return slash == file.startIndex ? "/" : String(file[..<slash])
-    }
 
     private static func lastComponent(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path

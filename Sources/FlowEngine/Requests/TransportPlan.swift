@@ -46,7 +46,7 @@ public struct TransportPlan: Sendable, Equatable {
             guard let written else { return nil }
             let value = try text(written)
             return File(
-                source: "tls.\(key)", written: value, path: Self.resolve(value, in: folder),
+                source: "tls.\(key)", written: value, path: Workflow.path(value, in: folder),
                 location: written.location)
         }
         let tls = settings.tls
@@ -79,17 +79,6 @@ public struct TransportPlan: Sendable, Equatable {
             cookies: cookies)
     }
 
-    /// `path`, or when relative, `path` in `folder`.
-    public static func resolve(_ path: String, in folder: String) -> String {
-        if path.hasPrefix("/") || folder.isEmpty || folder == "." { return path }
-        return folder.hasSuffix("/") ? folder + path : folder + "/" + path
-    }
-
-    /// The folder of the workflow file at `file` (`.` for a bare name).
-    public static func folder(of file: String) -> String {
-        guard let slash = file.lastIndex(of: "/") else { return "." }
-        return slash == file.startIndex ? "/" : String(file[..<slash])
-    }
 
     /// The lines `--dry-run` shows: the files, verification, proxy and cookies that apply.
     public var described: [String] {
