@@ -14,6 +14,8 @@ struct DryRunPlan {
     private let prefix: String
     /// In a called file's plan: how the caller's `with` reads, for inputs not known before the run.
     private let inputPlaceholders: [String: String]
+    /// In one item of a `for-each` step: `[index]`, so a called file's steps read `deploy[1]/publish`.
+    private var itemSuffix = ""
 
     init(
         workflow: Workflow, inputs: [String: InputValue], concurrency: Int, prefix: String = "",
@@ -81,7 +83,9 @@ struct DryRunPlan {
             let knownBefore =
                 entry.value.template.map { template in
                     template.expressions.allSatisfy { embedded in
-                        embedded.expression.references.allSatisfy { ["inputs", "env"].contains($0.root) }
+                        embedded.expression.references.allSatisfy {
+                            ["inputs", "env"].contains($0.root) || known.locals[$0.root] != nil
+                        }
                     }
                 } ?? true
             if knownBefore, !text.contains("<inputs."), !text.contains("<env."),
@@ -94,7 +98,7 @@ struct DryRunPlan {
             }
         }
         let nested = DryRunPlan(
-            workflow: called, inputs: values, concurrency: called.concurrency, prefix: id + "/",
+            workflow: called, inputs: values, concurrency: called.concurrency, prefix: id + itemSuffix + "/",
             inputPlaceholders: placeholders)
         lines += nested.nestedLines().map { "    " + $0 }
         return lines
@@ -122,6 +126,7 @@ struct DryRunPlan {
         for (index, item) in items.prefix(Self.shownItems).enumerated() {
             var plan = self
             plan.known.locals = [forEach.name: item, ForEach.indexName: .number(Double(index))]
+            plan.itemSuffix = "[\(index)]"
             var itemLines = plan.describeRepeating(step)
             if !itemLines.isEmpty, itemLines[0].hasPrefix("  \(step.id):") {
                 itemLines[0] = "  \(step.id)[\(index)]:" + itemLines[0].dropFirst(step.id.count + 3)

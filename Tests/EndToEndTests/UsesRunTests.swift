@@ -98,6 +98,47 @@ import Testing
         #expect(sandbox.events().count == paths.count, "a dry run sends nothing")
     }
 
+    @Test func aForEachOverAUsesStepRunsTheFileOncePerItemWithItsOwnIds() async throws {
+        let sandbox = try await Sandbox.start()
+        defer { Task { await sandbox.stop() } }
+        let root = try folder([
+            "main.yaml": """
+            version: 1
+            steps:
+              deploy:
+                for-each: [eu, us]
+                uses: ./lib/deploy.yaml
+                with: { api: "\(sandbox.baseURL)", region: "${{ item }}" }
+              report:
+                needs: deploy
+                run: echo "names ${{ join(steps.deploy.outputs.name, ',') }}"
+            """,
+            "lib/deploy.yaml": Self.deploy,
+            "lib/announce.yaml": Self.announce,
+        ])
+        let report = root + "/report.json"
+        let outcome = try await FlowProcess.run(["run", root + "/main.yaml", "--report", "json", report])
+        #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let out = outcome.stdout
+        #expect(out.contains("[report] | names eu-ok-eu,us-ok-us"), "\(out)")
+        #expect(out.contains("[deploy[0]/publish] succeeded"), "\(out)")
+        #expect(out.contains("[deploy[1]/announce/post] succeeded"), "\(out)")
+        let paths = sandbox.events().map(\.path)
+        #expect(paths.filter { $0 == "/mirror/eu" }.count == 1 && paths.filter { $0 == "/mirror/us" }.count == 1)
+        #expect(paths.filter { $0 == "/notify" }.count == 2)
+        let json = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(json.contains(#""id" : "deploy[1]/announce/post""#), "\(json)")
+
+        // The dry run shows each item's run of the file, with the item in `with` applied.
+        let dryRun = try await FlowProcess.run(["run", root + "/main.yaml", "--dry-run"])
+        #expect(dryRun.exitCode == 0, "\(dryRun.stderr)")
+        #expect(
+            dryRun.stdout.contains("deploy[0]: uses \(root)/lib/deploy.yaml with api=\(sandbox.baseURL), region=eu"),
+            "\(dryRun.stdout)")
+        #expect(dryRun.stdout.contains("deploy[1]/publish: GET \(sandbox.baseURL)/mirror/us"), "\(dryRun.stdout)")
+        #expect(sandbox.events().count == paths.count, "a dry run sends nothing")
+    }
+
     @Test func aFailureInACalledFileNamesTheStepAndItsPlaceAndSecretsStayMasked() async throws {
         let root = try folder([
             "main.yaml": """

@@ -21,20 +21,33 @@ extension Workflow {
     /// Every step depth first in file order, each `uses` step followed by the steps of the file it
     /// calls (and so on), ids qualified as `parent/child`.
     public var qualifiedSteps: [QualifiedStep] {
+        qualifiedSteps { _ in nil }
+    }
+
+    /// As `qualifiedSteps`, for a run's records: a `uses` step with `for-each` whose run had
+    /// `items(id)` items is followed by the called steps once per item, as `deploy[1]/publish`.
+    public func qualifiedSteps(items: (String) -> Int?) -> [QualifiedStep] {
         var result: [QualifiedStep] = []
-        appendQualified(prefix: "", usesParent: nil, into: &result)
+        appendQualified(prefix: "", usesParent: nil, items: items, into: &result)
         return result
     }
 
-    private func appendQualified(prefix: String, usesParent: String?, into result: inout [QualifiedStep]) {
+    private func appendQualified(
+        prefix: String, usesParent: String?, items: (String) -> Int?, into result: inout [QualifiedStep]
+    ) {
         for step in allSteps {
             let id = prefix + step.id
             result.append(
                 QualifiedStep(
                     id: id, step: step, parent: step.parent.map { prefix + $0 } ?? usesParent,
                     needs: step.needs.map { prefix + $0 }))
-            if case .uses(let uses) = step.kind, let called = called[uses.resolvedPath] {
-                called.appendQualified(prefix: id + "/", usesParent: id, into: &result)
+            guard case .uses(let uses) = step.kind, let called = called[uses.resolvedPath] else { continue }
+            if step.forEach != nil, let count = items(id) {
+                for index in 0..<count {
+                    called.appendQualified(prefix: "\(id)[\(index)]/", usesParent: id, items: items, into: &result)
+                }
+            } else {
+                called.appendQualified(prefix: id + "/", usesParent: id, items: items, into: &result)
             }
         }
     }

@@ -212,9 +212,12 @@ final class ForEachRun: @unchecked Sendable {
     }
 
     private func combined() -> StepResult {
+        // The step's own outputs, and those only its items know (a `uses` step's called file's).
+        var names = Set(plan.step.outputs.map(\.name))
+        for case let result? in results { names.formUnion(result.outputs.keys) }
         var lists: [String: [Value]] = [:]
-        for output in plan.step.outputs {
-            lists[output.name] = results.map { $0?.outputs[output.name] ?? .null }
+        for name in names {
+            lists[name] = results.map { $0?.outputs[name] ?? .null }
         }
         let attempts = results.reduce(0) { $0 + ($1?.attempts ?? 0) }
         return StepResult(

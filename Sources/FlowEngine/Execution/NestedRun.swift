@@ -90,7 +90,8 @@ enum NestedRun {
     /// The error a failed inner run gives its step: the first failed step (innermost first,
     /// qualified as `deploy/publish`), its message and its place in the called file.
     static func failure(of finished: Finished, prefix: String, at location: SourceLocation) -> StepError {
-        let failed = finished.workflow.qualifiedSteps.filter { step in
+        let steps = finished.workflow.qualifiedSteps(items: { WorkflowRun.itemCount(finished.records[$0]) })
+        let failed = steps.filter { step in
             guard let record = finished.records[step.id] else { return false }
             return (record.state == .failed && !record.failureIgnored) || record.state == .cancelled
         }

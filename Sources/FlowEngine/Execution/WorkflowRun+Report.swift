@@ -31,7 +31,7 @@ extension WorkflowRun {
     ) -> RunReport {
         let masker = masker
         // The steps of called files follow their `uses` step, as `deploy/publish`.
-        let steps = workflow.qualifiedSteps.map { qualified -> StepReport in
+        let steps = workflow.qualifiedSteps(items: { Self.itemCount(records[$0]) }).map { qualified -> StepReport in
             let step = qualified.step
             let record = records[qualified.id]
             let started = record?.startedAt.map(\.seconds)
@@ -62,6 +62,11 @@ extension WorkflowRun {
             workflow: workflow.name ?? URL(fileURLWithPath: workflow.file).lastPathComponent, file: workflow.file,
             outcome: Self.outcome(of: workflow, records: records, interrupted: interrupted),
             startedAt: formatter.string(from: startedAt), durationSeconds: duration.seconds, steps: steps)
+    }
+
+    /// How many items a `for-each` step's record has (finished or failed), nil when it has none.
+    public static func itemCount(_ record: StepRecord<StepResult>?) -> Int? {
+        (record?.output?.items ?? (record?.error as? ForEachFailure)?.partial.items)?.count
     }
 
     /// The place an error points at, when it is a located step error.

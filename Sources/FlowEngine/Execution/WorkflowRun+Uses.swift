@@ -26,7 +26,13 @@ extension WorkflowRun {
             } catch {
                 return Future.failed(error, on: start.queue)
             }
-            let prefix = start.id + "/"
+            // Each item of a repeated `uses` step runs its own copy: `deploy[1]/publish`.
+            let prefix: String
+            if step.forEach != nil, case .number(let index)? = start.locals[ForEach.indexName] {
+                prefix = "\(start.id)[\(Int(index))]/"
+            } else {
+                prefix = start.id + "/"
+            }
             let offset = start.records[start.id]?.startedAt ?? .zero
             return NestedRun.start(
                 called, inputs: inputs, prefix: prefix, offset: offset, context: context, at: uses.location

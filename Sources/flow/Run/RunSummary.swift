@@ -100,7 +100,7 @@ struct RunSummary {
     /// `uses` step, as `deploy/publish`), with where and why (masked).
     private func failedSteps() -> [(id: String, place: SourceLocation, error: String)] {
         var failures: [(id: String, place: SourceLocation, error: String)] = []
-        for step in workflow.qualifiedSteps {
+        for step in workflow.qualifiedSteps(items: { WorkflowRun.itemCount(records[$0]) }) {
             guard let record = records[step.id], record.state == .failed else { continue }
             // A child that failed inside a group that still succeeded (a lost race) did not fail the run.
             if let group = step.parent, records[group]?.state == .succeeded { continue }
