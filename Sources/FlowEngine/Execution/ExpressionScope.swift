@@ -111,7 +111,6 @@ struct RunValues: Sendable {
             services: services, flow: flow, locals: locals, filesFolder: folder)
     }
 
-
     /// `steps.<id>` as expressions see it: `status`, `outputs`, and `winner` for an `any` group.
     static func value(of record: StepRecord<StepResult>) -> Value {
         var fields: [String: Value] = [

@@ -49,7 +49,6 @@ public struct MultipartPlan: Sendable, Equatable {
         return Workflow.path(path, in: folder)
     }
 
-
     private static func lastComponent(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }

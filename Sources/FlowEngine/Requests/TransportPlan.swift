@@ -79,7 +79,6 @@ public struct TransportPlan: Sendable, Equatable {
             cookies: cookies)
     }
 
-
     /// The lines `--dry-run` shows: the files, verification, proxy and cookies that apply.
     public var described: [String] {
         var lines: [String] = []
