@@ -31,6 +31,9 @@ import Testing
             steps:
               fast: { http: { url: "/mirror/fast?ms=50" } }
               slow: { http: { url: "/mirror/slow?ms=5000" } }
+          fan:
+            for-each: [a, b, c]
+            http: { url: "/mirror/${{ item }}?ms=20" }
           make-file:
             run: head -c 300000 /dev/zero > "$FILE"
           upload:
@@ -91,7 +94,11 @@ import Testing
         #expect(dump.status == 0)
         let dom = dump.output
         #expect(dom.contains(#"<header id="summary" class="outcome-failed">"#), "\(dom.prefix(2000))")
-        for step in ["limited", "race", "fast", "slow", "make-file", "upload", "nap", "leak"] {
+        // A for-each step's items are rows of their own under it.
+        for step in [
+            "limited", "race", "fast", "slow", "fan", "fan[0]", "fan[1]", "fan[2]", "make-file", "upload", "nap",
+            "leak",
+        ] {
             #expect(dom.contains(#"data-step="\#(step)" data-state="#), "no timeline row for \(step)")
         }
         // Two attempts of `limited`, the wait between them asked for by the server.

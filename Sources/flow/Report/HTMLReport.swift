@@ -112,7 +112,7 @@ struct HTMLReport {
             html += "</span><span class=\"dur\">\(ReportTimeline.seconds(row.end - row.start))</span></div>\n"
         }
         html += "</div>"
-        let notStarted = report.steps.count - timeline.rows.count
+        let notStarted = report.steps.reduce(0) { $1.startedAtSeconds == nil ? $0 + 1 : $0 }
         if notStarted > 0 {
             html += "<p class=\"not-started\">\(notStarted) step\(notStarted == 1 ? "" : "s") did not start "
             html += "(skipped, pending or cancelled before starting).</p>"

@@ -90,9 +90,36 @@ struct ReportTimeline {
                 Row(
                     step: step, depth: depth, start: start, end: end, segments: segments, lostTo: lostTo,
                     timedOut: timedOut, timeline: timeline))
+            rows += Self.itemRows(of: step, timeline: timeline, depth: depth + 1, end: end)
         }
         self.rows = rows
         self.total = max(total, 0.001)
+    }
+
+    /// The most items of one `for-each` step drawn as rows of their own; past it the step's row
+    /// stands for the rest (a 100,000-item step would otherwise make a page of hundreds of MB).
+    static let drawnItems = 1_000
+
+    /// A `for-each` step's items as rows under it (`fetch[3]`), in item order, each with its own
+    /// span and state, from the items the recorder saw start.
+    private static func itemRows(of step: StepReport, timeline: StepTimeline?, depth: Int, end: Double) -> [Row] {
+        guard let items = timeline?.items, !items.isEmpty else { return [] }
+        return items.keys.sorted().prefix(drawnItems).compactMap { index in
+            guard let item = items[index] else { return nil }
+            let report = step.items.flatMap { $0.indices.contains(index) ? $0[index] : nil }
+            let itemEnd = min(max(item.end ?? end, item.start), max(end, item.start))
+            let state = item.state ?? report?.state ?? .cancelled
+            let row = StepReport(
+                id: "\(step.id)[\(index)]", kind: step.kind, group: step.id, location: step.location, state: state,
+                startedAtSeconds: item.start, durationSeconds: itemEnd - item.start, attempts: 1,
+                error: report?.error)
+            let segment = Segment(
+                kind: state == .failed ? .failedAttempt : .attempt, start: item.start, end: itemEnd,
+                label: "item \(index)" + (report?.error.map { ": \($0)" } ?? ""))
+            return Row(
+                step: row, depth: depth, start: item.start, end: itemEnd, segments: [segment], lostTo: nil,
+                timedOut: false, timeline: nil)
+        }
     }
 
     /// `0.25s`, `12.3s`, `2m05s`.

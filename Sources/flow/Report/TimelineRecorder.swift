@@ -13,6 +13,13 @@ struct StepTimeline: Sendable {
         var failure: String?
     }
 
+    /// One item of a `for-each` step: its span and its final state (nil while it runs).
+    struct Item: Sendable {
+        var start: Double
+        var end: Double?
+        var state: StepState?
+    }
+
     /// A wait before the next attempt, and whether the server asked for it (`Retry-After`).
     struct Wait: Sendable {
         var start: Double
@@ -23,6 +30,8 @@ struct StepTimeline: Sendable {
 
     var attempts: [Attempt] = []
     var waits: [Wait] = []
+    /// A `for-each` step's items by index: when each started and ended, and how.
+    var items: [Int: Item] = [:]
     /// (seconds, bytes done), in order; thinned to at most `TimelineRecorder.maxSamples`.
     var bytes: [(time: Double, done: Int64)] = []
     var totalBytes: Int64?
@@ -83,7 +92,17 @@ final class TimelineRecorder: Sendable {
                     timeline.bytes = timeline.bytes.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element)
                     timeline.bytes.append(last)
                 }
-            case .progress(.line), .progress(.item), .progress(.repetition):
+            case .progress(.item(let item)):
+                switch item.event {
+                case .started:
+                    timeline.items[item.index] = StepTimeline.Item(start: time)
+                case .finished(let itemState, _):
+                    var entry = timeline.items[item.index] ?? StepTimeline.Item(start: time)
+                    entry.end = time
+                    entry.state = itemState
+                    timeline.items[item.index] = entry
+                }
+            case .progress(.line), .progress(.repetition):
                 // A repetition's attempts report `.attempt` too, and draw as bars of their own.
                 return
             case .finished:
