@@ -63,7 +63,11 @@ public final class WorkflowRun: Sendable {
             client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
             queue: stepQueue, defaultRequestTimeout: options.defaultRequestTimeout)
         http.transportContext = transportContext
-        http.workflowFolder = Self.folder(of: workflow.file, workingDirectory: options.workingDirectory)
+        http.workflowFolder =
+            URL(
+                fileURLWithPath: workflow.folder,
+                relativeTo: URL(fileURLWithPath: options.workingDirectory, isDirectory: true)
+            ).standardizedFileURL.path
         let run = RunStepRunner(
             values: runValues, workflowEnvironment: environment, masker: masker, queue: stepQueue,
             defaultRetry: workflow.defaults.retry)

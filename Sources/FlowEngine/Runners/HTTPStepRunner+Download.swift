@@ -72,11 +72,3 @@ extension HTTPStepRunner {
             + "defaults.http, or stream the body to a file with 'save-to'"
     }
 }
-
-extension WorkflowRun {
-    /// The absolute folder of the workflow file `file` (relative to `workingDirectory`).
-    static func folder(of file: String, workingDirectory: String) -> String {
-        URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: workingDirectory, isDirectory: true))
-            .standardizedFileURL.deletingLastPathComponent().path
-    }
-}
