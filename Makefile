@@ -28,9 +28,15 @@ test: deps
 	scripts/gcs-peer --install
 	scripts/schema-check --install
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --no-parallel
+	@# The instrumented build is CPU work and the plain suite mostly waits on sockets and processes,
+	@# so the two overlap: this saves the suite's minutes of the 15-minute budget. Its log is
+	@# printed when it fails.
+	@( $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan \
+		> .build-tsan.log 2>&1; echo $$? > .build-tsan.status ) & \
+	$(SWIFT) test --skip-build --no-parallel; plain=$$?; wait; \
+	if [ "$$(cat .build-tsan.status)" != 0 ]; then cat .build-tsan.log; exit 1; fi; exit $$plain
 	TSAN_OPTIONS="suppressions=$(CURDIR)/.tsan-suppressions" \
-		$(SWIFT) test --sanitize=thread --no-parallel --scratch-path .build-tsan --filter '$(TSAN_SUITES)'
+		$(SWIFT) test --skip-build --sanitize=thread --no-parallel --scratch-path .build-tsan --filter '$(TSAN_SUITES)'
 	$(SWIFT) format lint --strict -r Sources Tests bench
 	@echo "make test: all checks passed"
 
