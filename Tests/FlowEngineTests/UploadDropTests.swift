@@ -57,7 +57,8 @@ import Testing
         let infoURL = name == "tus" ? location + "/info" : harness.sandbox.baseURL + "/uploads/cr/many-drops/info"
         let info = try await harness.client.execute(.init(url: infoURL)).value
         let held = try #require(try JSONSerialization.jsonObject(with: Data(info.body)) as? [String: Any])
-        #expect(held["complete"] as? Bool == true && held["size"] as? Int == size && held["sha256"] as? String == digest)
+        #expect(
+            held["complete"] as? Bool == true && held["size"] as? Int == size && held["sha256"] as? String == digest)
 
         let chunkMethod = name == "tus" ? "PATCH" : "PUT"
         let requests = harness.sandbox.events().filter { $0.method == chunkMethod || $0.method == "HEAD" }
