@@ -43,6 +43,7 @@ enum ContentRangeRoutes {
             let upload = try existing ?? state.uploads.findOrCreate(.contentRange, id, length: total, dropAt: dropAt)
             guard upload.length == total else { return totalMismatch(upload) }
             upload.armDrop(at: dropAt)
+            upload.armDrops(every: request.uri.queryParameters.get("drop-every", as: Int.self))
             return status(of: upload)
         case .chunk(let first, let last, let total):
             let span = last - first + 1
@@ -55,6 +56,7 @@ enum ContentRangeRoutes {
             let upload = try state.uploads.findOrCreate(.contentRange, id, length: total, dropAt: dropAt)
             guard upload.length == total else { return totalMismatch(upload) }
             upload.armDrop(at: dropAt)
+            upload.armDrops(every: request.uri.queryParameters.get("drop-every", as: Int.self))
             upload.setPace(milliseconds: request.uri.queryParameters.get("pace-ms", as: Int.self))
             return try await receive(request, span: span, first: first, upload: upload, context: context, state: state)
         }

@@ -102,6 +102,7 @@ enum TusRoutes {
         let dropAt = request.uri.queryParameters.get("drop-at", as: Int.self)
         let upload = try state.uploads.findOrCreate(.tus, id, length: length, metadata: metadata, dropAt: dropAt)
         upload.setPace(milliseconds: request.uri.queryParameters.get("pace-ms", as: Int.self))
+        upload.armDrops(every: request.uri.queryParameters.get("drop-every", as: Int.self))
         let path = "/uploads/tus/\(id)"
         let location = request.head.authority.map { "http://\($0)\(path)" } ?? path
         return reply(.created, [.location: location])
@@ -150,6 +151,7 @@ enum TusRoutes {
             return reply(.badRequest, error: "the chunk goes past Upload-Length \(upload.length)")
         }
         upload.armDrop(at: request.uri.queryParameters.get("drop-at", as: Int.self))
+        upload.armDrops(every: request.uri.queryParameters.get("drop-every", as: Int.self))
         let writer: ChunkWriter
         switch upload.beginChunk(at: offset) {
         case .success(let reserved): writer = reserved

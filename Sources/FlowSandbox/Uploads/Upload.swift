@@ -43,6 +43,9 @@ final class Upload: Sendable {
         var removed = false
         var dropAt: Int?
         var dropArmed = false
+        /// `?drop-every=N`: every N-th chunk is dropped halfway, for as long as the upload lasts.
+        var dropEvery: Int?
+        var dropsCountedFrom = 0
         var chunks = 0
         var paceMilliseconds = 0
     }
@@ -84,6 +87,17 @@ final class Upload: Sendable {
         }
     }
 
+    /// Arms `?drop-every=N` (N ≥ 2, counted from the next chunk; the first one given wins): every
+    /// N-th chunk is cut halfway, so a client must resume many times within one upload.
+    func armDrops(every interval: Int?) {
+        guard let interval, interval >= 2 else { return }
+        state.withLockedValue { state in
+            guard state.dropEvery == nil else { return }
+            state.dropEvery = interval
+            state.dropsCountedFrom = state.chunks
+        }
+    }
+
     /// Sets `?pace-ms=N` (the last one given wins): every later chunk is answered N ms after it
     /// arrived, so a demo's progress bar is visible on loopback.
     func setPace(milliseconds: Int?) {
@@ -103,8 +117,9 @@ final class Upload: Sendable {
             state.busy = true
             state.pending = state.sha256
             state.chunks += 1
-            let drop = state.dropAt == state.chunks
+            var drop = state.dropAt == state.chunks
             if drop { state.dropAt = nil }
+            if let every = state.dropEvery, (state.chunks - state.dropsCountedFrom) % every == 0 { drop = true }
             return .success(ChunkWriter(upload: self, descriptor: descriptor, start: state.offset, dropsHalfway: drop))
         }
     }
