@@ -110,7 +110,8 @@ import Testing
         #expect(race.outputs["ms"] == [.null, 100, .null])
         var hungUp = 0
         for _ in 0..<300 {
-            hungUp = harness.sandbox.events().filter { $0.path == "/held/group-race/10000" && $0.clientDisconnected }
+            hungUp =
+                harness.sandbox.events().filter { $0.path == "/held/group-race/10000" && $0.clientDisconnected }
                 .count
             if hungUp == 2 { break }
             try await Task.sleep(for: .milliseconds(10))
