@@ -171,7 +171,7 @@ import Testing
                       other: { sleep: 0s }
                   two:
                     needs: one
-                    for-each: ${{ range(0, index + 1) }}
+                    for-each: ${{ range(index, 2) }}
                     run: echo ${{ name }} ${{ item }}
                     outputs: { seen: "${{ name }}" }
                 outputs: { name: "${{ name }}", seen: "${{ steps.two.outputs.seen }}" }
