@@ -11,7 +11,7 @@ struct DryRunPlan {
     let concurrency: Int
     private var known: DryRunValues
     /// Before each step id: the `uses` steps that lead to it (`deploy-eu/`), in a called file's plan.
-    private let prefix: String
+    private var prefix: String
     /// In a called file's plan: how the caller's `with` reads, for inputs not known before the run.
     private let inputPlaceholders: [String: String]
     /// In one item of a `for-each` step: `[index]`, so a called file's steps read `deploy[1]/publish`.
@@ -31,20 +31,20 @@ struct DryRunPlan {
 
     func rendered() -> String {
         let stepCount = workflow.allSteps.count
+        let waves = shownWaves
         var lines = [
             "plan for \(workflow.file) (dry run: nothing is sent, started or written)",
-            "\(stepCount) step\(stepCount == 1 ? "" : "s") in \(workflow.waves.count) wave\(workflow.waves.count == 1 ? "" : "s"), at most \(concurrency) at once",
+            "\(stepCount) step\(stepCount == 1 ? "" : "s") in \(waves.count) wave\(waves.count == 1 ? "" : "s"), at most \(concurrency) at once",
         ]
         if !workflow.services.isEmpty {
             lines.append("")
             lines.append("services (started before the first step, stopped at the end; each on a free port):")
             for service in workflow.services { lines += describe(service) }
         }
-        for (number, wave) in workflow.waves.enumerated() {
+        for (number, wave) in waves.enumerated() {
             lines.append("")
             lines.append("wave \(number + 1):")
-            for id in wave {
-                guard let step = workflow.step(id) else { continue }
+            for step in wave {
                 lines += describe(step)
             }
         }
@@ -56,10 +56,9 @@ struct DryRunPlan {
     /// A called file's steps, wave by wave, for the plan of the `uses` step that runs them.
     private func nestedLines() -> [String] {
         var lines: [String] = []
-        for (number, wave) in workflow.waves.enumerated() {
+        for (number, wave) in shownWaves.enumerated() {
             lines.append("  wave \(number + 1) of \(workflow.file):")
-            for id in wave {
-                guard let step = workflow.step(id) else { continue }
+            for step in wave {
                 lines += describe(step)
             }
         }
@@ -118,23 +117,55 @@ struct DryRunPlan {
             let source = forEach.expression.map(\.text) ?? "items"
             header += " in \(source.trimmingCharacters(in: .whitespaces))\(policyText): items known at run time"
             var plan = self
-            plan.known.locals = [:]
-            return [header] + plan.describeRepeating(step).map { "  " + $0 }
+            // An enclosing group's item stays known; this step's own are not.
+            plan.known.locals[forEach.name] = nil
+            plan.known.locals[ForEach.indexName] = nil
+            let body = plan.groupBodyLines(step, itemPrefix: "\(prefix)\(step.id)[i]/")
+            return [header] + (plan.describeRepeating(step) + body).map { "  " + $0 }
         }
         header += " in \(items.count) item\(items.count == 1 ? "" : "s")\(policyText)"
         var lines = [header]
         for (index, item) in items.prefix(Self.shownItems).enumerated() {
             var plan = self
-            plan.known.locals = [forEach.name: item, ForEach.indexName: .number(Double(index))]
+            plan.known.locals[forEach.name] = item
+            plan.known.locals[ForEach.indexName] = .number(Double(index))
             plan.itemSuffix = "[\(index)]"
             var itemLines = plan.describeRepeating(step)
-            if !itemLines.isEmpty, itemLines[0].hasPrefix("  \(step.id):") {
-                itemLines[0] = "  \(step.id)[\(index)]:" + itemLines[0].dropFirst(step.id.count + 3)
+            let qualified = prefix + step.id
+            if !itemLines.isEmpty, itemLines[0].hasPrefix("  \(qualified):") {
+                itemLines[0] = "  \(qualified)[\(index)]:" + itemLines[0].dropFirst(qualified.count + 3)
             }
+            itemLines += plan.groupBodyLines(step, itemPrefix: "\(qualified)[\(index)]/")
             lines += itemLines.map { "  " + $0 }
         }
         if items.count > Self.shownItems { lines.append("      … and \(items.count - Self.shownItems) more items") }
         return lines
+    }
+
+    /// The waves with the steps shown on their own: not those that run once per item of a
+    /// `for-each` group (shown in the group's items); a wave left empty is left out.
+    private var shownWaves: [[Step]] {
+        workflow.waves.map { wave in
+            wave.compactMap { id -> Step? in
+                guard let step = workflow.step(id) else { return nil }
+                return step.parent != nil && workflow.forEachGroup(enclosing: step) != nil ? nil : step
+            }
+        }.filter { !$0.isEmpty }
+    }
+
+    /// The children of a `for-each` group for one item (the item's names already known), in the
+    /// order they start, named `batch[0]/post`; nothing for other steps.
+    private func groupBodyLines(_ group: Step, itemPrefix: String) -> [String] {
+        guard case .group = group.kind, let body = workflow.forEachGroupBody(group.id) else { return [] }
+        var plan = self
+        plan.prefix = itemPrefix
+        plan.itemSuffix = ""
+        return body.order.compactMap { id -> Step? in
+            guard id != group.id, let step = body.step(id), body.forEachGroup(enclosing: step) == nil else {
+                return nil
+            }
+            return step
+        }.flatMap { plan.describe($0) }
     }
 
     /// The items when they are known before the run: a YAML list, or an expression reading only

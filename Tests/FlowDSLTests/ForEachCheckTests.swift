@@ -151,20 +151,75 @@ import Testing
         #expect(found.allSatisfy { $0.location != nil })
     }
 
-    @Test func aGroupCannotBeRepeated() throws {
+    @Test func aGroupsItemIsReadInItsDescendantsAndItsPolicyUnderItems() throws {
+        let result = check(
+            """
+              g:
+                for-each: [a, b]
+                as: name
+                items: { parallel: any, at-least: 2 }
+                parallel: all
+                fail-fast: false
+                steps:
+                  one: { run: "echo ${{ name }} ${{ index }}" }
+                  inner:
+                    parallel: any
+                    steps:
+                      deep:
+                        if: ${{ name != 'b' }}
+                        run: echo ${{ name }}
+                      other: { sleep: 0s }
+                  two:
+                    needs: one
+                    for-each: ${{ range(index, 2) }}
+                    run: echo ${{ name }} ${{ item }}
+                    outputs: { seen: "${{ name }}" }
+                outputs: { name: "${{ name }}", seen: "${{ steps.two.outputs.seen }}" }
+              after:
+                needs: g
+                run: echo ${{ steps.g.outputs.name }} ${{ steps.g.outputs.seen }} ${{ steps.g.items[0].status }}
+            """)
+        #expect(result.diagnostics.filter { $0.severity == .error }.map(\.message) == [])
+        let workflow = try #require(result.workflow)
+        let group = try #require(workflow.step("g"))
+        #expect(group.forEach?.mode == .any && group.forEach?.atLeast == 2)
+        guard case .group(let kind) = group.kind else {
+            Issue.record("g is not a group")
+            return
+        }
+        #expect(kind.mode == .all && !kind.failFast, "the group's own keys decide each item")
+        #expect(workflow.step("g[1]/deep")?.id == "deep")
+        let body = try #require(workflow.forEachGroupBody("g"))
+        #expect(body.steps.map(\.id) == ["g"] && body.steps[0].forEach == nil && body.steps[0].needs.isEmpty)
+    }
+
+    @Test func aGroupsChildrenAndItemAreNotReadOutsideIt() throws {
         let found = errors(
             """
               g:
                 for-each: [a, b]
                 parallel: all
                 steps:
-                  one: { sleep: 0s }
+                  one: { run: "echo ${{ item }}" }
+              after:
+                needs: one
+                run: echo "${{ steps.one.status }} ${{ item }}"
+              stray:
+                for-each: [a]
+                items: { parallel: any }
+                sleep: 0s
             """)
         #expect(
-            found.map(\.message) == [
-                "'for-each' on a group is not supported: group 'g' would run its children once per item"
+            Set(found.map(\.message)) == [
+                "step 'one' runs once per item of the 'for-each' group 'g'; steps.one is only known inside the group",
+                "'item' is only available in a 'for-each' step, and step 'after' has no 'for-each'",
+                "'items' only applies to a group with 'for-each', not to step 'stray'",
+                "step 'after' needs 'one', which runs once per item of the 'for-each' group 'g'",
             ])
-        #expect(found.first?.location?.line == 4)
+        let needs = try #require(found.first { $0.message.hasPrefix("step 'after' needs 'one'") })
+        #expect(needs.location?.description == "f.yaml:9:12")
+        let read = try #require(found.first { $0.message.hasPrefix("step 'one' runs once per item") })
+        #expect(read.location?.description == "f.yaml:10:20")
     }
 
     @Test func aConcurrencyAboveTheWorkflowsIsAWarning() {

@@ -25,7 +25,8 @@ extension Workflow {
     }
 
     /// As `qualifiedSteps`, for a run's records: a `uses` step with `for-each` whose run had
-    /// `items(id)` items is followed by the called steps once per item, as `deploy[1]/publish`.
+    /// `items(id)` items is followed by the called steps once per item, as `deploy[1]/publish`,
+    /// and a group with `for-each` by its children once per item, as `batch[1]/check`.
     public func qualifiedSteps(items: (String) -> Int?) -> [QualifiedStep] {
         var result: [QualifiedStep] = []
         appendQualified(prefix: "", usesParent: nil, items: items, into: &result)
@@ -35,19 +36,38 @@ extension Workflow {
     private func appendQualified(
         prefix: String, usesParent: String?, items: (String) -> Int?, into result: inout [QualifiedStep]
     ) {
-        for step in allSteps {
+        appendQualified(steps, prefix: prefix, parent: usesParent, items: items, into: &result)
+    }
+
+    /// Depth first in file order, as `allSteps`; the children of a group with `for-each` whose run
+    /// had `items(id)` items follow it once per item, as `batch[2]/check`.
+    private func appendQualified(
+        _ steps: [Step], prefix: String, parent: String?, items: (String) -> Int?, into result: inout [QualifiedStep]
+    ) {
+        for step in steps {
             let id = prefix + step.id
-            result.append(
-                QualifiedStep(
-                    id: id, step: step, parent: step.parent.map { prefix + $0 } ?? usesParent,
-                    needs: step.needs.map { prefix + $0 }))
-            guard case .uses(let uses) = step.kind, let called = called[uses.resolvedPath] else { continue }
-            if step.forEach != nil, let count = items(id) {
-                for index in 0..<count {
-                    called.appendQualified(prefix: "\(id)[\(index)]/", usesParent: id, items: items, into: &result)
+            result.append(QualifiedStep(id: id, step: step, parent: parent, needs: step.needs.map { prefix + $0 }))
+            switch step.kind {
+            case .group(let group):
+                if step.forEach != nil, let count = items(id) {
+                    for index in 0..<count {
+                        appendQualified(
+                            group.children, prefix: "\(id)[\(index)]/", parent: id, items: items, into: &result)
+                    }
+                } else {
+                    appendQualified(group.children, prefix: prefix, parent: id, items: items, into: &result)
                 }
-            } else {
-                called.appendQualified(prefix: id + "/", usesParent: id, items: items, into: &result)
+            case .uses(let uses):
+                guard let called = called[uses.resolvedPath] else { continue }
+                if step.forEach != nil, let count = items(id) {
+                    for index in 0..<count {
+                        called.appendQualified(prefix: "\(id)[\(index)]/", usesParent: id, items: items, into: &result)
+                    }
+                } else {
+                    called.appendQualified(prefix: id + "/", usesParent: id, items: items, into: &result)
+                }
+            default:
+                continue
             }
         }
     }

@@ -89,13 +89,20 @@ public struct Workflow: Sendable {
     }
 
     /// The step with this id, nested ones included; `deploy/publish` is step `publish` of the
-    /// file step `deploy` uses (ids never contain `/`).
+    /// file step `deploy` uses (ids never contain `/`), `deploy[1]/publish` the same step in the
+    /// run of item 1, and `batch[2]/check` step `check` of the `for-each` group `batch`.
     public func step(_ id: String) -> Step? {
         if let position = index[id] { return allSteps[position] }
-        guard let slash = id.firstIndex(of: "/"), let called = calledWorkflow(of: String(id[..<slash])) else {
-            return nil
+        guard let slash = id.firstIndex(of: "/") else { return nil }
+        var head = id[..<slash]
+        if head.hasSuffix("]"), let bracket = head.firstIndex(of: "[") { head = head[..<bracket] }
+        let rest = String(id[id.index(after: slash)...])
+        if let position = index[String(head)], allSteps[position].forEach != nil,
+            case .group = allSteps[position].kind
+        {
+            return step(rest)
         }
-        return called.step(String(id[id.index(after: slash)...]))
+        return calledWorkflow(of: String(head))?.step(rest)
     }
 
     /// The service declared with this name.

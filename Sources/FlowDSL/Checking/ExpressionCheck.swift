@@ -11,6 +11,8 @@ struct ExpressionCheck {
     /// `item`, `index` and every `as` name: read outside their `for-each` step, they are errors
     /// that say where they are available rather than "unknown name".
     private let forEachNames: Set<String>
+    /// Whether some group has `for-each` (its children's records exist only per item).
+    private let repeatsGroups: Bool
 
     init(workflow: Workflow) {
         self.workflow = workflow
@@ -20,6 +22,10 @@ struct ExpressionCheck {
             if let forEach = step.forEach { names.insert(forEach.name) }
         }
         forEachNames = names
+        repeatsGroups = workflow.allSteps.contains { step in
+            if case .group = step.kind { return step.forEach != nil }
+            return false
+        }
     }
 
     /// The message for `item` (or `index`, or an `as` name) read where it is not in scope.
@@ -216,6 +222,14 @@ struct ExpressionCheck {
             reader = step
         case .workflowOutputs:
             reader = nil
+        }
+        if repeatsGroups, let group = workflow.forEachGroup(enclosing: target), group.id != reader?.id,
+            reader.flatMap({ workflow.forEachGroup(enclosing: $0)?.id }) != group.id
+        {
+            return (
+                "step '\(Echo.text(id))' runs once per item of the 'for-each' group '\(Echo.text(group.id))'; steps.\(id) is only known inside the group",
+                "read steps.\(group.id).outputs.<name> (a list in item order) or steps.\(group.id).items"
+            )
         }
         if readsOutputsAsAWhole(reference.path) { wholeOutputsRead.insert(id) }
         if reference.path.count >= 2, case .key(let field) = reference.path[1] {

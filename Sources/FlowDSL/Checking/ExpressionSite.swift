@@ -42,14 +42,20 @@ struct ExpressionSite {
         for service in workflow.services {
             sites += service.texts.map { ExpressionSite($0, .workflow) }
         }
+        // The item names of enclosing `for-each` groups, which run their children once per item.
+        var inherited: [String: [String]] = [:]
         for step in workflow.allSteps {
-            sites += Self.sites(of: step)
+            let outer = step.parent.flatMap { inherited[$0] } ?? []
+            if case .group = step.kind {
+                inherited[step.id] = outer + (step.forEach?.localNames ?? [])
+            }
+            sites += Self.sites(of: step, inherited: outer)
         }
         sites += workflow.outputs.map { ExpressionSite($0.value, .workflowOutputs) }
         return sites
     }
 
-    private static func sites(of step: Step) -> [ExpressionSite] {
+    private static func sites(of step: Step, inherited: [String]) -> [ExpressionSite] {
         var texts: [ScalarText] = []
         let resultTexts: [ScalarText] = step.outputs.map(\.value)
         var assertions: [ScalarText] = []
@@ -86,12 +92,15 @@ struct ExpressionSite {
         }
         var sites: [ExpressionSite] = []
         // `if:` decides once whether the step runs at all, before its items exist.
+        // An enclosing group's item is known there: the step runs once per item of the group.
         if let condition = step.condition {
-            sites.append(ExpressionSite(condition, .step(step), conditionKey: "if"))
+            sites.append(ExpressionSite(condition, .step(step), conditionKey: "if", locals: inherited))
         }
-        let locals = step.forEach?.localNames ?? []
+        let locals = inherited + (step.forEach?.localNames ?? [])
         if let forEach = step.forEach {
-            sites += forEach.items.strings.map { ExpressionSite($0, .step(step), isForEachItems: true) }
+            sites += forEach.items.strings.map {
+                ExpressionSite($0, .step(step), locals: inherited, isForEachItems: true)
+            }
         }
         sites += texts.map { ExpressionSite($0, .step(step), locals: locals) }
         sites += assertions.map { ExpressionSite($0, .stepResult(step), conditionKey: "assert", locals: locals) }

@@ -1,20 +1,17 @@
 /// Checks `for-each` steps before anything runs: items known now must be a list (or an object)
-/// with enough entries for `at-least`, a group cannot be repeated (not supported), and a
-/// `concurrency` above the workflow's is capped (a warning says so).
+/// with enough entries for `at-least`, and a `concurrency` above the workflow's is capped (a
+/// warning says so). The children of a group with `for-each` run once per item, so no step
+/// outside the group may need them (it needs the group instead).
 enum ForEachCheck {
     static func diagnostics(in workflow: Workflow) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
+        let repeatsGroups = workflow.allSteps.contains { step in
+            if case .group = step.kind { return step.forEach != nil }
+            return false
+        }
         for step in workflow.allSteps {
+            if repeatsGroups { diagnostics += repeatedNeeds(of: step, in: workflow) }
             guard let forEach = step.forEach else { continue }
-            if case .group = step.kind {
-                diagnostics.append(
-                    .error(
-                        "'for-each' on a group is not supported: group '\(Echo.text(step.id))' would run its children once per item",
-                        at: forEach.location, length: "for-each".count,
-                        hint:
-                            "put 'for-each' on each child that needs it, or move the children to a file and repeat a 'uses' step"
-                    ))
-            }
             if let concurrency = forEach.concurrency, concurrency > workflow.concurrency {
                 diagnostics.append(
                     .warning(
@@ -31,6 +28,22 @@ enum ForEachCheck {
                         "'at-least: \(atLeast)' asks for more successes than the \(count) item(s) of 'for-each' of step '\(Echo.text(step.id))'",
                         at: forEach.location, length: "for-each".count))
             }
+        }
+        return diagnostics
+    }
+
+    /// Needs of `step` on a step that runs once per item of a `for-each` group `step` is not in.
+    private static func repeatedNeeds(of step: Step, in workflow: Workflow) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for (need, location) in zip(step.needs, step.needLocations) {
+            guard let needed = workflow.step(need), let group = workflow.forEachGroup(enclosing: needed),
+                group.id != step.id, workflow.forEachGroup(enclosing: step)?.id != group.id
+            else { continue }
+            diagnostics.append(
+                .error(
+                    "step '\(Echo.text(step.id))' needs '\(Echo.text(need))', which runs once per item of the 'for-each' group '\(Echo.text(group.id))'",
+                    at: location, length: need.count,
+                    hint: "need '\(Echo.text(group.id))' instead, and read its outputs (lists in item order)"))
         }
         return diagnostics
     }

@@ -2,7 +2,11 @@ internal import Yams
 
 extension StepParser {
     /// The keys of a `for-each` step besides its kind's.
-    static let forEachKeys = ["for-each", "as", "concurrency"]
+    static let forEachKeys = ["for-each", "as", "concurrency", "items"]
+
+    /// The keys of `items:`, the items' policy of a group with `for-each` (whose own `parallel`,
+    /// `at-least` and `fail-fast` decide each item).
+    static let itemsPolicyKeys = ["parallel", "at-least", "fail-fast"]
 
     /// Whether `parallel`, `at-least` and `fail-fast` of this step are its for-each policy: a
     /// `for-each` step that is not a group (a group has `steps`, and its `parallel` is its mode).
@@ -13,6 +17,14 @@ extension StepParser {
     /// `for-each` with `as`, `concurrency` and, on a step that is not a group, `parallel`,
     /// `at-least` and `fail-fast`. Reports `as` or `concurrency` without `for-each`.
     mutating func parseForEach(_ field: [String: NodeReader.Entry], what: String) -> ForEach? {
+        let repeatsGroup = field["for-each"] != nil && field["steps"] != nil
+        if let stray = field["items"], !repeatsGroup {
+            reader.error(
+                "'items' only applies to a group with 'for-each', not to \(what)", at: stray.keyNode,
+                hint: field["for-each"] == nil
+                    ? "add 'for-each: ${{ … }}' and 'steps' to run a group once per item"
+                    : "on a step that is not a group, write 'parallel', 'at-least' and 'fail-fast' next to 'for-each'")
+        }
         guard let entry = field["for-each"] else {
             for key in ["as", "concurrency"] {
                 guard let stray = field[key] else { continue }
@@ -41,7 +53,16 @@ extension StepParser {
         var mode = GroupStep.Mode.all
         var atLeast: Int?
         var failFast = true
+        var policy: [String: NodeReader.Entry]?
         if Self.forEachOwnsPolicy(field) {
+            policy = field
+        } else if repeatsGroup, let itemsField = field["items"],
+            let entries = reader.mapping(itemsField.value, "'items'")
+        {
+            reader.rejectUnknownKeys(entries, allowed: Self.itemsPolicyKeys, in: "'items'")
+            policy = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
+        }
+        if let field = policy {
             if let modeField = field["parallel"] {
                 mode = reader.choice(modeField.value, "'parallel' mode", as: GroupStep.Mode.self) ?? .all
             }

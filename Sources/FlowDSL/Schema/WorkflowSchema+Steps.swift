@@ -61,6 +61,7 @@ extension WorkflowSchema {
                 "for-each": forEachProperty("for-each"),
                 "as": forEachProperty("as"),
                 "concurrency": forEachProperty("concurrency"),
+                "items": forEachProperty("items"),
                 "uses": .object([
                     "description": .string(
                         "Run another workflow file as this step: a local path relative to this file "
@@ -81,6 +82,7 @@ extension WorkflowSchema {
                 "at-least": .array([.string("parallel")]),
                 "as": .array([.string("for-each")]),
                 "concurrency": .array([.string("for-each")]),
+                "items": .array([.string("for-each"), .string("steps")]),
                 "env": .array([.string("run")]),
                 "cwd": .array([.string("run")]),
                 "with": .array([.string("uses")]),
@@ -126,6 +128,14 @@ extension WorkflowSchema {
             "concurrency": V.integer(
                 "Items of a `for-each` step in flight at once (default and cap: the workflow's `concurrency`).",
                 minimum: 1),
+            "items": V.closedObject(
+                "The items' policy of a group with `for-each` (its own `parallel` decides each item): "
+                    + "`parallel: all` (default) or `any`, `at-least` with `any`, `fail-fast` with `all`.",
+                properties: [
+                    "parallel": .object(["enum": .array([.string("all"), .string("any")])]),
+                    "at-least": V.integer("Successful items needed with `parallel: any` (default 1).", minimum: 1),
+                    "fail-fast": V.boolean("The first failed item cancels the others (default true)."),
+                ]),
         ]
     }
 

@@ -56,6 +56,9 @@ struct RunValues: Sendable {
     var flow: Value = .object([:])
     /// The workflow file's folder, where `files('glob')` matches.
     var folder: String?
+    /// Names every scope of the run has (an item of a `for-each` group: its item and `index`);
+    /// a step's own locals shadow them.
+    var locals: [String: Value] = [:]
 
     /// The run's values before any step: inputs, secrets, services, `flow`, and the workflow's
     /// `env` evaluated over them — as values for expressions and as text for processes — with the
@@ -86,6 +89,7 @@ struct RunValues: Sendable {
         var values = base
         values.env = .object(envValues)
         values.folder = workflow.folder
+        values.locals = options.itemLocals
         return (values, environment, problems)
     }
 
@@ -108,7 +112,9 @@ struct RunValues: Sendable {
         }
         return ExpressionScope(
             inputs: inputs, env: env, secrets: secrets, steps: .object(steps), result: result, facts: facts,
-            services: services, flow: flow, locals: locals, filesFolder: folder)
+            services: services, flow: flow,
+            locals: self.locals.isEmpty ? locals : self.locals.merging(locals) { _, own in own },
+            filesFolder: folder)
     }
 
     /// `steps.<id>` as expressions see it: `status`, `outputs`, and `winner` for an `any` group.

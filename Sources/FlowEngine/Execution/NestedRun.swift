@@ -32,18 +32,38 @@ enum NestedRun {
         let workflow: Workflow
     }
 
+    /// What the run of one item of a `for-each` group adds: the item's names in every scope, the
+    /// outer run's records for steps outside the group, and the group's id, whose own events the
+    /// outer run does not see (its item events stand for them).
+    struct Item: Sendable {
+        let locals: [String: Value]
+        let records: RunRecords<StepResult>
+        let group: String
+    }
+
     /// Starts `workflow` with `inputs`; `offset` is when the outer step started (relative to the
-    /// outer run's start), added to inner times so reports show one timeline.
+    /// outer run's start), added to inner times so reports show one timeline. With `item`, the
+    /// run is one item of a `for-each` group of the same file (same services and `--concurrency`).
     static func start(
         _ workflow: Workflow, inputs: [String: InputValue], prefix: String, offset: Duration,
-        context: NestedRunContext, at location: SourceLocation
+        context: NestedRunContext, at location: SourceLocation, item: Item? = nil
     ) -> Future<Finished> {
         let queue = context.queue
         var options = context.options
         options.inputs = inputs
-        // The called file's own `concurrency` limits its steps; it starts no services.
-        options.concurrency = nil
-        options.services = [:]
+        if let item {
+            // An enclosing group's item (this run being an item of an item) stays in scope.
+            options.itemLocals = context.options.itemLocals.merging(item.locals) { _, inner in inner }
+            options.outerRecords = item.records
+        } else {
+            // The called file's own `concurrency` limits its steps; it starts no services; it
+            // reads nothing of its caller's but its inputs.
+            options.concurrency = nil
+            options.services = [:]
+            options.itemLocals = [:]
+            options.outerRecords = nil
+        }
+        let hidden = item?.group
         let sink = context.onEvent
         let store = context.records
         let run: WorkflowRun
@@ -51,6 +71,7 @@ enum NestedRun {
             run = try WorkflowRun(
                 workflow: workflow, options: options, client: context.client,
                 onEvent: { event in
+                    if event.id == hidden { return }
                     let id = prefix + event.id
                     var record = event.record
                     record = StepRecord(
@@ -89,24 +110,30 @@ enum NestedRun {
 
     /// The error a failed inner run gives its step: the first failed step (innermost first,
     /// qualified as `deploy/publish`), its message and its place in the called file.
-    static func failure(of finished: Finished, prefix: String, at location: SourceLocation) -> StepError {
+    static func failure(
+        of finished: Finished, prefix: String, at location: SourceLocation, hidden: String? = nil
+    ) -> StepError {
         let steps = finished.workflow.qualifiedSteps(items: { WorkflowRun.itemCount(finished.records[$0]) })
         let failed = steps.filter { step in
             guard let record = finished.records[step.id] else { return false }
             return (record.state == .failed && !record.failureIgnored) || record.state == .cancelled
         }
-        let leaf =
-            failed.first { step in
-                switch step.step.kind {
-                case .group, .uses: return false
-                default: return true
-                }
-            } ?? failed.first
+        let leaves = failed.filter { step in
+            switch step.step.kind {
+            case .group where step.step.forEach == nil, .uses: return false
+            default: return true
+            }
+        }
+        // A failed leaf before one its failure cancelled (a sibling under fail-fast).
+        let leaf = leaves.first { finished.records[$0.id]?.state == .failed } ?? leaves.first ?? failed.first
         guard let leaf, let record = finished.records[leaf.id] else {
             return StepError("\(finished.workflow.file) failed", at: location)
         }
         let place = (record.error as? any LocatedFailure)?.location ?? leaf.step.location
         let reason = record.error.map { String(describing: $0) } ?? record.state.rawValue
+        // The body of a `for-each` group item is the item itself: its own failure (an output that
+        // cannot be computed) is told without a step name.
+        if leaf.id == hidden { return StepError(reason, at: place) }
         return StepError("step '\(prefix)\(leaf.id)' failed: \(reason)", at: place)
     }
 }

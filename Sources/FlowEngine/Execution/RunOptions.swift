@@ -21,6 +21,12 @@ public struct RunOptions: Sendable {
     public var defaultRequestTimeout: Duration = .seconds(300)
     /// The process environment `env.NAME` falls back to after the workflow's `env`.
     public var environment: [String: String]
+    /// Names every expression of the run reads besides the roots: the item and `index` of the
+    /// `for-each` group whose item this run is (see `WorkflowRun+ForEachGroup.swift`).
+    var itemLocals: [String: Value] = [:]
+    /// The records of the run this one is an item of: `steps.X` of a step outside the group
+    /// reads them.
+    var outerRecords: RunRecords<StepResult>?
 
     /// Options for a run.
     public init(

@@ -8,7 +8,7 @@ extension WorkflowRun {
     static func repeated(
         _ planned: PlannedStep<StepResult>, step: Step, values: RunValues, masker: SecretMasker, concurrency: Int
     ) -> PlannedStep<StepResult> {
-        // The checker refuses `for-each` on a group; a group is never repeated here.
+        // A group with `for-each` is planned as a leaf that runs one item (`forEachGroupLeaf`).
         guard let forEach = step.forEach, case .leaf(let leaf) = planned.work else { return planned }
         let plan = ForEachRun.Plan(
             step: step, forEach: forEach, limit: max(1, min(forEach.concurrency ?? concurrency, concurrency)),

@@ -75,13 +75,19 @@ public final class WorkflowRun: Sendable {
             client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
             cleanups: cleanups, queue: stepQueue)
         upload.transportContext = transportContext
-        let records = RunRecords<StepResult>()
+        let records = RunRecords<StepResult>(outer: options.outerRecords)
         let nested = NestedRunContext(
             client: client, options: options, queue: queue, onEvent: onEvent, records: nestedRecords,
             cleanups: cleanups)
         let runners = Runners(http: http, run: run, upload: upload, nested: nested)
         let concurrency = options.concurrency ?? workflow.concurrency
-        let plan = workflow.allSteps.map { step in
+        let repeatsGroups = workflow.allSteps.contains { step in
+            if case .group = step.kind { return step.forEach != nil }
+            return false
+        }
+        let plan = workflow.allSteps.compactMap { step -> PlannedStep<StepResult>? in
+            // The children of a `for-each` group run in each item's own run, not in this one.
+            if repeatsGroups, workflow.forEachGroup(enclosing: step) != nil { return nil }
             let planned = Self.plan(
                 step, workflow: workflow, values: runValues, records: records, runners: runners, queue: stepQueue)
             return Self.repeated(planned, step: step, values: runValues, masker: masker, concurrency: concurrency)
@@ -171,6 +177,8 @@ public final class WorkflowRun: Sendable {
     ) -> PlannedStep<StepResult> {
         let work: StepWork<StepResult>
         switch step.kind {
+        case .group where step.forEach != nil:
+            work = forEachGroupLeaf(step, workflow: workflow, context: runners.nested)
         case .group(let group):
             let policy = GroupPolicy(
                 mode: group.mode == .any ? .any : .all, atLeast: group.atLeast ?? 1, failFast: group.failFast)

@@ -14,15 +14,25 @@ public final class RunRecords<Output: Sendable>: Sendable {
     }
 
     private let storage: LockedBox<Storage>
+    /// Where an id this run does not have is looked up (the run that an item of a `for-each`
+    /// group is part of); `all` does not include them.
+    private let outer: RunRecords<Output>?
 
     /// Records for a run about to be scheduled (the scheduler adds every step).
     public init(_ initial: [String: StepRecord<Output>] = [:]) {
         storage = LockedBox(Storage(records: initial))
+        outer = nil
     }
 
-    /// The record of step `id`, or nil for an unknown id.
+    /// Records for the run of one item of a `for-each` group, reading `outer` for the other steps.
+    init(outer: RunRecords<Output>?) {
+        storage = LockedBox(Storage(records: [:]))
+        self.outer = outer
+    }
+
+    /// The record of step `id` (this run's, else the outer run's), or nil for an unknown id.
     public subscript(id: String) -> StepRecord<Output>? {
-        storage.withLock { $0.records[id] }
+        storage.withLock { $0.records[id] } ?? outer?[id]
     }
 
     /// Every record, by id.

@@ -60,8 +60,8 @@ final class LiveView: @unchecked Sendable {
         queue.async {
             switch event.kind {
             case .started:
-                // Groups are shown through their children.
-                if case .group = self.workflow.step(event.id)?.kind { return }
+                // Groups are shown through their children; a `for-each` group also by its items.
+                if let step = self.workflow.step(event.id), case .group = step.kind, step.forEach == nil { return }
                 let kind = self.workflow.step(event.id)?.kind.keyword ?? "step"
                 self.running.append(Running(id: event.id, kind: kind, started: now))
             case .progress(.attempt(let attempt)):
