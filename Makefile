@@ -27,6 +27,7 @@ test: deps
 	scripts/tus-peer --install
 	scripts/gcs-peer --install
 	scripts/schema-check --install
+	scripts/argo-check --install
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel
 	TSAN_OPTIONS="suppressions=$(CURDIR)/.tsan-suppressions" \

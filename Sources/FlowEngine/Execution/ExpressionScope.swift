@@ -56,6 +56,8 @@ struct RunValues: Sendable {
     var flow: Value = .object([:])
     /// The workflow file's folder, where `files('glob')` matches.
     var folder: String?
+    /// `RunOptions.forEachSelection`.
+    var forEachSelection: ForEachSelection?
 
     /// The run's values before any step: inputs, secrets, services, `flow`, and the workflow's
     /// `env` evaluated over them — as values for expressions and as text for processes — with the
@@ -86,6 +88,7 @@ struct RunValues: Sendable {
         var values = base
         values.env = .object(envValues)
         values.folder = workflow.folder
+        values.forEachSelection = options.forEachSelection
         return (values, environment, problems)
     }
 

@@ -21,6 +21,13 @@ public struct RunOptions: Sendable {
     public var defaultRequestTimeout: Duration = .seconds(300)
     /// The process environment `env.NAME` falls back to after the workflow's `env`.
     public var environment: [String: String]
+    /// Records of steps already final before the run starts (`flow run --only`: the needs' records
+    /// read from `--outputs-from`): those steps do not run, and release their dependents as if
+    /// they had just finished (see `Scheduler.init(prior:)`).
+    public var prior: [String: StepRecord<StepResult>] = [:]
+    /// Part of one `for-each` step to run instead of all its items (`flow run --only` in an
+    /// exported Argo workflow, where each item is a pod).
+    public var forEachSelection: ForEachSelection?
 
     /// Options for a run.
     public init(
