@@ -84,6 +84,11 @@ struct RunCommand: AsyncParsableCommand {
         if only == nil, !outputsFrom.isEmpty || outputsTo != nil || item != nil || itemsTo != nil {
             throw ValidationError("--outputs-from, --outputs-to, --item and --items-to go with --only STEP.")
         }
+        if only != nil, dryRun {
+            throw ValidationError(
+                "--only does not go with --dry-run: the dry run shows every step's plan, and `flow export argo` "
+                    + "the tasks that run the steps one by one.")
+        }
         if item != nil, itemsTo != nil {
             throw ValidationError("--item and --items-to do not go together.")
         }
