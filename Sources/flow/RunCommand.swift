@@ -54,7 +54,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("outputs-to"),
-        help: ArgumentHelp("With --only: write the step's outputs and status (and those given) here.", valueName: "file"))
+        help: ArgumentHelp(
+            "With --only: write the step's outputs and status (and those given) here.", valueName: "file"))
     var outputsTo: String?
 
     @Option(help: ArgumentHelp("With --only, a for-each step: run only the item at this index.", valueName: "index"))
@@ -67,7 +68,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("service"),
-        help: ArgumentHelp("A service already running at URL: flow does not start it (repeatable).", valueName: "name=url"))
+        help: ArgumentHelp(
+            "A service already running at URL: flow does not start it (repeatable).", valueName: "name=url"))
     var externalServices: [String] = []
 
     enum LogFormat: String, ExpressibleByArgument, CaseIterable {

@@ -114,7 +114,8 @@ import Testing
             "          depends: \"service-api.Daemoned && (publish.Succeeded || publish.Failed)\"",
             "          depends: \"service-api.Daemoned && (build.Succeeded || build.Failed)\"",
             "              data: \"{{tasks.build.outputs.parameters.flow}}\"",
-            "        - \"--only\"", "        - \"--service\"", "        - \"api=http://{{inputs.parameters.service-api}}:8080\"",
+            "        - \"--only\"", "        - \"--service\"",
+            "        - \"api=http://{{inputs.parameters.service-api}}:8080\"",
             "        - \"region={{workflow.parameters.region}}\"",
             "        limit: 2", "        retryPolicy: \"OnError\"", "          duration: \"2s\"", "          factor: 2",
             "          maxDuration: \"10s\"", "      activeDeadlineSeconds: 120",
@@ -123,7 +124,8 @@ import Testing
         ] {
             #expect(manifest.contains(line + "\n"), "missing \(line)\n\(manifest)")
         }
-        #expect(outcome.stderr.contains("warning: service 'api' runs as the daemon task service-api"), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("warning: service 'api' runs as the daemon task service-api"), "\(outcome.stderr)")
         let path = try scratch.write("deploy.argo.yaml", manifest)
         let validated = try await Self.check(["validate", path])
         #expect(validated.exitCode == 0, "\(validated.stdout)\(validated.stderr)")
@@ -150,8 +152,10 @@ import Testing
 
     @Test func everyExampleExportsToAManifestHeraLoads() async throws {
         let scratch = try Scratch()
-        let names = try FileManager.default.contentsOfDirectory(atPath: Self.examples.path).filter { $0.hasSuffix(".yaml") }
-            .sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.examples.path).filter {
+            $0.hasSuffix(".yaml")
+        }
+        .sorted()
         var manifests: [String] = []
         for name in names {
             let outcome = try await FlowProcess.run(["export", "argo", Self.examples.appendingPathComponent(name).path])
@@ -176,7 +180,8 @@ import Testing
         let plainServer = try await Sandbox.start()
         defer { Task { await plainServer.stop() } }
         let plain = try await FlowProcess.run(
-            ["run", file, "--service", "sandbox=\(plainServer.baseURL)"], environment: ["FLOW_SECRET_PASSWORD": "s3cret"])
+            ["run", file, "--service", "sandbox=\(plainServer.baseURL)"],
+            environment: ["FLOW_SECRET_PASSWORD": "s3cret"])
         #expect(plain.exitCode == 0, "\(plain.stdout)\(plain.stderr)")
 
         let dagServer = try await Sandbox.start()

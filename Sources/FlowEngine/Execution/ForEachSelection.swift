@@ -31,11 +31,13 @@ extension ForEachRun {
         case .items:
             let listed = items.map { ItemResult(item: $0, state: .skipped, outputs: [:], error: nil, attempts: 0) }
             return Future.succeeded(
-                StepResult(result: .object(["count": count]), outputs: [:], attempts: 0, items: listed), on: start.queue)
+                StepResult(result: .object(["count": count]), outputs: [:], attempts: 0, items: listed), on: start.queue
+            )
         case .item(_, let index) where index == -1 && items.isEmpty:
             let outputs = Dictionary(uniqueKeysWithValues: plan.step.outputs.map { ($0.name, Value.array([])) })
             return Future.succeeded(
-                StepResult(result: .object(["count": count, "index": .number(-1)]), outputs: outputs, attempts: 0, items: []),
+                StepResult(
+                    result: .object(["count": count, "index": .number(-1)]), outputs: outputs, attempts: 0, items: []),
                 on: start.queue)
         case .item(_, let index):
             guard items.indices.contains(index) else {
@@ -64,7 +66,8 @@ extension ForEachRun {
         let masker = plan.masker
         let (id, forEachLocation) = (plan.step.id, plan.forEach.location)
         return future.map(on: start.queue) { done in
-            let entry = ItemResult(item: item, state: .succeeded, outputs: done.outputs, error: nil, attempts: done.attempts)
+            let entry = ItemResult(
+                item: item, state: .succeeded, outputs: done.outputs, error: nil, attempts: done.attempts)
             return StepResult(result: result, outputs: done.outputs, attempts: done.attempts, items: [entry])
         }.flatMapError(on: start.queue) { error in
             let message = masker(String(describing: error))

@@ -107,7 +107,9 @@ public enum StepRecordsFile {
                 var error: String?
                 if case .string(let text)? = item["error"] { error = text }
                 var itemState = StepState.skipped
-                if case .string(let text)? = item["status"], let parsed = StepState(rawValue: text) { itemState = parsed }
+                if case .string(let text)? = item["status"], let parsed = StepState(rawValue: text) {
+                    itemState = parsed
+                }
                 return ItemResult(
                     item: item["item"] ?? .null, state: itemState, outputs: itemOutputs, error: error,
                     attempts: attempts)
@@ -158,7 +160,9 @@ extension StepRecordsFile {
             if let error = item.error { fields["error"] = .string(masker(error)) }
         }
         if record.failureIgnored { fields["failure-ignored"] = .bool(true) }
-        if let error = record.error, fields["error"] == nil { fields["error"] = .string(masker(String(describing: error))) }
+        if let error = record.error, fields["error"] == nil {
+            fields["error"] = .string(masker(String(describing: error)))
+        }
         var document = encode(upstream, masker: masker)
         if case .object(var root) = document {
             root["item"] = .object(fields)
@@ -187,7 +191,9 @@ extension StepRecordsFile {
                 }
             }
             records.merge(try decode(item, file: file, workflow: workflow)) { first, _ in first }
-            if case .object(let root) = item, case .object(let fields)? = root["item"], case .string(let id)? = fields["step"] {
+            if case .object(let root) = item, case .object(let fields)? = root["item"],
+                case .string(let id)? = fields["step"]
+            {
                 entries[id, default: []].append(fields)
             }
         }
@@ -232,7 +238,9 @@ extension StepRecordsFile {
             if case .object(let values)? = fields["outputs"] { outputs = values }
             names.formUnion(outputs.keys)
             var state = StepState.failed
-            if case .string(let text)? = fields["item-status"], let parsed = StepState(rawValue: text) { state = parsed }
+            if case .string(let text)? = fields["item-status"], let parsed = StepState(rawValue: text) {
+                state = parsed
+            }
             var error: String?
             if case .string(let text)? = fields["error"] { error = text }
             items[index] = ItemResult(
@@ -247,7 +255,8 @@ extension StepRecordsFile {
         if let failed = final.firstIndex(where: { $0.state != .succeeded }) {
             record.state = .failed
             record.failureIgnored = step.continueOnError
-            let message = "step '\(step.id)' item \(failed) \(final[failed].state.rawValue): \(final[failed].error ?? "")"
+            let message =
+                "step '\(step.id)' item \(failed) \(final[failed].state.rawValue): \(final[failed].error ?? "")"
             record.error = ForEachFailure(message: message, location: step.location, partial: result)
         } else {
             record.output = result

@@ -8,6 +8,8 @@ struct ServiceTask {
     let task: String
     let port: Int
     let template: ManifestNode
+    /// The services this one reads (`services.OTHER.url`): its task waits for theirs.
+    var reads: [String] = []
 }
 
 extension ArgoManifest {
@@ -20,8 +22,21 @@ extension ArgoManifest {
         for (position, service) in workflow.services.enumerated() {
             let port = servicePort + position
             let task = "service-" + Self.kubernetesName(service.name)
+            // Another service's URL is its daemon task's address, given as an input parameter.
+            let others = workflow.services.enumerated().filter { $0.element.name != service.name }
+            let reads = others.filter { other in
+                service.texts.contains { $0.text.contains("services.\(other.element.name).") }
+            }
+            let known = reads.flatMap { other -> [(String, String)] in
+                let address = "{{inputs.parameters.service-\(Self.kubernetesName(other.element.name))}}"
+                let otherPort = servicePort + other.offset
+                return [
+                    ("services.\(other.element.name).port", String(otherPort)),
+                    ("services.\(other.element.name).url", "http://\(address):\(otherPort)"),
+                ]
+            }
             let substitute = { (text: ScalarText) throws(Problem) -> String in
-                try Self.substitute(text, service: service.name, port: port)
+                try Self.substitute(text, service: service.name, port: port, others: known)
             }
             var command: [ManifestNode]
             switch service.command {
@@ -65,10 +80,15 @@ extension ArgoManifest {
                 ("image", .string(image)), ("command", .list(Array(command.prefix(1)))),
                 ("args", .list(Array(command.dropFirst()))), ("env", .list(env)), ("readinessProbe", probe),
             ]
-            let template = ManifestNode.map([
-                ("name", .string(task)), ("daemon", .bool(true)), ("container", .map(container)),
-            ])
-            tasks.append(ServiceTask(name: service.name, task: task, port: port, template: template))
+            var entries: [(String, ManifestNode)] = [("name", .string(task)), ("daemon", .bool(true))]
+            let readTasks = reads.map { "service-" + Self.kubernetesName($0.element.name) }
+            if !readTasks.isEmpty {
+                entries.append(
+                    ("inputs", .map([("parameters", .list(readTasks.map { .map([("name", .string($0))]) }))])))
+            }
+            entries.append(("container", .map(container)))
+            tasks.append(
+                ServiceTask(name: service.name, task: task, port: port, template: .map(entries), reads: readTasks))
             warnings.append(
                 "service '\(service.name)' runs as the daemon task \(task) on port \(port); it must listen on every "
                     + "address (not only 127.0.0.1) for the step tasks to reach it")
@@ -78,12 +98,15 @@ extension ArgoManifest {
 
     /// The text with `flow.executable` and the service's own port and URL filled in; a problem
     /// naming the expression for anything else (an input, a secret: known only in the run).
-    static func substitute(_ text: ScalarText, service: String, port: Int) throws(Problem) -> String {
+    static func substitute(_ text: ScalarText, service: String, port: Int, others: [(String, String)] = [])
+        throws(Problem) -> String
+    {
         var result = text.text
-        let known: [(String, String)] = [
-            ("flow.executable", "flow"), ("services.\(service).port", String(port)),
-            ("services.\(service).url", "http://127.0.0.1:\(port)"),
-        ]
+        let known: [(String, String)] =
+            others + [
+                ("flow.executable", "flow"), ("services.\(service).port", String(port)),
+                ("services.\(service).url", "http://127.0.0.1:\(port)"),
+            ]
         for (expression, value) in known {
             for spelling in ["${{ \(expression) }}", "${{\(expression)}}"] {
                 result = result.replacingOccurrences(of: spelling, with: value)

@@ -61,7 +61,26 @@ struct ArgoManifest {
         let serviceTemplates = try services(warnings: &warnings)
         let statusRegion = Self.statusRegion(workflow)
         var tasks: [ManifestNode] = serviceTemplates.map { service in
-            .map([("name", .string(service.task)), ("template", .string(service.task))])
+            var entries: [(String, ManifestNode)] = [
+                ("name", .string(service.task)), ("template", .string(service.task)),
+            ]
+            if !service.reads.isEmpty {
+                entries.append(("depends", .string(service.reads.map { "\($0).Daemoned" }.joined(separator: " && "))))
+                entries.append(
+                    (
+                        "arguments",
+                        .map([
+                            (
+                                "parameters",
+                                .list(
+                                    service.reads.map {
+                                        .map([("name", .string($0)), ("value", .string("{{tasks.\($0).ip}}"))])
+                                    })
+                            )
+                        ])
+                    ))
+            }
+            return .map(entries)
         }
         var templates: [ManifestNode] = []
         for step in workflow.steps {
@@ -118,7 +137,12 @@ struct ArgoManifest {
     /// (at any depth), each as (key, path under the mount, path on this machine).
     var configMapFiles: [(key: String, path: String, source: String)] {
         let folder = (file as NSString).deletingLastPathComponent
-        var files = [(key: Self.configKey((file as NSString).lastPathComponent), path: (file as NSString).lastPathComponent, source: file)]
+        var files = [
+            (
+                key: Self.configKey((file as NSString).lastPathComponent), path: (file as NSString).lastPathComponent,
+                source: file
+            )
+        ]
         var called: [String] = []
         func collect(_ workflow: Workflow) {
             for (path, callee) in workflow.called.sorted(by: { $0.key < $1.key }) where !called.contains(path) {
@@ -131,7 +155,8 @@ struct ArgoManifest {
         for path in called {
             let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
             let relative =
-                absolute.hasPrefix(base + "/") ? String(absolute.dropFirst(base.count + 1)) : (path as NSString).lastPathComponent
+                absolute.hasPrefix(base + "/")
+                ? String(absolute.dropFirst(base.count + 1)) : (path as NSString).lastPathComponent
             files.append((key: Self.configKey(relative), path: relative, source: path))
         }
         return files
@@ -176,7 +201,9 @@ struct ArgoManifest {
         guard let forEach = step.forEach, forEach.mode == .all else { return .single }
         // `files('…')` matches in the pod's folder, not here: computed in the run.
         let readsFiles = forEach.items.strings.contains { $0.text.contains("files(") }
-        if forEach.itemsAreStatic, !readsFiles, let items = DryRunPlan(workflow: workflow, inputs: inputValues, concurrency: 1).knownItems(forEach) {
+        if forEach.itemsAreStatic, !readsFiles,
+            let items = DryRunPlan(workflow: workflow, inputs: inputValues, concurrency: 1).knownItems(forEach)
+        {
             return .fanned(staticIndices: items.isEmpty ? [-1] : Array(items.indices))
         }
         return .fanned(staticIndices: nil)
@@ -189,9 +216,13 @@ struct ArgoManifest {
         var artifacts: [(name: String, data: String, path: String)] = []
         if let step = workflow.steps.first(where: { $0.id == need }), case .fanned(nil) = shape(of: step) {
             artifacts.append(
-                ("need-\(task)-items", "{{tasks.\(task)-items.outputs.parameters.flow}}", "\(Self.needsFolder)/\(task)-items.json"))
+                (
+                    "need-\(task)-items", "{{tasks.\(task)-items.outputs.parameters.flow}}",
+                    "\(Self.needsFolder)/\(task)-items.json"
+                ))
         }
-        artifacts.append(("need-\(task)", "{{tasks.\(task).outputs.parameters.flow}}", "\(Self.needsFolder)/\(task).json"))
+        artifacts.append(
+            ("need-\(task)", "{{tasks.\(task).outputs.parameters.flow}}", "\(Self.needsFolder)/\(task).json"))
         return artifacts
     }
 
@@ -204,7 +235,8 @@ struct ArgoManifest {
             let task = Self.taskName(need)
             // Where a status function may run a step after a failure, every task runs once its needs
             // are done and flow decides inside (a skipped step's task succeeds, its record says skipped).
-            depends.append(statusRegion.contains(step.id) ? "(\(task).Succeeded || \(task).Failed)" : "\(task).Succeeded")
+            depends.append(
+                statusRegion.contains(step.id) ? "(\(task).Succeeded || \(task).Failed)" : "\(task).Succeeded")
         }
         let needs = step.needs.flatMap(needArtifacts)
         let serviceParameters = services.map { (name: $0.task, value: "{{tasks.\($0.task).ip}}") }
@@ -222,12 +254,14 @@ struct ArgoManifest {
         case .fanned(let indices?):
             var task = Self.task(
                 name: name, template: Self.templateName(step.id), depends: depends,
-                parameters: serviceParameters + [(name: "item", value: "{{item}}")], artifacts: needs.map { ($0.name, $0.data) })
+                parameters: serviceParameters + [(name: "item", value: "{{item}}")],
+                artifacts: needs.map { ($0.name, $0.data) })
             task = Self.appending(task, ("withItems", .list(indices.map { .int($0) })))
             let template = try self.template(
                 name: Self.templateName(step.id), step: step, fileName: fileName, services: services,
                 extra: needs.flatMap { ["--outputs-from", $0.path] } + ["--item={{inputs.parameters.item}}"],
-                parameters: ["item"], artifacts: needs.map { ($0.name, $0.path) }, outputs: [("flow", Self.outputsPath)],
+                parameters: ["item"], artifacts: needs.map { ($0.name, $0.path) },
+                outputs: [("flow", Self.outputsPath)],
                 perItem: true)
             return ([task], [template])
         case .fanned(nil):
@@ -270,7 +304,10 @@ struct ArgoManifest {
         var arguments: [(String, ManifestNode)] = []
         if !parameters.isEmpty {
             arguments.append(
-                ("parameters", .list(parameters.map { .map([("name", .string($0.name)), ("value", .string($0.value))]) })))
+                (
+                    "parameters",
+                    .list(parameters.map { .map([("name", .string($0.name)), ("value", .string($0.value))]) })
+                ))
         }
         if !artifacts.isEmpty {
             arguments.append(
@@ -293,7 +330,8 @@ struct ArgoManifest {
         name: String, step: Step, fileName: String, services: [ServiceTask], extra: [String], parameters: [String],
         artifacts: [(name: String, path: String)], outputs: [(name: String, path: String)], perItem: Bool?
     ) throws(Problem) -> ManifestNode {
-        var arguments = ["run", "\(Self.mountPath)/\(fileName)", "--only", step.id, "--outputs-to", Self.outputsPath] + extra
+        var arguments =
+            ["run", "\(Self.mountPath)/\(fileName)", "--only", step.id, "--outputs-to", Self.outputsPath] + extra
         for input in workflow.inputs {
             arguments += ["--input", "\(input.name)={{workflow.parameters.\(input.name)}}"]
         }
@@ -301,7 +339,8 @@ struct ArgoManifest {
             arguments += ["--service", "\(service.name)=http://{{inputs.parameters.\(service.task)}}:\(service.port)"]
         }
         var container: [(String, ManifestNode)] = [
-            ("image", .string(image)), ("command", .list([.string("flow")])), ("args", .list(arguments.map { .string($0) })),
+            ("image", .string(image)), ("command", .list([.string("flow")])),
+            ("args", .list(arguments.map { .string($0) })),
         ]
         let secrets = secretNames
         if !secrets.isEmpty {

@@ -80,7 +80,8 @@ struct ExportArgoCommand: ParsableCommand {
         for warning in built.warnings {
             StandardError.write("flow export argo: warning: \(warning)\n")
         }
-        var header = "# flow export argo \(file)\n# The pods read the workflow file from a ConfigMap:\n#   \(manifest.configMapCommand)\n"
+        var header =
+            "# flow export argo \(file)\n# The pods read the workflow file from a ConfigMap:\n#   \(manifest.configMapCommand)\n"
         if !manifest.secretNames.isEmpty {
             header +=
                 "# and the secrets from a Secret:\n#   kubectl create secret generic \(manifest.secretName)"

@@ -144,12 +144,14 @@ struct OnlyStep {
                 indices = Array(0..<count)
                 own[id] = nil
             }
-            written = Self.write("[" + indices.map(String.init).joined(separator: ",") + "]\n", to: itemsTo, option: "--items-to")
+            written = Self.write(
+                "[" + indices.map(String.init).joined(separator: ",") + "]\n", to: itemsTo, option: "--items-to")
         }
         guard let outputsTo else { return written }
         let document: Value
         if case .item(_, let index) = selection, let record = records[id] {
-            document = StepRecordsFile.encodeItem(record, step: step, upstream: index <= 0 ? given : [:], masker: masker)
+            document = StepRecordsFile.encodeItem(
+                record, step: step, upstream: index <= 0 ? given : [:], masker: masker)
         } else {
             document = StepRecordsFile.encode(given.merging(own) { _, own in own }, masker: masker)
         }
@@ -178,7 +180,8 @@ enum ExternalServices {
                 let url = URLComponents(string: String(argument[argument.index(after: equals)...])),
                 let scheme = url.scheme, scheme == "http" || scheme == "https", url.host != nil
             else {
-                throw OnlyStep.Problem("--service \(argument): expected NAME=URL, e.g. --service sandbox=http://10.0.0.7:8080")
+                throw OnlyStep.Problem(
+                    "--service \(argument): expected NAME=URL, e.g. --service sandbox=http://10.0.0.7:8080")
             }
             let name = String(argument[..<equals])
             guard workflow.services.contains(where: { $0.name == name }) else {
