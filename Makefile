@@ -27,6 +27,7 @@ test: deps
 	scripts/tus-peer --install
 	scripts/gcs-peer --install
 	scripts/schema-check --install
+	scripts/argo-check --install
 	$(SWIFT) build --build-tests
 	@# The instrumented build is CPU work and the plain suite mostly waits on sockets and processes,
 	@# so the two overlap: this saves the suite's minutes of the 15-minute budget. Its log is

@@ -170,7 +170,7 @@ struct DryRunPlan {
 
     /// The items when they are known before the run: a YAML list, or an expression reading only
     /// inputs, env and files (never secrets); nil when they come from the run.
-    private func knownItems(_ forEach: ForEach) -> [Value]? {
+    func knownItems(_ forEach: ForEach) -> [Value]? {
         let texts = forEach.items.strings
         guard
             !texts.contains(where: { text in

@@ -43,6 +43,35 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "How events are printed: plain (one line each) or json (one object each).")
     var logFormat: LogFormat = .plain
 
+    // `--only` and its files: one step of the workflow in its own process (an Argo task); see OnlyStep.
+    @Option(help: ArgumentHelp("Run only this top-level step, with all it contains.", valueName: "step"))
+    var only: String?
+
+    @Option(
+        name: .customLong("outputs-from"),
+        help: ArgumentHelp("With --only: a file of the needs' outputs (repeatable).", valueName: "file"))
+    var outputsFrom: [String] = []
+
+    @Option(
+        name: .customLong("outputs-to"),
+        help: ArgumentHelp(
+            "With --only: write the step's outputs and status (and those given) here.", valueName: "file"))
+    var outputsTo: String?
+
+    @Option(help: ArgumentHelp("With --only, a for-each step: run only the item at this index.", valueName: "index"))
+    var item: Int?
+
+    @Option(
+        name: .customLong("items-to"),
+        help: ArgumentHelp("With --only, a for-each step: write its item indices here, run none.", valueName: "file"))
+    var itemsTo: String?
+
+    @Option(
+        name: .customLong("service"),
+        help: ArgumentHelp(
+            "A service already running at URL: flow does not start it (repeatable).", valueName: "name=url"))
+    var externalServices: [String] = []
+
     enum LogFormat: String, ExpressibleByArgument, CaseIterable {
         case plain
         case json
@@ -53,6 +82,17 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError(
                 "flow has no --env-file: pass a .env file with --secrets FILE (its values become secrets.NAME "
                     + "and are masked in all output); set plain environment variables in the shell that runs flow.")
+        }
+        if only == nil, !outputsFrom.isEmpty || outputsTo != nil || item != nil || itemsTo != nil {
+            throw ValidationError("--outputs-from, --outputs-to, --item and --items-to go with --only STEP.")
+        }
+        if only != nil, dryRun {
+            throw ValidationError(
+                "--only does not go with --dry-run: the dry run shows every step's plan, and `flow export argo` "
+                    + "the tasks that run the steps one by one.")
+        }
+        if item != nil, itemsTo != nil {
+            throw ValidationError("--item and --items-to do not go together.")
         }
         if let concurrency, concurrency < 1 {
             throw ValidationError("--concurrency must be at least 1, not \(concurrency).")
@@ -95,10 +135,11 @@ struct RunCommand: AsyncParsableCommand {
         }
         let values = RunInputs.values(in: workflow, arguments: inputs)
         guard dryRun else {
-            let execution = RunExecution(
+            var execution = RunExecution(
                 workflow: workflow, inputs: values, secretsFile: secrets, concurrency: concurrency,
                 logFormat: logFormat == .json ? .json : .plain,
                 reports: reportFiles, sourceLines: result.sourceLines, calledFiles: result.calledFiles)
+            try prepareOnly(&execution, workflow: workflow)
             throw await execution.execute().exitCode
         }
         // The run computes `retry: ${{ … }}` and the like when it starts; the plan does the same.

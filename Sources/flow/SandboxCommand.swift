@@ -14,8 +14,9 @@ struct SandboxCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
+    // FLOW_SANDBOX_HOST: an exported Argo workflow's service task listens on every address.
+    @Option(help: "The address to listen on (default: $FLOW_SANDBOX_HOST, else 127.0.0.1).")
+    var host = ProcessInfo.processInfo.environment["FLOW_SANDBOX_HOST"] ?? "127.0.0.1"
 
     @Option(help: "The TCP port; 0 picks a free one.")
     var port = 8089

@@ -59,6 +59,8 @@ struct RunValues: Sendable {
     /// Names every scope of the run has (an item of a `for-each` group: its item and `index`);
     /// a step's own locals shadow them.
     var locals: [String: Value] = [:]
+    /// `RunOptions.forEachSelection`.
+    var forEachSelection: ForEachSelection?
 
     /// The run's values before any step: inputs, secrets, services, `flow`, and the workflow's
     /// `env` evaluated over them — as values for expressions and as text for processes — with the
@@ -90,6 +92,7 @@ struct RunValues: Sendable {
         values.env = .object(envValues)
         values.folder = workflow.folder
         values.locals = options.itemLocals
+        values.forEachSelection = options.forEachSelection
         return (values, environment, problems)
     }
 

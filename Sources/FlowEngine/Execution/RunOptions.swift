@@ -27,6 +27,13 @@ public struct RunOptions: Sendable {
     /// The records of the run this one is an item of: `steps.X` of a step outside the group
     /// reads them.
     var outerRecords: RunRecords<StepResult>?
+    /// Records of steps already final before the run starts (`flow run --only`: the needs' records
+    /// read from `--outputs-from`): those steps do not run, and release their dependents as if
+    /// they had just finished (see `Scheduler.init(prior:)`).
+    public var prior: [String: StepRecord<StepResult>] = [:]
+    /// Part of one `for-each` step to run instead of all its items (`flow run --only` in an
+    /// exported Argo workflow, where each item is a pod).
+    public var forEachSelection: ForEachSelection?
 
     /// Options for a run.
     public init(

@@ -22,7 +22,7 @@ extension WorkflowRun {
             } catch {
                 return Future.failed(error, on: start.queue)
             }
-            return ForEachRun.run(plan, start: start, items: items)
+            return ForEachRun.run(plan, start: start, items: items, selection: values.forEachSelection)
         }
         return PlannedStep(
             id: planned.id, needs: planned.needs, group: planned.group, condition: planned.condition,

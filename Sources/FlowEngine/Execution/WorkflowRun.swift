@@ -93,7 +93,7 @@ public final class WorkflowRun: Sendable {
             return Self.repeated(planned, step: step, values: runValues, masker: masker, concurrency: concurrency)
         }
         scheduler = Scheduler(
-            steps: plan, concurrency: concurrency, queue: queue, records: records,
+            steps: plan, concurrency: concurrency, queue: queue, records: records, prior: options.prior,
             onEvent: onEvent)
     }
 

@@ -8,14 +8,28 @@ public struct ServiceEndpoint: Sendable, Hashable {
     /// The port on 127.0.0.1, read as `services.<name>.port`.
     public let port: Int
 
+    /// `http://127.0.0.1:<port>` (or the URL of a service that runs elsewhere), read as
+    /// `services.<name>.url`.
+    public let url: String
+    /// Whether the service runs elsewhere and flow does not start it (see `init(name:port:url:)`).
+    public let isExternal: Bool
+
     /// An endpoint.
     public init(name: String, port: Int) {
         self.name = name
         self.port = port
+        url = "http://127.0.0.1:\(port)"
+        isExternal = false
     }
 
-    /// `http://127.0.0.1:<port>`, read as `services.<name>.url`.
-    public var url: String { "http://127.0.0.1:\(port)" }
+    /// The endpoint of a service already running at `url` (`flow run --service NAME=URL`, as an
+    /// exported Argo workflow's tasks reach its service tasks): flow does not start it.
+    public init(name: String, port: Int, url: String) {
+        self.name = name
+        self.port = port
+        self.url = url
+        isExternal = true
+    }
 
     /// A distinct free loopback port for every service, by name.
     ///

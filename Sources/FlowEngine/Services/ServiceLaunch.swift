@@ -44,6 +44,8 @@ struct ServiceLaunch: Sendable {
                 problems.append(StepError("service '\(service.name)' has no port", at: service.location))
                 continue
             }
+            // Already running elsewhere (`flow run --service NAME=URL`): nothing to start.
+            if endpoint.isExternal { continue }
             do {
                 var spec = try runner.makeSpec(
                     RunStep(command: service.command, env: service.env, cwd: nil, location: service.location),

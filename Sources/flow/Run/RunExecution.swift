@@ -18,6 +18,10 @@ struct RunExecution {
     let sourceLines: [Substring]
     /// The lines of the files its `uses` steps call, by name, for failures inside them.
     var calledFiles: [String: [Substring]] = [:]
+    /// `--only`: the one step to run, with the others' records (see `OnlyStep`).
+    var only: OnlyStep?
+    /// `--service NAME=URL`: services that run elsewhere and are not started.
+    var externalServices: [String: ServiceEndpoint] = [:]
 
     func execute() async -> FlowExit {
         let secrets: SecretStore
@@ -53,13 +57,16 @@ struct RunExecution {
         let endpoints: [String: ServiceEndpoint]
         do {
             endpoints = try ServiceEndpoint.allocate(for: workflow.services)
+                .merging(externalServices) { _, external in external }
         } catch {
             StandardError.write("flow: \(error)\n")
             return .failed
         }
         // Attempt-level timing for the html and trace reports, recorded only when one is asked for.
         let recorder = reports.contains(where: \.needsTimeline) ? TimelineRecorder() : nil
-        let options = RunOptions(inputs: inputs, secrets: secrets, concurrency: concurrency, services: endpoints)
+        var options = RunOptions(inputs: inputs, secrets: secrets, concurrency: concurrency, services: endpoints)
+        options.prior = only?.prior ?? [:]
+        options.forEachSelection = only?.selection
         let run: WorkflowRun
         let services: ServiceSet
         do {
@@ -120,6 +127,8 @@ struct RunExecution {
         }
         // The records of the steps of called files (`deploy/publish`) too.
         records = run.allRecords
+        // With --only the other steps' records are given, not run: the summary shows the step's own.
+        let shown = only?.ownRecords(records) ?? records
         try? await services.stop().value
         // No command may outlive the run: finish off any process group a cancellation left behind.
         await ProcessGroups.terminateAll(grace: .seconds(1))
@@ -129,12 +138,17 @@ struct RunExecution {
         let interrupted = interrupts.fired
         let duration = ContinuousClock.now - clock
         RunSummary(
-            workflow: workflow, records: records, masker: masker, interrupted: interrupted, duration: duration,
+            workflow: workflow, records: shown, masker: masker, interrupted: interrupted, duration: duration,
             colors: colors, json: logFormat == .json, sourceLines: sourceLines, calledFiles: calledFiles
         ).print()
         let outcome = WorkflowRun.outcome(of: workflow, records: records, interrupted: interrupted)
         // The full report only when one is written (see RunSummary).
         let reportsWritten = reportWriter.write(records: records, interrupted: interrupted, duration: duration)
+        if let only {
+            let written = only.write(records, masker: masker)
+            let exit = only.exit(records, interrupted: interrupted)
+            return exit == .succeeded && !(written && reportsWritten) ? .failed : exit
+        }
         switch outcome {
         case .cancelled: return .interrupted
         case .succeeded where reportsWritten: return .succeeded

@@ -1,0 +1,472 @@
+import FlowDSL
+import Foundation
+
+/// Builds the Argo `Workflow` of a checked workflow (`flow export argo`); the mapping and its
+/// limits are documented under "Running on Argo Workflows" in Grammar.md.
+///
+/// One DAG task per top-level step runs `flow run /flow/FILE --only ID` in the image; each task
+/// writes its records (`--outputs-to`) to an output parameter, which its dependents receive as
+/// raw input artifacts (`--outputs-from`), so `if`, `steps.X` and status functions see what the
+/// whole run would show. Services become daemon tasks that every step task waits for.
+struct ArgoManifest {
+    let workflow: Workflow
+    /// The workflow file's path as given (its base name is the file in the ConfigMap).
+    let file: String
+    let image: String
+    let namespace: String?
+    /// `--input` values: the parameters' values (otherwise the inputs' defaults).
+    let inputs: [String: String]
+    /// The ConfigMap holding the workflow file (and the files its `uses` steps call).
+    let configMap: String
+    /// The Kubernetes Secret holding the secrets, one key per `secrets.NAME`.
+    let secretName: String
+    /// The port of the first service task (the next ones count up).
+    let servicePort: Int
+
+    /// Where the workflow file is mounted in every pod.
+    static let mountPath = "/flow"
+    /// Where a task writes its records, and reads its needs'.
+    static let outputsPath = "/tmp/flow/outputs.json"
+    static let needsFolder = "/tmp/flow/needs"
+    /// Where an items task writes the item indices.
+    static let itemsPath = "/tmp/flow/items.json"
+
+    /// The `--input` values and the defaults, as a run would read them (for static items).
+    var inputValues: [String: InputValue] {
+        var values: [String: InputValue] = [:]
+        for input in workflow.inputs {
+            if let text = inputs[input.name] {
+                switch input.kind {
+                case .number: values[input.name] = Double(text).map(InputValue.number) ?? .string(text)
+                case .boolean: values[input.name] = .boolean(text == "true")
+                case .string, .file: values[input.name] = .string(text)
+                }
+            } else if let value = input.defaultValue {
+                values[input.name] = value
+            }
+        }
+        return values
+    }
+
+    /// Something the manifest cannot express exactly: printed as a warning (see Grammar.md).
+    struct Problem: Error {
+        let message: String
+    }
+
+    /// The manifest and the warnings about what maps only approximately; a problem when
+    /// something cannot be exported at all.
+    func build() throws(Problem) -> (manifest: ManifestNode, warnings: [String]) {
+        var warnings: [String] = []
+        let fileName = (file as NSString).lastPathComponent
+        let serviceTemplates = try services(warnings: &warnings)
+        let statusRegion = Self.statusRegion(workflow)
+        var tasks: [ManifestNode] = serviceTemplates.map { service in
+            var entries: [(String, ManifestNode)] = [
+                ("name", .string(service.task)), ("template", .string(service.task)),
+            ]
+            if !service.reads.isEmpty {
+                entries.append(("depends", .string(service.reads.map { "\($0).Daemoned" }.joined(separator: " && "))))
+                entries.append(
+                    (
+                        "arguments",
+                        .map([
+                            (
+                                "parameters",
+                                .list(
+                                    service.reads.map {
+                                        .map([("name", .string($0)), ("value", .string("{{tasks.\($0).ip}}"))])
+                                    })
+                            )
+                        ])
+                    ))
+            }
+            return .map(entries)
+        }
+        var templates: [ManifestNode] = []
+        for step in workflow.steps {
+            let made = try self.tasks(
+                for: step, fileName: fileName, services: serviceTemplates, statusRegion: statusRegion)
+            tasks += made.tasks
+            templates += made.templates
+            if let forEach = step.forEach {
+                if case .single = shape(of: step) {
+                    warnings.append(
+                        "step '\(step.id)': a for-each race (parallel: \(forEach.atLeast != nil ? "at-least" : "any")) "
+                            + "runs all its items inside one task")
+                } else if forEach.concurrency != nil {
+                    warnings.append(
+                        "step '\(step.id)': one pod per item; its concurrency is not applied per step (the DAG's "
+                            + "parallelism, the workflow's concurrency \(workflow.concurrency), bounds all pods)")
+                }
+            }
+        }
+        var dag: [(String, ManifestNode)] = [("tasks", .list(tasks))]
+        // A failed step must not stop the steps that run after failures (`if: always()`); flow decides.
+        dag.insert(("failFast", .bool(false)), at: 0)
+        let main = ManifestNode.map([
+            ("name", .string("flow")), ("parallelism", .int(workflow.concurrency)), ("dag", .map(dag)),
+        ])
+        var spec: [(String, ManifestNode)] = [("entrypoint", .string("flow"))]
+        let parameters = workflow.inputs.map { input -> ManifestNode in
+            var entries: [(String, ManifestNode)] = [("name", .string(input.name))]
+            if let value = inputs[input.name] ?? input.defaultValue.map(\.description) {
+                entries.append(("value", .string(value)))
+            }
+            return .map(entries)
+        }
+        if !parameters.isEmpty {
+            spec.append(("arguments", .map([("parameters", .list(parameters))])))
+        }
+        spec.append(("volumes", .list([volume(fileName: fileName)])))
+        spec.append(("templates", .list([main] + templates + serviceTemplates.map(\.template))))
+        var metadata: [(String, ManifestNode)] = [("generateName", .string(Self.kubernetesName(workflowName) + "-"))]
+        if let namespace { metadata.append(("namespace", .string(namespace))) }
+        let manifest = ManifestNode.map([
+            ("apiVersion", .string("argoproj.io/v1alpha1")), ("kind", .string("Workflow")),
+            ("metadata", .map(metadata)), ("spec", .map(spec)),
+        ])
+        return (manifest, warnings)
+    }
+
+    /// The workflow's `name`, else its file's base name without the extension.
+    var workflowName: String {
+        workflow.name ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
+    /// The files the ConfigMap must hold: the workflow file and every file its `uses` steps call
+    /// (at any depth), each as (key, path under the mount, path on this machine).
+    var configMapFiles: [(key: String, path: String, source: String)] {
+        let folder = (file as NSString).deletingLastPathComponent
+        var files = [
+            (
+                key: Self.configKey((file as NSString).lastPathComponent), path: (file as NSString).lastPathComponent,
+                source: file
+            )
+        ]
+        var called: [String] = []
+        func collect(_ workflow: Workflow) {
+            for (path, callee) in workflow.called.sorted(by: { $0.key < $1.key }) where !called.contains(path) {
+                called.append(path)
+                collect(callee)
+            }
+        }
+        collect(workflow)
+        let base = URL(fileURLWithPath: folder.isEmpty ? "." : folder).standardizedFileURL.path
+        for path in called {
+            let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+            let relative =
+                absolute.hasPrefix(base + "/")
+                ? String(absolute.dropFirst(base.count + 1)) : (path as NSString).lastPathComponent
+            files.append((key: Self.configKey(relative), path: relative, source: path))
+        }
+        return files
+    }
+
+    /// `kubectl create configmap` for the files of `configMapFiles`.
+    var configMapCommand: String {
+        "kubectl create configmap \(configMap)"
+            + configMapFiles.map { " --from-file=\($0.key)=\($0.source)" }.joined()
+    }
+
+    private func volume(fileName: String) -> ManifestNode {
+        .map([
+            ("name", .string("workflow")),
+            (
+                "configMap",
+                .map([
+                    ("name", .string(configMap)),
+                    (
+                        "items",
+                        .list(
+                            configMapFiles.map { .map([("key", .string($0.key)), ("path", .string($0.path))]) })
+                    ),
+                ])
+            ),
+        ])
+    }
+
+    // MARK: - Steps
+
+    /// How a top-level step becomes tasks.
+    enum Shape {
+        /// One task runs the step with all it contains.
+        case single
+        /// A `for-each` step with `parallel: all`: one pod per item. With the items known before
+        /// the run, `withItems` over their indices; otherwise a task `ID-items` computes them and
+        /// the step's task goes `withParam` over its output parameter `items`.
+        case fanned(staticIndices: [Int]?)
+    }
+
+    func shape(of step: Step) -> Shape {
+        guard let forEach = step.forEach, forEach.mode == .all else { return .single }
+        // `files('…')` matches in the pod's folder, not here: computed in the run.
+        let readsFiles = forEach.items.strings.contains { $0.text.contains("files(") }
+        if forEach.itemsAreStatic, !readsFiles,
+            let items = DryRunPlan(workflow: workflow, inputs: inputValues, concurrency: 1).knownItems(forEach)
+        {
+            return .fanned(staticIndices: items.isEmpty ? [-1] : Array(items.indices))
+        }
+        return .fanned(staticIndices: nil)
+    }
+
+    /// The input artifacts that carry need `need`'s records: its task's `flow` parameter, and for
+    /// a step fanned out at run time its items task's too (which records it when it was skipped).
+    private func needArtifacts(_ need: String) -> [(name: String, data: String, path: String)] {
+        let task = Self.taskName(need)
+        var artifacts: [(name: String, data: String, path: String)] = []
+        if let step = workflow.steps.first(where: { $0.id == need }), case .fanned(nil) = shape(of: step) {
+            artifacts.append(
+                (
+                    "need-\(task)-items", "{{tasks.\(task)-items.outputs.parameters.flow}}",
+                    "\(Self.needsFolder)/\(task)-items.json"
+                ))
+        }
+        artifacts.append(
+            ("need-\(task)", "{{tasks.\(task).outputs.parameters.flow}}", "\(Self.needsFolder)/\(task).json"))
+        return artifacts
+    }
+
+    /// The tasks and templates of one top-level step.
+    func tasks(for step: Step, fileName: String, services: [ServiceTask], statusRegion: Set<String>) throws(Problem)
+        -> (tasks: [ManifestNode], templates: [ManifestNode])
+    {
+        var depends: [String] = services.map { "\($0.task).Daemoned" }
+        for need in step.needs {
+            let task = Self.taskName(need)
+            // Where a status function may run a step after a failure, every task runs once its needs
+            // are done and flow decides inside (a skipped step's task succeeds, its record says skipped).
+            depends.append(
+                statusRegion.contains(step.id) ? "(\(task).Succeeded || \(task).Failed)" : "\(task).Succeeded")
+        }
+        let needs = step.needs.flatMap(needArtifacts)
+        let serviceParameters = services.map { (name: $0.task, value: "{{tasks.\($0.task).ip}}") }
+        let name = Self.taskName(step.id)
+        switch shape(of: step) {
+        case .single:
+            let task = Self.task(
+                name: name, template: Self.templateName(step.id), depends: depends, parameters: serviceParameters,
+                artifacts: needs.map { ($0.name, $0.data) })
+            let template = try self.template(
+                name: Self.templateName(step.id), step: step, fileName: fileName, services: services,
+                extra: needs.flatMap { ["--outputs-from", $0.path] }, parameters: [],
+                artifacts: needs.map { ($0.name, $0.path) }, outputs: [("flow", Self.outputsPath)], perItem: false)
+            return ([task], [template])
+        case .fanned(let indices?):
+            var task = Self.task(
+                name: name, template: Self.templateName(step.id), depends: depends,
+                parameters: serviceParameters + [(name: "item", value: "{{item}}")],
+                artifacts: needs.map { ($0.name, $0.data) })
+            task = Self.appending(task, ("withItems", .list(indices.map { .int($0) })))
+            let template = try self.template(
+                name: Self.templateName(step.id), step: step, fileName: fileName, services: services,
+                extra: needs.flatMap { ["--outputs-from", $0.path] } + ["--item={{inputs.parameters.item}}"],
+                parameters: ["item"], artifacts: needs.map { ($0.name, $0.path) },
+                outputs: [("flow", Self.outputsPath)],
+                perItem: true)
+            return ([task], [template])
+        case .fanned(nil):
+            let itemsName = name + "-items"
+            let itemsTask = Self.task(
+                name: itemsName, template: "items-" + name, depends: depends, parameters: serviceParameters,
+                artifacts: needs.map { ($0.name, $0.data) })
+            let itemsTemplate = try self.template(
+                name: "items-" + name, step: step, fileName: fileName, services: services,
+                extra: needs.flatMap { ["--outputs-from", $0.path] } + ["--items-to", Self.itemsPath], parameters: [],
+                artifacts: needs.map { ($0.name, $0.path) },
+                outputs: [("flow", Self.outputsPath), ("items", Self.itemsPath)], perItem: nil)
+            let upstream = "\(Self.needsFolder)/\(itemsName).json"
+            var task = Self.task(
+                name: name, template: Self.templateName(step.id),
+                depends: services.map { "\($0.task).Daemoned" } + ["\(itemsName).Succeeded"],
+                parameters: serviceParameters + [(name: "item", value: "{{item}}")],
+                artifacts: [("need-\(itemsName)", "{{tasks.\(itemsName).outputs.parameters.flow}}")])
+            task = Self.appending(task, ("withParam", .string("{{tasks.\(itemsName).outputs.parameters.items}}")))
+            let template = try self.template(
+                name: Self.templateName(step.id), step: step, fileName: fileName, services: services,
+                extra: ["--outputs-from", upstream, "--item={{inputs.parameters.item}}"], parameters: ["item"],
+                artifacts: [("need-\(itemsName)", upstream)], outputs: [("flow", Self.outputsPath)], perItem: true)
+            return ([itemsTask, task], [itemsTemplate, template])
+        }
+    }
+
+    static func appending(_ node: ManifestNode, _ entry: (String, ManifestNode)) -> ManifestNode {
+        guard case .map(var entries) = node else { return node }
+        entries.append(entry)
+        return .map(entries)
+    }
+
+    private static func task(
+        name: String, template: String, depends: [String], parameters: [(name: String, value: String)],
+        artifacts: [(name: String, data: String)]
+    ) -> ManifestNode {
+        var entries: [(String, ManifestNode)] = [("name", .string(name)), ("template", .string(template))]
+        if !depends.isEmpty { entries.append(("depends", .string(depends.joined(separator: " && ")))) }
+        var arguments: [(String, ManifestNode)] = []
+        if !parameters.isEmpty {
+            arguments.append(
+                (
+                    "parameters",
+                    .list(parameters.map { .map([("name", .string($0.name)), ("value", .string($0.value))]) })
+                ))
+        }
+        if !artifacts.isEmpty {
+            arguments.append(
+                (
+                    "artifacts",
+                    .list(
+                        artifacts.map {
+                            .map([("name", .string($0.name)), ("raw", .map([("data", .string($0.data))]))])
+                        })
+                ))
+        }
+        if !arguments.isEmpty { entries.append(("arguments", .map(arguments))) }
+        return .map(entries)
+    }
+
+    /// A container template running `flow run /flow/FILE --only ID` with `extra` arguments.
+    /// `perItem`: true for an item's pod (retry and timeout per item), false for a whole step,
+    /// nil for an items task (neither: it sends nothing).
+    private func template(
+        name: String, step: Step, fileName: String, services: [ServiceTask], extra: [String], parameters: [String],
+        artifacts: [(name: String, path: String)], outputs: [(name: String, path: String)], perItem: Bool?
+    ) throws(Problem) -> ManifestNode {
+        var arguments =
+            ["run", "\(Self.mountPath)/\(fileName)", "--only", step.id, "--outputs-to", Self.outputsPath] + extra
+        for input in workflow.inputs {
+            arguments += ["--input", "\(input.name)={{workflow.parameters.\(input.name)}}"]
+        }
+        for service in services {
+            arguments += ["--service", "\(service.name)=http://{{inputs.parameters.\(service.task)}}:\(service.port)"]
+        }
+        var container: [(String, ManifestNode)] = [
+            ("image", .string(image)), ("command", .list([.string("flow")])),
+            ("args", .list(arguments.map { .string($0) })),
+        ]
+        let secrets = secretNames
+        if !secrets.isEmpty {
+            container.append(
+                (
+                    "env",
+                    .list(
+                        secrets.map { name in
+                            .map([
+                                ("name", .string("FLOW_SECRET_\(name)")),
+                                (
+                                    "valueFrom",
+                                    .map([
+                                        ("secretKeyRef", .map([("name", .string(secretName)), ("key", .string(name))]))
+                                    ])
+                                ),
+                            ])
+                        })
+                ))
+        }
+        container.append(
+            ("volumeMounts", .list([.map([("name", .string("workflow")), ("mountPath", .string(Self.mountPath))])])))
+        var entries: [(String, ManifestNode)] = [("name", .string(name))]
+        var inputs: [(String, ManifestNode)] = []
+        let inputParameters = services.map(\.task) + parameters
+        if !inputParameters.isEmpty {
+            inputs.append(("parameters", .list(inputParameters.map { .map([("name", .string($0))]) })))
+        }
+        if !artifacts.isEmpty {
+            inputs.append(
+                ("artifacts", .list(artifacts.map { .map([("name", .string($0.name)), ("path", .string($0.path))]) })))
+        }
+        if !inputs.isEmpty { entries.append(("inputs", .map(inputs))) }
+        entries.append(
+            (
+                "outputs",
+                .map([
+                    (
+                        "parameters",
+                        .list(
+                            outputs.map {
+                                .map([("name", .string($0.name)), ("valueFrom", .map([("path", .string($0.path))]))])
+                            })
+                    )
+                ])
+            ))
+        if perItem != nil {
+            if let retry = step.retry ?? (step.children.isEmpty ? workflow.defaults.retry : nil), retry.attempts > 1 {
+                entries.append(("retryStrategy", Self.retryStrategy(retry)))
+            }
+            // A for-each step's timeout bounds each item: a whole step's task of one has none.
+            if step.forEach == nil || perItem == true, let timeout = step.timeout ?? workflow.defaults.timeout {
+                entries.append(("activeDeadlineSeconds", .int(Self.deadline(timeout))))
+            }
+        }
+        entries.append(("container", .map(container)))
+        return .map(entries)
+    }
+
+    /// Argo retries a task whose pod was lost (`OnError`), as often and with the backoff of the
+    /// step's `retry`; the step's own failures are retried by flow inside the task, with its rules
+    /// (`retry.on`, `Retry-After`), so no attempt is counted twice.
+    static func retryStrategy(_ retry: Retry) -> ManifestNode {
+        var backoff: [(String, ManifestNode)] = [("duration", .string(durationText(retry.delay)))]
+        switch retry.backoff {
+        case .exponential: backoff.append(("factor", .int(2)))
+        case .constant, .linear: backoff.append(("factor", .int(1)))
+        }
+        if let maxDelay = retry.maxDelay { backoff.append(("maxDuration", .string(durationText(maxDelay)))) }
+        return .map([
+            ("limit", .int(retry.attempts - 1)), ("retryPolicy", .string("OnError")), ("backoff", .map(backoff)),
+        ])
+    }
+
+    /// The step's timeout in whole seconds plus 30 for the pod to start and flow to write its
+    /// outputs; flow enforces the exact timeout inside.
+    static func deadline(_ timeout: Duration) -> Int {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        return Int(seconds.rounded(.up)) + 30
+    }
+
+    static func durationText(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+    }
+
+    /// Every secret the workflow and the files it calls read, sorted.
+    var secretNames: [String] {
+        func names(_ workflow: Workflow) -> [String] {
+            workflow.secretReferences().map(\.name) + workflow.called.values.flatMap(names)
+        }
+        return Array(Set(names(workflow))).sorted()
+    }
+
+    /// Top-level steps whose `if` calls `always()`, `failure()` or `cancelled()`, and every step
+    /// upstream of one: their tasks run whenever their needs are done (see `task(for:)`).
+    static func statusRegion(_ workflow: Workflow) -> Set<String> {
+        let byId = Dictionary(workflow.steps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var region: Set<String> = []
+        var pending = workflow.steps.filter { step in
+            guard let text = step.condition?.text else { return false }
+            return ["always(", "failure(", "cancelled("].contains { text.contains($0) }
+        }.map(\.id)
+        while let id = pending.popLast() {
+            guard region.insert(id).inserted, let step = byId[id] else { continue }
+            pending += step.needs
+        }
+        return region
+    }
+
+    // MARK: - Names
+
+    /// A task or template name (DNS label characters); step ids are already `[A-Za-z0-9_-]`.
+    static func taskName(_ id: String) -> String {
+        kubernetesName(id)
+    }
+
+    static func templateName(_ id: String) -> String { "step-" + kubernetesName(id) }
+
+    static func kubernetesName(_ text: String) -> String {
+        let mapped = text.lowercased().map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" }
+        let trimmed = String(mapped).trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+        return trimmed.isEmpty ? "flow" : trimmed
+    }
+
+    static func configKey(_ path: String) -> String {
+        String(path.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_" ? $0 : "_" })
+    }
+}

@@ -1,0 +1,320 @@
+"""The Python side of scripts/argo-check: `validate` and `run` (see that script)."""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import yaml
+
+
+def load(path):
+    with open(path) as f:
+        return yaml.safe_load(f)
+
+
+# ---------------------------------------------------------------- validate
+
+def unkept(original, kept, where):
+    """Paths of keys in `original` that the model did not keep in `kept`."""
+    problems = []
+    if isinstance(original, dict):
+        if not isinstance(kept, dict):
+            return [f"{where}: expected a mapping"]
+        for key, value in original.items():
+            if key not in kept:
+                problems.append(f"{where}.{key}: not a field of the Argo model here")
+            else:
+                problems += unkept(value, kept[key], f"{where}.{key}")
+    elif isinstance(original, list):
+        if not isinstance(kept, list) or len(kept) != len(original):
+            return [f"{where}: expected a list"]
+        for i, (a, b) in enumerate(zip(original, kept)):
+            problems += unkept(a, b, f"{where}[{i}]")
+    return problems
+
+
+def references(doc):
+    """What Argo resolves when it runs the workflow: names that must exist."""
+    problems = []
+    spec = doc.get("spec", {})
+    templates = {t["name"]: t for t in spec.get("templates", [])}
+    if spec.get("entrypoint") not in templates:
+        problems.append(f"spec.entrypoint: no template '{spec.get('entrypoint')}'")
+    params = {p["name"] for p in spec.get("arguments", {}).get("parameters", [])}
+    for template in templates.values():
+        tasks = template.get("dag", {}).get("tasks", [])
+        names = {t["name"] for t in tasks}
+        for task in tasks:
+            where = f"task {task['name']}"
+            target = templates.get(task.get("template"))
+            if target is None:
+                problems.append(f"{where}: no template '{task.get('template')}'")
+                continue
+            for name in re.findall(r"([A-Za-z0-9-]+)\.[A-Z][A-Za-z]+", task.get("depends", "")):
+                if name not in names:
+                    problems.append(f"{where}: depends on unknown task '{name}'")
+            given_params = {p["name"] for p in task.get("arguments", {}).get("parameters", [])}
+            given_artifacts = {a["name"] for a in task.get("arguments", {}).get("artifacts", [])}
+            for p in target.get("inputs", {}).get("parameters", []):
+                if p["name"] not in given_params and "value" not in p and "default" not in p:
+                    problems.append(f"{where}: input parameter '{p['name']}' is not given")
+            for a in target.get("inputs", {}).get("artifacts", []):
+                if a["name"] not in given_artifacts:
+                    problems.append(f"{where}: input artifact '{a['name']}' is not given")
+            text = json.dumps(task)
+            for ref in re.findall(r"\{\{tasks\.([A-Za-z0-9-]+)\.", text):
+                if ref not in names:
+                    problems.append(f"{where}: reads unknown task '{ref}'")
+        for ref in re.findall(r"\{\{workflow\.parameters\.([A-Za-z0-9_-]+)\}\}", json.dumps(template)):
+            if ref not in params:
+                problems.append(f"template {template['name']}: reads unknown parameter '{ref}'")
+    return problems
+
+
+def validate(paths):
+    from hera.workflows.models import Workflow
+
+    failed = 0
+    for path in paths:
+        doc = load(path)
+        try:
+            model = Workflow.model_validate(doc)
+        except Exception as error:  # pydantic.ValidationError
+            print(f"{path}: not an Argo Workflow: {error}")
+            failed += 1
+            continue
+        kept = model.model_dump(by_alias=True, exclude_none=True, mode="json")
+        problems = unkept(doc, kept, "") + references(doc)
+        if doc.get("apiVersion") != "argoproj.io/v1alpha1" or doc.get("kind") != "Workflow":
+            problems.append("not apiVersion argoproj.io/v1alpha1, kind Workflow")
+        for problem in problems:
+            print(f"{path}: {problem}")
+        failed += bool(problems)
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------- run
+
+class Harness:
+    def __init__(self, doc, flow, mounts, daemons, secrets, log):
+        self.spec = doc["spec"]
+        self.templates = {t["name"]: t for t in self.spec["templates"]}
+        self.flow = flow
+        self.mounts = mounts
+        self.daemons = daemons
+        self.secrets = secrets
+        self.log = log
+        self.params = {p["name"]: p.get("value") for p in self.spec.get("arguments", {}).get("parameters", [])}
+        self.phase = {}
+        self.outputs = {}
+        self.ips = {}
+        self.started = []
+        self.work = tempfile.mkdtemp(prefix="argo-harness-")
+
+    def substitute(self, text, inputs=None, item=None):
+        def value(match):
+            name = match.group(1).strip()
+            parts = name.split(".")
+            if parts[0] == "workflow" and parts[1] == "parameters":
+                found = self.params.get(parts[2])
+            elif parts[0] == "inputs" and parts[1] == "parameters":
+                found = (inputs or {}).get(parts[2])
+            elif parts[0] == "tasks" and parts[2] == "ip":
+                found = self.ips.get(parts[1])
+            elif parts[0] == "tasks" and parts[2:4] == ["outputs", "parameters"]:
+                found = self.outputs.get(parts[1], {}).get(parts[4])
+            elif name == "item":
+                found = item if isinstance(item, str) else json.dumps(item)
+            else:
+                found = None
+            if found is None:
+                raise RuntimeError(f"cannot resolve {{{{{name}}}}}")
+            return found
+        return re.sub(r"\{\{([^}]+)\}\}", value, text)
+
+    def local_path(self, path, task_dir):
+        if path.startswith("/tmp/"):
+            return os.path.join(task_dir, path[len("/tmp/"):])
+        return path
+
+    def depends_hold(self, depends):
+        expression = depends.replace("&&", " and ").replace("||", " or ").replace("!", " not ")
+        def result(match):
+            task, what = match.group(1), match.group(2)
+            phase = self.phase[task]
+            return str(phase == what)
+        expression = re.sub(r"([A-Za-z0-9-]+)\.([A-Z][A-Za-z]+)", result, expression)
+        return eval(expression, {"__builtins__": {}}, {})
+
+    def ready(self, task):
+        names = re.findall(r"([A-Za-z0-9-]+)\.[A-Z][A-Za-z]+", task.get("depends", ""))
+        return all(n in self.phase for n in names)
+
+    def container_command(self, template, inputs, item, task_dir):
+        container = template["container"]
+        mounts = {m["mountPath"]: self.mounts[m["name"]] for m in container.get("volumeMounts", [])}
+        argv = []
+        for part in container.get("command", []) + container.get("args", []):
+            part = self.substitute(part, inputs, item)
+            for mount, folder in mounts.items():
+                if part.startswith(mount + "/"):
+                    part = folder + part[len(mount):]
+            argv.append(self.local_path(part, task_dir))
+        if argv and argv[0] == "flow":
+            argv[0] = self.flow
+        env = dict(os.environ)
+        env = {k: v for k, v in env.items() if not k.startswith("FLOW_SECRET_")}
+        for variable in container.get("env", []):
+            if "value" in variable:
+                env[variable["name"]] = self.substitute(variable["value"], inputs, item)
+            else:
+                key = variable["valueFrom"]["secretKeyRef"]["key"]
+                if key not in self.secrets:
+                    raise RuntimeError(f"no --secret {key}")
+                env[variable["name"]] = self.secrets[key]
+        return argv, env
+
+    def start_daemon(self, name, template):
+        if name in self.daemons:
+            self.ips[name] = self.daemons[name]
+            return "Daemoned"
+        task_dir = os.path.join(self.work, name)
+        os.makedirs(task_dir, exist_ok=True)
+        argv, env = self.container_command(template, {}, None, task_dir)
+        env.pop("FLOW_SANDBOX_HOST", None)  # here every task runs on 127.0.0.1
+        process = subprocess.Popen(argv, env=env, stdout=self.log, stderr=self.log)
+        self.started.append(process)
+        probe = template["container"].get("readinessProbe", {})
+        port = (probe.get("httpGet") or probe.get("tcpSocket") or {}).get("port")
+        path = (probe.get("httpGet") or {}).get("path", "/")
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2)
+                self.ips[name] = "127.0.0.1"
+                return "Daemoned"
+            except Exception:
+                time.sleep(0.1)
+        return "Failed"
+
+    def run_pod(self, name, template, inputs, artifacts, item):
+        task_dir = tempfile.mkdtemp(prefix=name + "-", dir=self.work)
+        for artifact in template.get("inputs", {}).get("artifacts", []):
+            path = self.local_path(artifact["path"], task_dir)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(artifacts[artifact["name"]])
+        os.makedirs(os.path.join(task_dir, "flow"), exist_ok=True)
+        argv, env = self.container_command(template, inputs, item, task_dir)
+        deadline = template.get("activeDeadlineSeconds")
+        print(f"argo-harness: {name}: {' '.join(argv)}", file=self.log, flush=True)
+        try:
+            code = subprocess.run(argv, env=env, stdout=self.log, stderr=self.log, timeout=deadline).returncode
+        except subprocess.TimeoutExpired:
+            code = -1
+        outputs = {}
+        # Argo keeps a failed pod's output parameters too.
+        for parameter in template.get("outputs", {}).get("parameters", []):
+            path = self.local_path(parameter["valueFrom"]["path"], task_dir)
+            if os.path.exists(path):
+                with open(path) as f:
+                    outputs[parameter["name"]] = f.read()
+        return ("Succeeded" if code == 0 else "Failed"), outputs
+
+    def run_task(self, task):
+        name = task["name"]
+        template = self.templates[task["template"]]
+        if template.get("daemon"):
+            return self.start_daemon(name, template)
+        arguments = task.get("arguments", {})
+
+        def given(item):
+            inputs = {p["name"]: self.substitute(p["value"], item=item) for p in arguments.get("parameters", [])}
+            artifacts = {a["name"]: self.substitute(a["raw"]["data"], item=item) for a in arguments.get("artifacts", [])}
+            return inputs, artifacts
+        if "withItems" in task or "withParam" in task:
+            items = task["withItems"] if "withItems" in task else json.loads(self.substitute(task["withParam"]))
+            if not items:
+                return "Skipped"
+            phases, collected = [], {}
+            for item in items:
+                item_inputs, item_artifacts = given(item)
+                phase, outputs = self.run_pod(name, template, item_inputs, item_artifacts, item)
+                phases.append(phase)
+                for key, value in outputs.items():
+                    collected.setdefault(key, []).append(value)
+            # Argo gives an expanded task's output parameter as a JSON list of the items' values.
+            self.outputs[name] = {k: json.dumps(v) for k, v in collected.items()}
+            return "Succeeded" if all(p == "Succeeded" for p in phases) else "Failed"
+        inputs, artifacts = given(None)
+        phase, outputs = self.run_pod(name, template, inputs, artifacts, None)
+        self.outputs[name] = outputs
+        return phase
+
+    def run(self):
+        entry = self.templates[self.spec["entrypoint"]]
+        tasks = list(entry["dag"]["tasks"])
+        try:
+            while len(self.phase) < len(tasks):
+                progressed = False
+                for task in tasks:
+                    name = task["name"]
+                    if name in self.phase or not self.ready(task):
+                        continue
+                    progressed = True
+                    if "depends" in task and not self.depends_hold(task["depends"]):
+                        self.phase[name] = "Omitted"
+                    else:
+                        self.phase[name] = self.run_task(task)
+                if not progressed:
+                    raise RuntimeError("the DAG has a cycle or depends on unknown tasks")
+        finally:
+            for process in self.started:
+                process.terminate()
+                try:
+                    process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+            shutil.rmtree(self.work, ignore_errors=True)
+        print(json.dumps({"phases": self.phase, "outputs": self.outputs}, sort_keys=True))
+        return 1 if "Failed" in self.phase.values() else 0
+
+
+def pairs(values, option):
+    result = {}
+    for value in values or []:
+        if "=" not in value:
+            sys.exit(f"argo-check: {option} takes NAME=VALUE, not {value}")
+        key, _, rest = value.partition("=")
+        result[key] = rest
+    return result
+
+
+def main():
+    if len(sys.argv) < 2 or sys.argv[1] not in ("validate", "run"):
+        sys.exit("usage: argo-check validate MANIFEST... | argo-check run MANIFEST --flow PATH --mount NAME=DIR")
+    if sys.argv[1] == "validate":
+        sys.exit(validate(sys.argv[2:]))
+    parser = argparse.ArgumentParser(prog="argo-check run")
+    parser.add_argument("manifest")
+    parser.add_argument("--flow", required=True)
+    parser.add_argument("--mount", action="append")
+    parser.add_argument("--daemon", action="append")
+    parser.add_argument("--secret", action="append")
+    parser.add_argument("--parameter", action="append")
+    arguments = parser.parse_args(sys.argv[2:])
+    harness = Harness(
+        load(arguments.manifest), arguments.flow, pairs(arguments.mount, "--mount"),
+        pairs(arguments.daemon, "--daemon"), pairs(arguments.secret, "--secret"), sys.stderr)
+    harness.params.update(pairs(arguments.parameter, "--parameter"))
+    sys.exit(harness.run())
+
+
+if __name__ == "__main__":
+    main()
