@@ -51,6 +51,9 @@ enum NestedRun {
         let queue = context.queue
         var options = context.options
         options.inputs = inputs
+        // `flow run --only`'s given records and item selection belong to the top-level run.
+        options.prior = [:]
+        options.forEachSelection = nil
         if let item {
             // An enclosing group's item (this run being an item of an item) stays in scope.
             options.itemLocals = context.options.itemLocals.merging(item.locals) { _, inner in inner }
