@@ -162,10 +162,12 @@ class Harness:
         argv = []
         for part in container.get("command", []) + container.get("args", []):
             part = self.substitute(part, inputs, item)
-            for mount, folder in mounts.items():
-                if part.startswith(mount + "/"):
-                    part = folder + part[len(mount):]
-            argv.append(self.local_path(part, task_dir))
+            mounted = next((m for m in mounts if part.startswith(m + "/")), None)
+            if mounted is not None:
+                # A mounted file's local folder may itself be under /tmp: it is not the pod's /tmp.
+                argv.append(mounts[mounted] + part[len(mounted):])
+            else:
+                argv.append(self.local_path(part, task_dir))
         if argv and argv[0] == "flow":
             argv[0] = self.flow
         env = dict(os.environ)
