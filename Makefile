@@ -17,18 +17,22 @@ build: deps
 # memory growth during a 50 MB upload, a port that was just freed — that parallel tests disturb.
 # .tsan-suppressions says why swift-subprocess's own locks are exempt.
 # Under the thread sanitizer run the suites whose code has threads: the futures, the HTTP client,
-# the engine and the sandbox in-process, and the end-to-end suites that exercise the CLI's own
-# threads (signals, process groups, services, output pacing) in an instrumented `flow`. The other
+# the engine, the sandbox and the journal's writer thread in-process, and the end-to-end suites that
+# exercise the CLI's own threads (signals, process groups, services, output pacing, the journal's
+# write-ahead on resume) in an instrumented `flow`. The other
 # end-to-end suites drive the same engine code the in-process suites cover, and the DSL is
 # single-threaded; running them twice kept `make test` over its 15-minute budget.
-TSAN_SUITES := FlowTasksTests|FlowHTTPTests|FlowEngineTests|FlowSandboxTests|EndToEndTests\.(ProcessLifetimeTests|RunCommandTests|ServiceRunTests|SecretMaskingTests)
+TSAN_SUITES := FlowTasksTests|FlowHTTPTests|FlowEngineTests|FlowSandboxTests|FlowJournalTests|EndToEndTests\.(ProcessLifetimeTests|RunCommandTests|ServiceRunTests|SecretMaskingTests|ResumeRunTests)
 test: deps
+	@date +'make test: %T peers'
 	scripts/install-deps.sh chromium
 	scripts/tus-peer --install
 	scripts/gcs-peer --install
 	scripts/schema-check --install
 	scripts/argo-check --install
+	@date +'make test: %T build'
 	$(SWIFT) build --build-tests
+	@date +'make test: %T plain suite (instrumented build beside it)'
 	@# The instrumented build is CPU work and the plain suite mostly waits on sockets and processes,
 	@# so the two overlap: this saves the suite's minutes of the 15-minute budget. Its log is
 	@# printed when it fails.
@@ -36,10 +40,12 @@ test: deps
 		> .build-tsan.log 2>&1; echo $$? > .build-tsan.status ) & \
 	$(SWIFT) test --skip-build --no-parallel; plain=$$?; wait; \
 	if [ "$$(cat .build-tsan.status)" != 0 ]; then cat .build-tsan.log; exit 1; fi; exit $$plain
+	@date +'make test: %T suites under the thread sanitizer'
 	TSAN_OPTIONS="suppressions=$(CURDIR)/.tsan-suppressions" \
 		$(SWIFT) test --skip-build --sanitize=thread --no-parallel --scratch-path .build-tsan --filter '$(TSAN_SUITES)'
+	@date +'make test: %T lint'
 	$(SWIFT) format lint --strict -r Sources Tests bench
-	@echo "make test: all checks passed"
+	@date +'make test: %T all checks passed'
 
 # The demo: flow (release) runs workflows/demo.yaml, which starts `flow sandbox` itself. The
 # sandbox's demo login is demo / s3cret; the password is passed as a secret, so output masks it.

@@ -14,11 +14,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         // Comes with Hummingbird; named for NIOConcurrencyHelpers' locks in FlowSandbox.
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         // Already required by swift-subprocess (FilePath on Linux); named so FlowEngine can import it.
         .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
+        // The run journal (FlowJournal): SQLite in WAL mode through GRDB; Linux builds it against libsqlite3-dev.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .target(
@@ -39,13 +40,17 @@ let package = Package(
         ),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         .target(name: "FlowHTTP", dependencies: ["FlowTasks", "CCurlShim"]),
+        // sha256, sha1 and md5 from the system's libcrypto (libssl-dev), instead of swift-crypto's
+        // own BoringSSL: see "Dependencies" in README.md.
+        .target(name: "CDigest", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "FlowDigest", dependencies: ["CDigest"]),
         .target(
             name: "FlowEngine",
             dependencies: [
                 "FlowDSL", "FlowTasks", "FlowHTTP",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "FlowDigest",
             ]
         ),
         .target(
@@ -53,27 +58,44 @@ let package = Package(
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "FlowDigest",
             ]
         ),
+        // Knows nothing of FlowDSL/FlowEngine: stores plain strings, ints and dates (see journal-api).
+        // GRDBSQLite (GRDB's own SQLite module) for binding the writer's arguments directly.
+        .target(
+            name: "FlowJournal",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         .executableTarget(
             name: "flow",
             dependencies: [
-                "FlowDSL", "FlowEngine", "FlowHTTP", "FlowSandbox", "FlowTasks",
+                "FlowDSL", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowSandbox", "FlowTasks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Benchmarks (release-built by the bench/ scripts; not part of the product).
         .executableTarget(name: "BenchTasks", dependencies: ["FlowTasks"], path: "bench/tasks"),
         // bench/http's client side; built in release by that script only.
+        // bench/validate's in-process view: `WorkflowLoader.load` beside libyaml's own event parse.
+        .executableTarget(
+            name: "BenchValidate", dependencies: ["FlowDSL", .product(name: "Yams", package: "Yams")],
+            path: "bench/validate-core"),
         .executableTarget(name: "BenchHTTP", dependencies: ["FlowHTTP", "FlowTasks"], path: "bench/http-client"),
+        // bench/journal's workload; FlowJournalTests also run it as a second process on one journal.
+        .executableTarget(name: "BenchJournal", dependencies: ["FlowJournal"], path: "bench/journal-writer"),
         .testTarget(name: "FlowTasksTests", dependencies: ["FlowTasks"]),
         .testTarget(name: "FlowDSLTests", dependencies: ["FlowDSL"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FlowHTTPTests", dependencies: ["FlowHTTP", "FlowTasks", "FlowSandbox"]),
         .testTarget(
-            name: "FlowEngineTests", dependencies: ["FlowEngine", "FlowDSL", "FlowTasks", "FlowHTTP", "FlowSandbox"]),
+            name: "FlowEngineTests",
+            dependencies: ["FlowEngine", "FlowDSL", "FlowTasks", "FlowHTTP", "FlowSandbox", "FlowDigest"]),
         .testTarget(name: "FlowSandboxTests", dependencies: ["FlowSandbox"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["flow", "FlowSandbox", "FlowTasks"]),
+        .testTarget(
+            name: "FlowJournalTests",
+            dependencies: ["FlowJournal", "BenchJournal", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["flow", "FlowJournal", "FlowSandbox", "FlowTasks"]),
     ],
     swiftLanguageModes: [.v6]
 )

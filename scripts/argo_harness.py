@@ -1,12 +1,15 @@
 """The Python side of scripts/argo-check: `validate` and `run` (see that script)."""
 import argparse
+import collections
 import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -71,6 +74,14 @@ def references(doc):
             for ref in re.findall(r"\{\{tasks\.([A-Za-z0-9-]+)\.", text):
                 if ref not in names:
                     problems.append(f"{where}: reads unknown task '{ref}'")
+        declared = {p["name"] for p in template.get("inputs", {}).get("parameters", [])}
+        for ref in re.findall(r"\{\{inputs\.parameters\.([A-Za-z0-9_-]+)\}\}", json.dumps(template)):
+            if ref not in declared:
+                problems.append(f"template {template['name']}: reads undeclared input parameter '{ref}'")
+        for parameter in template.get("outputs", {}).get("parameters", []):
+            for ref in re.findall(r"\{\{tasks\.([A-Za-z0-9-]+)\.", parameter.get("valueFrom", {}).get("parameter", "")):
+                if ref not in names:
+                    problems.append(f"template {template['name']}: output reads unknown task '{ref}'")
         for ref in re.findall(r"\{\{workflow\.parameters\.([A-Za-z0-9_-]+)\}\}", json.dumps(template)):
             if ref not in params:
                 problems.append(f"template {template['name']}: reads unknown parameter '{ref}'")
@@ -101,6 +112,15 @@ def validate(paths):
 
 # ---------------------------------------------------------------- run
 
+class Scope:
+    """One DAG template's run: its tasks' phases and output parameters, and its own inputs."""
+
+    def __init__(self, inputs):
+        self.inputs = inputs
+        self.phase = {}
+        self.outputs = {}
+
+
 class Harness:
     def __init__(self, doc, flow, mounts, daemons, secrets, log):
         self.spec = doc["spec"]
@@ -111,13 +131,14 @@ class Harness:
         self.secrets = secrets
         self.log = log
         self.params = {p["name"]: p.get("value") for p in self.spec.get("arguments", {}).get("parameters", [])}
-        self.phase = {}
-        self.outputs = {}
         self.ips = {}
         self.started = []
+        self.lock = threading.Lock()
+        # The most tasks (pods or nested DAGs) each DAG template had running at once.
+        self.peaks = {}
         self.work = tempfile.mkdtemp(prefix="argo-harness-")
 
-    def substitute(self, text, inputs=None, item=None):
+    def substitute(self, text, scope=None, inputs=None, item=None):
         def value(match):
             name = match.group(1).strip()
             parts = name.split(".")
@@ -127,8 +148,8 @@ class Harness:
                 found = (inputs or {}).get(parts[2])
             elif parts[0] == "tasks" and parts[2] == "ip":
                 found = self.ips.get(parts[1])
-            elif parts[0] == "tasks" and parts[2:4] == ["outputs", "parameters"]:
-                found = self.outputs.get(parts[1], {}).get(parts[4])
+            elif parts[0] == "tasks" and parts[2:4] == ["outputs", "parameters"] and scope is not None:
+                found = scope.outputs.get(parts[1], {}).get(parts[4])
             elif name == "item":
                 found = item if isinstance(item, str) else json.dumps(item)
             else:
@@ -139,29 +160,30 @@ class Harness:
         return re.sub(r"\{\{([^}]+)\}\}", value, text)
 
     def local_path(self, path, task_dir):
-        if path.startswith("/tmp/"):
+        # The files the manifest itself places in a pod (records, needs, items) live under
+        # /tmp/flow/: each pod gets its own. Other paths are the workflow's, on this one host.
+        if path.startswith("/tmp/flow/"):
             return os.path.join(task_dir, path[len("/tmp/"):])
         return path
 
-    def depends_hold(self, depends):
+    @staticmethod
+    def depends_hold(depends, phases):
         expression = depends.replace("&&", " and ").replace("||", " or ").replace("!", " not ")
         def result(match):
-            task, what = match.group(1), match.group(2)
-            phase = self.phase[task]
-            return str(phase == what)
+            return str(phases[match.group(1)] == match.group(2))
         expression = re.sub(r"([A-Za-z0-9-]+)\.([A-Z][A-Za-z]+)", result, expression)
         return eval(expression, {"__builtins__": {}}, {})
 
-    def ready(self, task):
-        names = re.findall(r"([A-Za-z0-9-]+)\.[A-Z][A-Za-z]+", task.get("depends", ""))
-        return all(n in self.phase for n in names)
+    @staticmethod
+    def needs_of(task):
+        return re.findall(r"([A-Za-z0-9-]+)\.[A-Z][A-Za-z]+", task.get("depends", ""))
 
     def container_command(self, template, inputs, item, task_dir):
         container = template["container"]
         mounts = {m["mountPath"]: self.mounts[m["name"]] for m in container.get("volumeMounts", [])}
         argv = []
         for part in container.get("command", []) + container.get("args", []):
-            part = self.substitute(part, inputs, item)
+            part = self.substitute(part, inputs=inputs, item=item)
             mounted = next((m for m in mounts if part.startswith(m + "/")), None)
             if mounted is not None:
                 # A mounted file's local folder may itself be under /tmp: it is not the pod's /tmp.
@@ -174,7 +196,7 @@ class Harness:
         env = {k: v for k, v in env.items() if not k.startswith("FLOW_SECRET_")}
         for variable in container.get("env", []):
             if "value" in variable:
-                env[variable["name"]] = self.substitute(variable["value"], inputs, item)
+                env[variable["name"]] = self.substitute(variable["value"], inputs=inputs, item=item)
             else:
                 key = variable["valueFrom"]["secretKeyRef"]["key"]
                 if key not in self.secrets:
@@ -182,28 +204,32 @@ class Harness:
                 env[variable["name"]] = self.secrets[key]
         return argv, env
 
-    def start_daemon(self, name, template):
+    def start_daemon(self, name, template, inputs):
         if name in self.daemons:
             self.ips[name] = self.daemons[name]
-            return "Daemoned"
+            return "Daemoned", {}
         task_dir = os.path.join(self.work, name)
         os.makedirs(task_dir, exist_ok=True)
-        argv, env = self.container_command(template, {}, None, task_dir)
+        argv, env = self.container_command(template, inputs, None, task_dir)
         env.pop("FLOW_SANDBOX_HOST", None)  # here every task runs on 127.0.0.1
         process = subprocess.Popen(argv, env=env, stdout=self.log, stderr=self.log)
-        self.started.append(process)
+        with self.lock:
+            self.started.append(process)
         probe = template["container"].get("readinessProbe", {})
         port = (probe.get("httpGet") or probe.get("tcpSocket") or {}).get("port")
         path = (probe.get("httpGet") or {}).get("path", "/")
         deadline = time.time() + 30
         while time.time() < deadline:
             try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2)
+                if "httpGet" in probe:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2)
+                else:
+                    socket.create_connection(("127.0.0.1", port), timeout=2).close()
                 self.ips[name] = "127.0.0.1"
-                return "Daemoned"
+                return "Daemoned", {}
             except Exception:
                 time.sleep(0.1)
-        return "Failed"
+        return "Failed", {}
 
     def run_pod(self, name, template, inputs, artifacts, item):
         task_dir = tempfile.mkdtemp(prefix=name + "-", dir=self.work)
@@ -229,53 +255,141 @@ class Harness:
                     outputs[parameter["name"]] = f.read()
         return ("Succeeded" if code == 0 else "Failed"), outputs
 
-    def run_task(self, task):
+    def execute(self, task, scope, item):
+        """Runs one node of a task (the task, or one of its items): a pod, a daemon or a nested DAG."""
         name = task["name"]
         template = self.templates[task["template"]]
-        if template.get("daemon"):
-            return self.start_daemon(name, template)
         arguments = task.get("arguments", {})
+        inputs = {
+            p["name"]: self.substitute(p["value"], scope, scope.inputs, item) for p in arguments.get("parameters", [])
+        }
+        artifacts = {
+            a["name"]: self.substitute(a["raw"]["data"], scope, scope.inputs, item)
+            for a in arguments.get("artifacts", [])
+        }
+        if template.get("daemon"):
+            return self.start_daemon(name, template, inputs)
+        if "dag" in template:
+            return self.run_dag(template, inputs)
+        return self.run_pod(name, template, inputs, artifacts, item)
 
-        def given(item):
-            inputs = {p["name"]: self.substitute(p["value"], item=item) for p in arguments.get("parameters", [])}
-            artifacts = {a["name"]: self.substitute(a["raw"]["data"], item=item) for a in arguments.get("artifacts", [])}
-            return inputs, artifacts
-        if "withItems" in task or "withParam" in task:
-            items = task["withItems"] if "withItems" in task else json.loads(self.substitute(task["withParam"]))
-            if not items:
-                return "Skipped"
-            phases, collected = [], {}
-            for item in items:
-                item_inputs, item_artifacts = given(item)
-                phase, outputs = self.run_pod(name, template, item_inputs, item_artifacts, item)
-                phases.append(phase)
-                for key, value in outputs.items():
-                    collected.setdefault(key, []).append(value)
-            # Argo gives an expanded task's output parameter as a JSON list of the items' values.
-            self.outputs[name] = {k: json.dumps(v) for k, v in collected.items()}
-            return "Succeeded" if all(p == "Succeeded" for p in phases) else "Failed"
-        inputs, artifacts = given(None)
-        phase, outputs = self.run_pod(name, template, inputs, artifacts, None)
-        self.outputs[name] = outputs
-        return phase
+    def run_dag(self, template, inputs, scopes=None):
+        """Runs a DAG template as Argo's controller would: each task once its `depends` are decided,
+        an expanded task's items as nodes of their own, at most `parallelism` nodes at once, and,
+        with `failFast` (Argo's default), no new node after one failed."""
+        tasks = template["dag"]["tasks"]
+        limit = template.get("parallelism") or len(tasks) + 10**6
+        fail_fast = template["dag"].get("failFast", True)
+        scope = Scope(inputs)
+        condition = threading.Condition()
+        queued = collections.deque()  # (task, index, item) ready to start
+        expanded = {}  # task name -> {"results": [...], "left": n}
+        state = {"running": 0, "failed": False}
+        peak = 0
+
+        def work(task, index, item):
+            try:
+                result = self.execute(task, scope, item)
+            except Exception as error:  # a substitution that cannot resolve fails the node
+                print(f"argo-harness: {task['name']}: {error}", file=self.log, flush=True)
+                result = ("Failed", {})
+            with condition:
+                expanded[task["name"]]["results"][index] = result
+                expanded[task["name"]]["left"] -= 1
+                state["running"] -= 1
+                if result[0] == "Failed":
+                    state["failed"] = True
+                condition.notify_all()
+
+        threads = []
+        with condition:
+            while True:
+                # Decide every task whose dependencies are decided.
+                for task in tasks:
+                    name = task["name"]
+                    if name in scope.phase or name in expanded:
+                        continue
+                    if not all(n in scope.phase for n in self.needs_of(task)):
+                        continue
+                    if fail_fast and state["failed"]:
+                        continue  # Argo schedules nothing new after a failure
+                    if "depends" in task and not self.depends_hold(task["depends"], scope.phase):
+                        scope.phase[name] = "Omitted"
+                        continue
+                    if "withItems" in task or "withParam" in task:
+                        items = (task["withItems"] if "withItems" in task
+                                 else json.loads(self.substitute(task["withParam"], scope, scope.inputs)))
+                        if not items:
+                            scope.phase[name] = "Skipped"
+                            continue
+                    else:
+                        items = [None]
+                    expanded[name] = {"results": [None] * len(items), "left": len(items),
+                                      "loop": "withItems" in task or "withParam" in task}
+                    for index, item in enumerate(items):
+                        queued.append((task, index, item))
+                # After a failure under failFast, queued nodes never start.
+                if fail_fast and state["failed"]:
+                    while queued:
+                        task, _, _ = queued.popleft()
+                        expanded[task["name"]]["left"] -= 1
+                while queued and state["running"] < limit:
+                    task, index, item = queued.popleft()
+                    state["running"] += 1
+                    peak = max(peak, state["running"])
+                    thread = threading.Thread(target=work, args=(task, index, item), daemon=True)
+                    threads.append(thread)
+                    thread.start()
+                # Decide the tasks whose nodes have all finished (or will never start).
+                finished = False
+                for name, record in list(expanded.items()):
+                    if record["left"] > 0:
+                        continue
+                    finished = True
+                    del expanded[name]
+                    results = [r for r in record["results"] if r is not None]
+                    phases = [phase for phase, _ in results]
+                    if not record["loop"]:
+                        if results:  # else it never started (failFast)
+                            scope.phase[name], scope.outputs[name] = results[0]
+                        continue
+                    collected = {}
+                    for _, outputs in results:
+                        for key, value in outputs.items():
+                            collected.setdefault(key, []).append(value)
+                    # Argo gives an expanded task's output parameter as a JSON list of the items' values.
+                    scope.outputs[name] = {k: json.dumps(v) for k, v in collected.items()}
+                    complete = len(results) == len(record["results"])
+                    scope.phase[name] = "Succeeded" if complete and all(p == "Succeeded" for p in phases) else "Failed"
+                if finished:
+                    continue
+                if not expanded and not queued and state["running"] == 0:
+                    break
+                condition.wait()
+        for thread in threads:
+            thread.join()
+        undecided = [t["name"] for t in tasks if t["name"] not in scope.phase]
+        if undecided and not (fail_fast and state["failed"]):
+            raise RuntimeError(f"the DAG has a cycle or depends on unknown tasks: {undecided}")
+        with self.lock:
+            self.peaks[template["name"]] = max(self.peaks.get(template["name"], 0), peak)
+        failed = any(p == "Failed" for p in scope.phase.values()) or bool(undecided)
+        outputs = {}
+        for parameter in template.get("outputs", {}).get("parameters", []):
+            try:
+                outputs[parameter["name"]] = self.substitute(
+                    parameter["valueFrom"]["parameter"], scope, scope.inputs)
+            except RuntimeError:
+                pass
+        if scopes is not None:
+            scopes.append(scope)
+        return ("Failed" if failed else "Succeeded"), outputs
 
     def run(self):
         entry = self.templates[self.spec["entrypoint"]]
-        tasks = list(entry["dag"]["tasks"])
+        scopes = []
         try:
-            while len(self.phase) < len(tasks):
-                progressed = False
-                for task in tasks:
-                    name = task["name"]
-                    if name in self.phase or not self.ready(task):
-                        continue
-                    progressed = True
-                    if "depends" in task and not self.depends_hold(task["depends"]):
-                        self.phase[name] = "Omitted"
-                    else:
-                        self.phase[name] = self.run_task(task)
-                if not progressed:
-                    raise RuntimeError("the DAG has a cycle or depends on unknown tasks")
+            self.run_dag(entry, {}, scopes)
         finally:
             for process in self.started:
                 process.terminate()
@@ -284,8 +398,9 @@ class Harness:
                 except subprocess.TimeoutExpired:
                     process.kill()
             shutil.rmtree(self.work, ignore_errors=True)
-        print(json.dumps({"phases": self.phase, "outputs": self.outputs}, sort_keys=True))
-        return 1 if "Failed" in self.phase.values() else 0
+        scope = scopes[0]
+        print(json.dumps({"phases": scope.phase, "outputs": scope.outputs, "peaks": self.peaks}, sort_keys=True))
+        return 1 if "Failed" in scope.phase.values() else 0
 
 
 def pairs(values, option):

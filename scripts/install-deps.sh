@@ -5,7 +5,11 @@ set -euo pipefail
 
 need_apt=()
 pkg-config --exists libcurl 2>/dev/null || need_apt+=(libcurl4-openssl-dev pkg-config)
+# sha256, sha1 and md5 come from libcrypto (FlowDigest).
+[ -f /usr/include/openssl/sha.h ] || need_apt+=(libssl-dev)
 command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
+# The run journal (FlowJournal) links SQLite through GRDB, which needs the headers on Linux.
+pkg-config --exists sqlite3 2>/dev/null || need_apt+=(libsqlite3-dev pkg-config)
 # The proxy tests start their own tinyproxy (Debian puts it in /usr/bin).
 command -v tinyproxy >/dev/null 2>&1 || [ -x /usr/sbin/tinyproxy ] || need_apt+=(tinyproxy)
 for extra in "$@"; do

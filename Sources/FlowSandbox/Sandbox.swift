@@ -43,7 +43,7 @@ public final class Sandbox: Sendable {
     /// Starts a sandbox and returns once it accepts connections; throws if the address cannot be bound.
     public static func start(_ configuration: SandboxConfiguration = .init()) async throws -> Sandbox {
         let (storage, ownsStorage) = try prepareStorage(configuration.storageDirectory)
-        let state = SandboxState(storageDirectory: storage)
+        let state = SandboxState(storageDirectory: storage, recordsBodies: configuration.recordsBodies)
         let router = Router(context: SandboxContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: EventLogMiddleware(events: state.events, connections: state.connections))
         SandboxRoutes.register(on: router, state: state)

@@ -18,6 +18,12 @@ public struct SandboxEvent: Sendable, Codable, Equatable {
     public var clientDisconnected: Bool
     /// The request body bytes the server received.
     public var bytesReceived: Int
+    /// The request's `Content-Range`, `Range`, `Upload-Offset` and `Upload-Length` headers, those it had.
+    public var headers: [String: String]
+    /// The SHA-256 (hex) of the body received, when the sandbox records bodies and one arrived.
+    public var bodySHA256: String?
+    /// The body received as text, when the sandbox records bodies and it was UTF-8 of at most 1 MiB.
+    public var body: String?
 
     /// Makes an event; the sandbox fills these in as a request progresses.
     public init(
@@ -29,7 +35,10 @@ public struct SandboxEvent: Sendable, Codable, Equatable {
         endedAt: Double? = nil,
         status: Int? = nil,
         clientDisconnected: Bool = false,
-        bytesReceived: Int = 0
+        bytesReceived: Int = 0,
+        headers: [String: String] = [:],
+        bodySHA256: String? = nil,
+        body: String? = nil
     ) {
         self.id = id
         self.method = method
@@ -40,6 +49,9 @@ public struct SandboxEvent: Sendable, Codable, Equatable {
         self.status = status
         self.clientDisconnected = clientDisconnected
         self.bytesReceived = bytesReceived
+        self.headers = headers
+        self.bodySHA256 = bodySHA256
+        self.body = body
     }
 
     /// Encodes every field, `null` included, so `/_events` readers always see the same keys.
@@ -54,5 +66,8 @@ public struct SandboxEvent: Sendable, Codable, Equatable {
         try container.encode(status, forKey: .status)
         try container.encode(clientDisconnected, forKey: .clientDisconnected)
         try container.encode(bytesReceived, forKey: .bytesReceived)
+        try container.encode(headers, forKey: .headers)
+        try container.encode(bodySHA256, forKey: .bodySHA256)
+        try container.encode(body, forKey: .body)
     }
 }

@@ -14,6 +14,9 @@ final class CallbackDrain {
     private var queue: ObjectIdentifier?
     private var pending: [() -> Void] = []
     private var head = 0
+    /// Inside `InlineCallbacks.run` on this thread, and what it has still to run.
+    var inlineActive = false
+    var inlinePending: [() -> Void] = []
 
     /// Submits `body` to run on `queue`: inline in the current drain when it is draining `queue`,
     /// otherwise as a new block on `queue` that starts a drain.
@@ -45,8 +48,19 @@ final class CallbackDrain {
         self.queue = nil
     }
 
+    /// Runs the inline list until empty; callbacks may add more as they run.
+    func runInline() {
+        var index = 0
+        while index < inlinePending.count {
+            let next = inlinePending[index]
+            index += 1
+            next()
+        }
+        inlinePending.removeAll(keepingCapacity: inlinePending.count < 1024)
+    }
+
     /// The calling thread's drain, made on first use and released when the thread exits.
-    private static var current: CallbackDrain {
+    static var current: CallbackDrain {
         if let raw = pthread_getspecific(drainKey) {
             return Unmanaged<CallbackDrain>.fromOpaque(raw).takeUnretainedValue()
         }

@@ -39,6 +39,22 @@ public struct Future<Value: Sendable>: Sendable {
         core.addCallback(on: queue ?? self.queue, body)
     }
 
+    /// Runs `body` with the result on the thread that completes the future when that thread
+    /// allows it (inside `InlineCallbacks.run`, as FlowHTTP's curl thread is when a single
+    /// transfer finishes); otherwise on `queue` (the future's own by default), as `whenComplete`.
+    ///
+    /// Inline, `body` runs on a thread that does other work and alongside whatever runs on
+    /// `queue`: it must be quick, must never block or wait (`Future.wait`, `queue.sync`), and must
+    /// guard any state it shares (a `LockedBox`). It still runs exactly once, never inside the
+    /// call that completes the future or adds it, and the inline callbacks of one future run in
+    /// the order they were added.
+    public func whenCompleteInline(
+        otherwiseOn queue: DispatchQueue? = nil,
+        _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        core.addCallback(on: queue ?? self.queue, inline: true, body)
+    }
+
     /// Runs `body` with the value on `queue` if the future succeeds.
     public func whenSuccess(on queue: DispatchQueue? = nil, _ body: @escaping @Sendable (Value) -> Void) {
         whenComplete(on: queue) { result in

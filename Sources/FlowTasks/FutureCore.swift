@@ -15,6 +15,15 @@ final class FutureCore<Value: Sendable>: @unchecked Sendable {
     private struct Waiter {
         let queue: DispatchQueue
         let body: Callback
+        /// The waiter lets the completing thread run `body` itself (see `InlineCallbacks`).
+        let inline: Bool
+
+        /// Runs `body` with `result`: on this thread's inline list when allowed, else on `queue`.
+        func submit(_ result: Result<Value, any Error>) {
+            let body = self.body
+            if inline, InlineCallbacks.submit({ body(result) }) { return }
+            CallbackDrain.submit(on: queue) { body(result) }
+        }
     }
 
     private let lock = PlainLock()
@@ -95,20 +104,22 @@ final class FutureCore<Value: Sendable>: @unchecked Sendable {
 
     /// Runs `body` on `queue` with the result. When already completed, `body` still runs later,
     /// never inside this call: after the current callback when the thread is draining `queue`,
-    /// otherwise as a new block on `queue`.
-    func addCallback(on queue: DispatchQueue, _ body: @escaping Callback) {
+    /// otherwise as a new block on `queue`. With `inline`, a thread inside `InlineCallbacks.run`
+    /// runs it instead, from its inline list.
+    func addCallback(on queue: DispatchQueue, inline: Bool = false, _ body: @escaping Callback) {
         var ready: Result<Value, any Error>?
+        let waiter = Waiter(queue: queue, body: body, inline: inline)
         lock.withLock {
             if let result = storedResult {
                 ready = result
             } else if firstWaiter == nil {
-                firstWaiter = Waiter(queue: queue, body: body)
+                firstWaiter = waiter
             } else {
-                moreWaiters.append(Waiter(queue: queue, body: body))
+                moreWaiters.append(waiter)
             }
         }
         if let ready {
-            CallbackDrain.submit(on: queue) { body(ready) }
+            waiter.submit(ready)
         }
     }
 
@@ -151,9 +162,9 @@ final class FutureCore<Value: Sendable>: @unchecked Sendable {
 
     private static func notify(_ waiters: (first: Waiter?, more: [Waiter]), of result: Result<Value, any Error>) {
         guard let first = waiters.first else { return }
-        CallbackDrain.submit(on: first.queue) { first.body(result) }
+        first.submit(result)
         for waiter in waiters.more {
-            CallbackDrain.submit(on: waiter.queue) { waiter.body(result) }
+            waiter.submit(result)
         }
     }
 }

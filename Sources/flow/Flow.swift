@@ -14,7 +14,7 @@ struct Flow: AsyncParsableCommand {
         version: FlowVersion.current,
         subcommands: [
             ValidateCommand.self, RunCommand.self, GraphCommand.self, SchemaCommand.self, SandboxCommand.self,
-            ExportCommand.self,
+            ExportCommand.self, RunsCommand.self,
         ]
     )
 }

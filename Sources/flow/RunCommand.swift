@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowDSL
+import FlowJournal
 
 /// `flow run FILE`: runs a workflow, or with `--dry-run` checks it and prints the plan.
 struct RunCommand: AsyncParsableCommand {
@@ -16,6 +17,29 @@ struct RunCommand: AsyncParsableCommand {
 
     @Argument(help: "The workflow file.")
     var file: String
+
+    @Argument(
+        help: ArgumentHelp(
+            "With --resume: the run to continue (default: the latest unfinished one).", valueName: "run-id"))
+    var runID: String?
+
+    @Flag(help: "Continue the latest unfinished run of the file (or RUN-ID): succeeded steps keep their outputs.")
+    var resume = false
+
+    @Option(
+        name: .customLong("rerun"),
+        help: ArgumentHelp(
+            "With --resume: send again this step's request whose outcome is unknown (repeatable).", valueName: "step"))
+    var reruns: [String] = []
+
+    @Option(
+        name: .customLong("state-dir"),
+        help: ArgumentHelp(
+            "The journal's folder (default: FLOW_STATE_DIR, else .flow beside the file).", valueName: "dir"))
+    var stateDir: String?
+
+    @Flag(help: "Keep no journal: the run cannot be resumed (for read-only checkouts).")
+    var noJournal = false
 
     @Option(name: .customLong("input"), help: ArgumentHelp("Set an input (repeatable).", valueName: "name=value"))
     var inputs: [String] = []
@@ -94,6 +118,15 @@ struct RunCommand: AsyncParsableCommand {
         if item != nil, itemsTo != nil {
             throw ValidationError("--item and --items-to do not go together.")
         }
+        if runID != nil, !resume {
+            throw ValidationError("flow run takes one workflow file; a run id goes with --resume.")
+        }
+        if !reruns.isEmpty, !resume {
+            throw ValidationError("--rerun goes with --resume.")
+        }
+        if resume, noJournal || only != nil || dryRun {
+            throw ValidationError("--resume reads the journal: it does not go with --no-journal, --only or --dry-run.")
+        }
         if let concurrency, concurrency < 1 {
             throw ValidationError("--concurrency must be at least 1, not \(concurrency).")
         }
@@ -140,6 +173,12 @@ struct RunCommand: AsyncParsableCommand {
                 logFormat: logFormat == .json ? .json : .plain,
                 reports: reportFiles, sourceLines: result.sourceLines, calledFiles: result.calledFiles)
             try prepareOnly(&execution, workflow: workflow)
+            // `--only` runs one step of a run kept elsewhere (an Argo task): it keeps no journal.
+            if !noJournal, only == nil {
+                execution.journal = JournalSettings(
+                    stateDirectory: JournalLocation.stateDirectory(explicit: stateDir, workflowFile: file),
+                    resume: resume, runID: runID, reruns: Set(reruns))
+            }
             throw await execution.execute().exitCode
         }
         // The run computes `retry: ${{ … }}` and the like when it starts; the plan does the same.

@@ -14,10 +14,16 @@ final class FlowChild: Sendable {
     /// Starts `flow` with `arguments`; `keepOutput: false` counts stdout's lines without keeping
     /// them (for floods); `stdoutPause` leaves stdout unread for that long first (a terminal that
     /// cannot keep up).
-    init(_ arguments: [String], keepOutput: Bool = true, stdoutPause: Duration = .zero) throws {
+    init(
+        _ arguments: [String], keepOutput: Bool = true, stdoutPause: Duration = .zero,
+        environment: [String: String] = [:]
+    ) throws {
         let process = Process()
         process.executableURL = FlowProcess.binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

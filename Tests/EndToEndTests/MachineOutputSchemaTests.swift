@@ -91,4 +91,20 @@ import Testing
         #expect(outputs["ok"] as? Bool == true)
         #expect((outputs["body"] as? [String: Any])?["ok"] as? Bool == true)
     }
+
+    /// `flow runs --format json` and `flow runs show ID --format json` (schemas/runs.schema.json), on a
+    /// journal with a failed run (items, errors, a secret marker, a transfer) and a succeeded one.
+    @Test func theRunsListingAndARunMatchTheirSchema() async throws {
+        let fixture = try RunsCommandTests.Fixture()
+        defer { fixture.remove() }
+        let list = try await FlowProcess.run(["runs", fixture.file, "--format", "json"])
+        let show = try await FlowProcess.run(["runs", "show", fixture.failed, fixture.file, "--format", "json"])
+        for (name, outcome) in [("list", list), ("show", show)] {
+            #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+            let path = fixture.folder + "/\(name).json"
+            try outcome.stdout.write(toFile: path, atomically: true, encoding: .utf8)
+            let result = try check("runs.schema.json", path, lines: false)
+            #expect(result.status == 0, "\(name): \(result.output)")
+        }
+    }
 }

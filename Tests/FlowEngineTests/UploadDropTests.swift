@@ -1,5 +1,5 @@
-import Crypto
 import FlowDSL
+import FlowDigest
 import FlowEngine
 import FlowSandbox
 import Foundation

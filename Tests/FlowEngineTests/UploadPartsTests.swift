@@ -1,6 +1,6 @@
-import Crypto
 import Dispatch
 import FlowDSL
+import FlowDigest
 import FlowHTTP
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
-import Crypto
 import FlowDSL
+import FlowDigest
 import FlowEngine
 import FlowHTTP
 import FlowSandbox

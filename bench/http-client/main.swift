@@ -68,12 +68,13 @@ final class ParallelRun: Sendable {
 }
 
 /// Sends `count` GETs one after the other, each from the previous one's completion callback,
-/// as chained workflow steps do.
+/// as chained workflow steps do. The callback is light and its state locked, so it lets the
+/// client run it on its own thread (`whenCompleteInline`).
 func sequential(client: HTTPClient, url: String, count: Int) throws {
     let done = DispatchSemaphore(value: 0)
     let failure = LockedBox<String?>(nil)
     @Sendable func send(_ index: Int) {
-        client.execute(HTTPRequest(url: "\(url)?i=\(index)")).whenComplete { result in
+        client.execute(HTTPRequest(url: "\(url)?i=\(index)")).whenCompleteInline { result in
             switch result {
             case .success(let response) where response.status == 200:
                 if index < count {

@@ -48,6 +48,7 @@ public struct Step: Sendable, Hashable {
         let outputs: [NamedValue]
         let forEach: ForEach?
         let `repeat`: Repeat?
+        let definitionFingerprint: UInt64?
 
         init(
             id: String,
@@ -64,8 +65,10 @@ public struct Step: Sendable, Hashable {
             continueOnError: Bool,
             outputs: [NamedValue],
             forEach: ForEach?,
-            repeat: Repeat?
+            repeat: Repeat?,
+            definitionFingerprint: UInt64?
         ) {
+            self.definitionFingerprint = definitionFingerprint
             self.id = id
             self.location = location
             self.name = name
@@ -117,6 +120,10 @@ public struct Step: Sendable, Hashable {
     public var forEach: ForEach? { storage.forEach }
     /// `repeat:`: run the step again until a condition says stop (see `Repeat`).
     public var `repeat`: Repeat? { storage.repeat }
+    /// A fingerprint of the step's definition as written (its YAML value without `name` and
+    /// `description`; comments, spacing and key order do not count), taken by the parser; nil for
+    /// a step made in code. A resumed run compares them (see `StepDefinitionHash`).
+    public var definitionFingerprint: UInt64? { storage.definitionFingerprint }
 
     /// Creates a step.
     public init(
@@ -134,7 +141,8 @@ public struct Step: Sendable, Hashable {
         continueOnError: Bool = false,
         outputs: [NamedValue] = [],
         forEach: ForEach? = nil,
-        repeat: Repeat? = nil
+        repeat: Repeat? = nil,
+        definitionFingerprint: UInt64? = nil
     ) {
         storage = Storage(
             id: id,
@@ -151,7 +159,8 @@ public struct Step: Sendable, Hashable {
             continueOnError: continueOnError,
             outputs: outputs,
             forEach: forEach,
-            repeat: `repeat`
+            repeat: `repeat`,
+            definitionFingerprint: definitionFingerprint
         )
     }
 

@@ -44,18 +44,21 @@ struct ExpressionSite {
         }
         // The item names of enclosing `for-each` groups, which run their children once per item.
         var inherited: [String: [String]] = [:]
-        for step in workflow.allSteps {
+        let steps = workflow.allSteps
+        // Most steps have a few sites: one array grown in place, not one per step appended.
+        sites.reserveCapacity(sites.count + 2 * steps.count)
+        for step in steps {
             let outer = step.parent.flatMap { inherited[$0] } ?? []
             if case .group = step.kind {
                 inherited[step.id] = outer + (step.forEach?.localNames ?? [])
             }
-            sites += Self.sites(of: step, inherited: outer)
+            appendSites(of: step, inherited: outer, to: &sites)
         }
         sites += workflow.outputs.map { ExpressionSite($0.value, .workflowOutputs) }
         return sites
     }
 
-    private static func sites(of step: Step, inherited: [String]) -> [ExpressionSite] {
+    private static func appendSites(of step: Step, inherited: [String], to sites: inout [ExpressionSite]) {
         var texts: [ScalarText] = []
         let resultTexts: [ScalarText] = step.outputs.map(\.value)
         var assertions: [ScalarText] = []
@@ -90,7 +93,6 @@ struct ExpressionSite {
         case .sleep, .group:
             break
         }
-        var sites: [ExpressionSite] = []
         // `if:` decides once whether the step runs at all, before its items exist.
         // An enclosing group's item is known there: the step runs once per item of the group.
         if let condition = step.condition {
@@ -111,6 +113,5 @@ struct ExpressionSite {
             sites += rule.collect.map { ExpressionSite($0.value, .stepResult(step), locals: locals) }
         }
         sites += headerValues.map { ExpressionSite($0, .stepResult(step), locals: locals) }
-        return sites
     }
 }

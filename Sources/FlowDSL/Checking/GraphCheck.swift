@@ -83,7 +83,15 @@ struct GraphCheck {
     /// `needs`, a step waits for what its enclosing groups need, and a group for its children, so
     /// cycles through group containment are found too.
     private mutating func checkCycles(_ byID: [String: Step]) {
-        var edges: [String: [String]] = [:]
+        // Positions instead of ids: each id is hashed once here, and the search hashes nothing.
+        // (Ids are unique by now: a repeated id stops the checks before this one.)
+        var position: [String: Int] = [:]
+        position.reserveCapacity(steps.count)
+        for (index, step) in steps.enumerated() where position[step.id] == nil {
+            position[step.id] = index
+        }
+        var edges: [[Int]] = []
+        edges.reserveCapacity(steps.count)
         for step in steps {
             var waits = step.needs + step.children.map(\.id)
             var parent = step.parent
@@ -93,31 +101,30 @@ struct GraphCheck {
                 parent = groupStep.parent
                 hops += 1
             }
-            edges[step.id] = waits
+            edges.append(waits.compactMap { position[$0] })
         }
         enum Mark { case unvisited, active, done }
-        var mark = [String: Mark]()
-        for root in steps where mark[root.id, default: .unvisited] == .unvisited {
-            var path: [(step: Step, next: Int)] = [(root, 0)]
-            mark[root.id] = .active
+        var mark = [Mark](repeating: .unvisited, count: steps.count)
+        for root in steps.indices where mark[root] == .unvisited {
+            var path: [(step: Int, next: Int)] = [(root, 0)]
+            mark[root] = .active
             while let top = path.last {
-                let waits = edges[top.step.id] ?? []
+                let waits = edges[top.step]
                 if top.next >= waits.count {
-                    mark[top.step.id] = .done
+                    mark[top.step] = .done
                     path.removeLast()
                     continue
                 }
                 path[path.count - 1].next += 1
                 let need = waits[top.next]
-                guard let needed = byID[need] else { continue }
-                switch mark[need, default: .unvisited] {
+                switch mark[need] {
                 case .done:
                     continue
                 case .unvisited:
                     mark[need] = .active
-                    path.append((needed, 0))
+                    path.append((need, 0))
                 case .active:
-                    reportCycle(path.map(\.step), closingAt: need)
+                    reportCycle(path.map { steps[$0.step] }, closingAt: steps[need].id)
                     return
                 }
             }

@@ -1,5 +1,3 @@
-internal import Yams
-
 /// Parses a composed document and runs every check, collecting all diagnostics.
 enum WorkflowChecker {
     static func check(root: Node, file: String, sourceLines: [Substring], context: UsesContext) -> CheckResult {

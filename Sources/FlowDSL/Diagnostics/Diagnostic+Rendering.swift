@@ -69,9 +69,28 @@ enum SourceLines {
     /// Splits on `\n` bytes (a UTF-8 newline is never part of another character), dropping a
     /// `\r` before it: byte-wise, many times faster than splitting Characters.
     static func split(_ text: String) -> [Substring] {
-        text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { bytes in
-            let line = Substring(bytes)
-            return line.utf8.last == 0x0D ? Substring(line.utf8.dropLast()) : line
+        let utf8 = text.utf8
+        // A plain loop over the bytes (and O(1) index offsets in a native UTF-8 string) costs a
+        // fraction of the generic `split`, which calls a closure per byte.
+        let lines = utf8.withContiguousStorageIfAvailable { bytes -> [Substring] in
+            var lines: [Substring] = []
+            var start = 0
+            func add(_ end: Int) {
+                let last = end > start && bytes[end - 1] == 0x0D ? end - 1 : end
+                let from = utf8.index(utf8.startIndex, offsetBy: start)
+                lines.append(Substring(utf8[from..<utf8.index(from, offsetBy: last - start)]))
+            }
+            for position in 0..<bytes.count where bytes[position] == 0x0A {
+                add(position)
+                start = position + 1
+            }
+            add(bytes.count)
+            return lines
         }
+        return lines
+            ?? utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { bytes in
+                let line = Substring(bytes)
+                return line.utf8.last == 0x0D ? Substring(line.utf8.dropLast()) : line
+            }
     }
 }

@@ -8,6 +8,8 @@ public enum Echo {
     /// `text` made safe to print inside a message: at most `limit` characters, then "…", with
     /// unprintable characters escaped.
     public static func text(_ text: some StringProtocol, limit: Int = Echo.limit) -> String {
+        // Short printable ASCII (step ids, keys) is shown as it is: no Character walk.
+        if text.utf8.count <= limit, text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return String(text) }
         var shown = 0
         var result = ""
         for character in text {

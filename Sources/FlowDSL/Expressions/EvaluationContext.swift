@@ -13,6 +13,10 @@ public protocol EvaluationContext {
     /// The folder `files('glob')` matches in (the workflow file's); `nil` where files cannot be
     /// listed (evaluation then fails with a clear error).
     var filesFolder: String? { get }
+    /// The answer of `idempotencyKey()`: a key stable for the step (and item) being run across the
+    /// run's resumes and retries; `nil` where no step runs (evaluation then fails, and a dry run
+    /// shows a placeholder).
+    func idempotencyKey() -> String?
 }
 
 extension EvaluationContext {
@@ -20,4 +24,6 @@ extension EvaluationContext {
     public func problem(reading key: String, ofRoot name: String) -> String? { nil }
     /// No folder: `files()` is not available.
     public var filesFolder: String? { nil }
+    /// No step runs: `idempotencyKey()` is not available.
+    public func idempotencyKey() -> String? { nil }
 }

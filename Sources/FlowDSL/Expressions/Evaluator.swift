@@ -98,6 +98,12 @@ struct Evaluator<Context: EvaluationContext> {
             }
             return .bool(answer)
         }
+        if name == Functions.idempotencyKey {
+            guard let key = context.idempotencyKey() else {
+                throw failure("idempotencyKey() is only available in a step while a workflow runs")
+            }
+            return .string(key)
+        }
         var values: [Value] = []
         values.reserveCapacity(arguments.count)
         for argument in arguments {

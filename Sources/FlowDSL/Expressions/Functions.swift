@@ -5,12 +5,16 @@ public enum Functions {
     public static let names =
         [
             "length", "contains", "startsWith", "endsWith", "format", "join", "toJSON", "fromJSON", "base64Encode",
-            "base64Decode", "range", "files", "matches", "jsonPath",
+            "base64Decode", "range", "files", "matches", "jsonPath", idempotencyKey,
         ]
         + StatusFunction.allCases.map(\.rawValue)
 
     /// The functions whose answer comes from the engine rather than from their arguments.
     public static let statusFunctions = Set(StatusFunction.allCases.map(\.rawValue))
+
+    /// `idempotencyKey()`: a key the engine gives, stable for a step (and item) of a run across
+    /// resumes and retries (see `EvaluationContext.idempotencyKey()`).
+    public static let idempotencyKey = "idempotencyKey"
 
     /// How many arguments `name` takes; `nil` for an unknown function.
     public static func arity(_ name: String) -> ClosedRange<Int>? {
@@ -19,6 +23,7 @@ public enum Functions {
         case "contains", "startsWith", "endsWith", "range", "matches", "jsonPath": 2...2
         case "join": 1...2
         case "format": 1...Int.max
+        case idempotencyKey: 0...0
         default: StatusFunction(rawValue: name) == nil ? nil : 0...0
         }
     }

@@ -18,8 +18,29 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Total on any input: it never traps, and work grows linearly with the length of `text`.
     public static func parse(_ text: String) throws(ExpressionSyntaxError) -> Template {
+        // Most values hold no `${{`: a byte search spares them the scanner's per-Character codes.
+        if !containsOpening(text) {
+            return Template(text: text, expressions: [], parts: text.isEmpty ? [] : [.literal(text)])
+        }
         let (parts, expressions) = try TemplateScanner.scan(SourceText(text))
         return Template(text: text, expressions: expressions, parts: parts)
+    }
+
+    /// Whether `text` has a `${{` anywhere (the bytes `$`, `{`, `{`).
+    private static func containsOpening(_ text: String) -> Bool {
+        var utf8 = text.utf8.makeIterator()
+        var run = 0
+        while let byte = utf8.next() {
+            if byte == UInt8(ascii: "$") {
+                run = 1
+            } else if byte == UInt8(ascii: "{"), run > 0 {
+                run += 1
+                if run == 3 { return true }
+            } else {
+                run = 0
+            }
+        }
+        return false
     }
 
     /// No `${{ }}` at all: the value is the text itself.

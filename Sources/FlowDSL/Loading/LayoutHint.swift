@@ -5,11 +5,11 @@ enum LayoutHint {
     /// `problem` with a message and hint about the offending line, when it is one of the common
     /// slips: a key indented to match no mapping above it, a line indented deeper than the key
     /// before it (so YAML reads it as part of that value), or a value holding an unquoted `: `.
-    static func improve(_ problem: YAMLPrecheck.Problem, lines: [Substring]) -> YAMLPrecheck.Problem {
+    static func improve(_ problem: YAMLComposer.Problem, lines: [Substring]) -> YAMLComposer.Problem {
         guard let error = problem.syntaxError, problem.line >= 1, problem.line <= lines.count else { return problem }
         let line = lines[problem.line - 1]
         if error.hasPrefix("did not find expected key"), let hint = misalignedKey(at: problem.line, lines: lines) {
-            return YAMLPrecheck.Problem(
+            return YAMLComposer.Problem(
                 message: "invalid YAML: line \(problem.line) is indented \(spaces(indent(of: line))), "
                     + "which lines up with no mapping above it",
                 line: problem.line, column: indent(of: line) + 1, hint: hint, syntaxError: error)
@@ -22,7 +22,7 @@ enum LayoutHint {
                 var key = String(characters[start..<(start + separator)])
                 if key.hasPrefix("- ") { key = key.dropFirst(2).trimmingSpaces }
                 let text = String(characters[(start + separator + 1)...]).trimmingSpaces
-                return YAMLPrecheck.Problem(
+                return YAMLComposer.Problem(
                     message: "invalid YAML: the value of '\(Echo.text(key))' holds ': ', which YAML reads as a new key",
                     line: problem.line, column: problem.column,
                     hint: "quote the value: \(Echo.text(key)): \(Echo.text(quoted(text), limit: 80))",
@@ -33,7 +33,7 @@ enum LayoutHint {
             {
                 let above = lines[previous - 1]
                 let key = String(above.dropFirst(indent(of: above)).prefix { $0 != ":" })
-                return YAMLPrecheck.Problem(
+                return YAMLComposer.Problem(
                     message: "invalid YAML: line \(problem.line) is indented deeper than '\(Echo.text(key)):' "
                         + "on line \(previous), so YAML reads it as part of that value",
                     line: problem.line, column: indent(of: line) + 1,

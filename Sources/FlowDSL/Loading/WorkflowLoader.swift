@@ -1,5 +1,3 @@
-internal import Yams
-
 /// Reads, parses and checks workflow files. Every problem comes back as a diagnostic; nothing
 /// here crashes or throws on bad input.
 public enum WorkflowLoader {
@@ -65,50 +63,19 @@ public enum WorkflowLoader {
         if source.allSatisfy({ $0.isWhitespace }) {
             return failure("the file is empty", hint: "a workflow starts with 'version: 1' and has 'steps:'")
         }
-        let problems = YAMLPrecheck.check(bytes)
-        if !problems.isEmpty {
+        // One libyaml pass checks the YAML and builds the tree the parsers read.
+        switch YAMLComposer.compose(bytes) {
+        case .problems(let problems):
             let diagnostics = problems.map { LayoutHint.improve($0, lines: lines) }.map { problem in
                 Diagnostic.error(
                     problem.message, at: SourceLocation(file: file, line: problem.line, column: problem.column),
                     length: problem.length, hint: problem.hint)
             }
             return CheckResult(workflow: nil, diagnostics: diagnostics, file: file, sourceLines: lines)
+        case .noDocument:
+            return failure("the file has no YAML document", hint: "a workflow starts with 'version: 1'")
+        case .document(let root):
+            return WorkflowChecker.check(root: root, file: file, sourceLines: lines, context: context)
         }
-        let root: Node
-        do {
-            // The basic resolver: flow reads scalars itself, and regex tag resolution would dominate the time.
-            guard let composed = try Yams.compose(yaml: source, .basic) else {
-                return failure("the file has no YAML document", hint: "a workflow starts with 'version: 1'")
-            }
-            root = composed
-        } catch let error as YamlError {
-            return composeFailure(error, file: file, lines: lines)
-        } catch {
-            return failure("invalid YAML: \(error)", lines: lines)
-        }
-        return WorkflowChecker.check(root: root, file: file, sourceLines: lines, context: context)
-    }
-
-    private static func composeFailure(_ error: YamlError, file: String, lines: [Substring]) -> CheckResult {
-        let diagnostic: Diagnostic
-        switch error {
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            let names = duplicates.map { "'\($0)'" }.joined(separator: ", ")
-            diagnostic = .error(
-                "duplicate key \(names) in one mapping",
-                at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column),
-                length: duplicates.first?.count ?? 1,
-                hint: "each key appears once per mapping; step ids are unique across the file"
-            )
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
-            .composer(_, let problem, let mark, _):
-            diagnostic = .error(
-                "invalid YAML: \(problem)",
-                at: SourceLocation(file: file, line: mark.line, column: mark.column)
-            )
-        default:
-            diagnostic = .error("invalid YAML: \(error)", at: nil)
-        }
-        return CheckResult(workflow: nil, diagnostics: [diagnostic], file: file, sourceLines: lines)
     }
 }

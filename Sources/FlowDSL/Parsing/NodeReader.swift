@@ -1,6 +1,4 @@
-internal import Yams
-
-/// Reads typed values out of Yams nodes, recording a located diagnostic for every value of the
+/// Reads typed values out of YAML nodes, recording a located diagnostic for every value of the
 /// wrong shape instead of stopping, so one pass reports every problem of the file.
 struct NodeReader {
     let file: String
@@ -23,7 +21,7 @@ struct NodeReader {
 
     func location(_ node: Node) -> SourceLocation {
         let mark = node.mark
-        return SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+        return SourceLocation(file: file, line: mark.line, column: mark.column)
     }
 
     /// How many columns a caret under `node` spans: the whole scalar on one line, else 1.
@@ -41,7 +39,6 @@ struct NodeReader {
         switch node {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
-        case .alias: return "an alias"
         case .scalar(let scalar):
             guard scalar.style == .plain || scalar.style == .any else { return "a string" }
             switch PlainScalar.classify(scalar.string) {
@@ -87,9 +84,21 @@ struct NodeReader {
     /// Reports every key of `entries` that is not in `allowed`, with the closest allowed one.
     mutating func rejectUnknownKeys(_ entries: [Entry], allowed: [String], in what: String) {
         for entry in entries where !allowed.contains(entry.key) {
-            let hint = Suggestion.closest(to: entry.key, in: allowed).map { "did you mean '\($0)'?" }
-            error("unknown key '\(Echo.text(entry.key))' in \(what)", at: entry.keyNode, hint: hint)
+            unknownKey(entry, allowed: allowed, in: what)
         }
+    }
+
+    /// The same for a long list read once per step, looked up in `known` (the same keys as a set)
+    /// rather than compared key by key.
+    mutating func rejectUnknownKeys(_ entries: [Entry], allowed: [String], known: Set<String>, in what: String) {
+        for entry in entries where !known.contains(entry.key) {
+            unknownKey(entry, allowed: allowed, in: what)
+        }
+    }
+
+    private mutating func unknownKey(_ entry: Entry, allowed: [String], in what: String) {
+        let hint = Suggestion.closest(to: entry.key, in: allowed).map { "did you mean '\($0)'?" }
+        error("unknown key '\(Echo.text(entry.key))' in \(what)", at: entry.keyNode, hint: hint)
     }
 
     /// A list's items, or the single value as a one-item list (the short form).
@@ -239,8 +248,6 @@ struct NodeReader {
     /// Any YAML value as a template (the `json` body).
     mutating func valueTemplate(_ node: Node) -> ValueTemplate {
         switch node {
-        case .alias:
-            return .null
         case .sequence(let sequence):
             return .array(sequence.map { valueTemplate($0) })
         case .mapping(let mapping):
@@ -268,6 +275,8 @@ enum PlainScalar {
     case string
 
     static func classify(_ text: String) -> PlainScalar {
+        // Starting like no null or boolean word and no number: text, without comparing it to each word.
+        if let byte = text.utf8.first, byte < 0x80, !startsNumber(byte), !startsWord(byte) { return .string }
         switch text {
         case "", "~", "null", "Null", "NULL": return .null
         case "true", "True", "TRUE": return .bool(true)
@@ -280,5 +289,22 @@ enum PlainScalar {
             }
             return .string
         }
+    }
+
+    /// How `~`, `null`, `true` and `false` start, in each of their spellings.
+    private static func startsWord(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "~"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"),
+            UInt8(ascii: "f"), UInt8(ascii: "F"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// An ASCII digit, sign or point: how an ASCII number starts.
+    private static func startsNumber(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
     }
 }

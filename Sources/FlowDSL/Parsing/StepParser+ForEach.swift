@@ -1,5 +1,3 @@
-internal import Yams
-
 extension StepParser {
     /// The keys of a `for-each` step besides its kind's.
     static let forEachKeys = ["for-each", "as", "concurrency", "items"]
@@ -10,13 +8,13 @@ extension StepParser {
 
     /// Whether `parallel`, `at-least` and `fail-fast` of this step are its for-each policy: a
     /// `for-each` step that is not a group (a group has `steps`, and its `parallel` is its mode).
-    static func forEachOwnsPolicy(_ field: [String: NodeReader.Entry]) -> Bool {
+    static func forEachOwnsPolicy(_ field: NodeReader.Fields) -> Bool {
         field["for-each"] != nil && field["steps"] == nil
     }
 
     /// `for-each` with `as`, `concurrency` and, on a step that is not a group, `parallel`,
     /// `at-least` and `fail-fast`. Reports `as` or `concurrency` without `for-each`.
-    mutating func parseForEach(_ field: [String: NodeReader.Entry], what: String) -> ForEach? {
+    mutating func parseForEach(_ field: NodeReader.Fields, what: String) -> ForEach? {
         let repeatsGroup = field["for-each"] != nil && field["steps"] != nil
         if let stray = field["items"], !repeatsGroup {
             reader.error(
@@ -53,14 +51,14 @@ extension StepParser {
         var mode = GroupStep.Mode.all
         var atLeast: Int?
         var failFast = true
-        var policy: [String: NodeReader.Entry]?
+        var policy: NodeReader.Fields?
         if Self.forEachOwnsPolicy(field) {
             policy = field
         } else if repeatsGroup, let itemsField = field["items"],
             let entries = reader.mapping(itemsField.value, "'items'")
         {
             reader.rejectUnknownKeys(entries, allowed: Self.itemsPolicyKeys, in: "'items'")
-            policy = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
+            policy = NodeReader.Fields(entries)
         }
         if let field = policy {
             if let modeField = field["parallel"] {
@@ -98,9 +96,6 @@ extension StepParser {
         switch node {
         case .sequence, .mapping:
             return reader.valueTemplate(node)
-        case .alias:
-            reader.error("'for-each' cannot be an alias", at: node, hint: hint)
-            return nil
         case .scalar(let scalar):
             let template = reader.valueTemplate(node)
             guard case .string(let text) = template else {

@@ -1,19 +1,21 @@
-internal import Yams
-
 extension StepParser {
     static let httpKeys =
         [
             "method", "url", "query", "headers", "json", "form", "body", "body-file", "multipart", "timeout",
             "follow-redirects", "expect",
         ] + transportKeys
+    /// Everything an `http` mapping may hold, joined once rather than per request.
+    static let allHTTPKeys = httpKeys + responseBodyKeys
+    static let allHTTPKeySet = Set(allHTTPKeys)
+    static let bodyKeys = ["json", "form", "body", "body-file", "multipart"]
     static let uploadKeys =
         ["file", "url", "protocol", "method", "chunk-size", "headers", "metadata", "expect"] + transportKeys
 
     mutating func parseHTTP(_ kindEntry: NodeReader.Entry, stepExpect: NodeReader.Entry?, id: String) -> HTTPStep? {
         guard let entries = reader.mapping(kindEntry.value, "'http'") else { return nil }
-        reader.rejectUnknownKeys(entries, allowed: Self.httpKeys + Self.responseBodyKeys, in: "'http'")
-        let field = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
-        let bodies = entries.filter { ["json", "form", "body", "body-file", "multipart"].contains($0.key) }
+        reader.rejectUnknownKeys(entries, allowed: Self.allHTTPKeys, known: Self.allHTTPKeySet, in: "'http'")
+        let field = NodeReader.Fields(entries)
+        let bodies = entries.filter { Self.bodyKeys.contains($0.key) }
         if bodies.count > 1 {
             reader.error(
                 "a request has at most one body, but this one has \(bodies.map { "'\($0.key)'" }.joined(separator: " and "))",
@@ -66,7 +68,7 @@ extension StepParser {
     mutating func parseUpload(_ kindEntry: NodeReader.Entry, stepExpect: NodeReader.Entry?, id: String) -> UploadStep? {
         guard let entries = reader.mapping(kindEntry.value, "'upload'") else { return nil }
         reader.rejectUnknownKeys(entries, allowed: Self.uploadKeys, in: "'upload'")
-        let field = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
+        let field = NodeReader.Fields(entries)
         var missing: [String] = []
         for key in ["file", "url", "protocol"] where field[key] == nil { missing.append("'\(key)'") }
         if !missing.isEmpty {
@@ -108,7 +110,7 @@ extension StepParser {
         return step
     }
 
-    mutating func parseRun(_ kindEntry: NodeReader.Entry, fields: [String: NodeReader.Entry]) -> RunStep? {
+    mutating func parseRun(_ kindEntry: NodeReader.Entry, fields: NodeReader.Fields) -> RunStep? {
         let command: RunStep.Command
         switch kindEntry.value {
         case .sequence(let sequence):

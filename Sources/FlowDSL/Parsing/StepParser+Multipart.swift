@@ -1,5 +1,3 @@
-internal import Yams
-
 extension StepParser {
     /// `multipart: { field: value, file-field: { file: PATH, filename: NAME, content-type: TYPE } }`.
     /// A part is text (a scalar, or `{ value, content-type }`) or a file (`{ file, filename,
@@ -22,7 +20,7 @@ extension StepParser {
             }
             guard let fields = reader.mapping(entry.value, what) else { continue }
             reader.rejectUnknownKeys(fields, allowed: ["file", "value", "filename", "content-type"], in: what)
-            let field = Dictionary(fields.map { ($0.key, $0) }) { first, _ in first }
+            let field = NodeReader.Fields(fields)
             let contentType = field["content-type"].flatMap { reader.text($0.value, "'content-type' of \(what)") }
             switch (field["file"], field["value"]) {
             case (let file?, nil):

@@ -1,5 +1,3 @@
-internal import Yams
-
 extension StepParser {
     static let repeatKeys = ["until", "while", "every", "max-attempts", "collect"]
 
@@ -8,7 +6,7 @@ extension StepParser {
         let what = "'repeat' of step '\(Echo.text(id))'"
         guard let fields = reader.mapping(entry.value, what) else { return nil }
         reader.rejectUnknownKeys(fields, allowed: Self.repeatKeys, in: "'repeat'")
-        let field = Dictionary(fields.map { ($0.key, $0) }) { first, _ in first }
+        let field = NodeReader.Fields(fields)
         if let kind, !repeatApplies(to: kind, at: entry.keyNode, id: id) { return nil }
 
         var mode: Repeat.Mode?

@@ -3,7 +3,7 @@ extension StepParser {
     static let responseBodyKeys = ["save-to", "resume", "max-body"]
 
     /// `save-to`, `resume` and `max-body` of an `http:` mapping.
-    mutating func parseResponseBody(_ field: [String: NodeReader.Entry], method: HTTPMethod) -> ResponseBodyOptions {
+    mutating func parseResponseBody(_ field: NodeReader.Fields, method: HTTPMethod) -> ResponseBodyOptions {
         var options = ResponseBodyOptions()
         if let entry = field["save-to"] {
             options.saveTo = reader.text(entry.value, "'save-to'")

@@ -1,11 +1,9 @@
-internal import Yams
-
 extension StepParser {
     /// The keys of `HTTPTransportSettings`, allowed in `http`, `upload` and `defaults.http`.
     static let transportKeys = ["tls", "auth", "proxy", "cookies"]
 
     /// `tls`, `auth`, `proxy` and `cookies` among `fields` (other keys are the caller's).
-    mutating func parseTransport(_ fields: [String: NodeReader.Entry]) -> HTTPTransportSettings {
+    mutating func parseTransport(_ fields: NodeReader.Fields) -> HTTPTransportSettings {
         HTTPTransportSettings(
             tls: fields["tls"].flatMap { parseTLS($0) },
             auth: fields["auth"].flatMap { parseAuth($0.value) },
@@ -16,7 +14,7 @@ extension StepParser {
     private mutating func parseTLS(_ entry: NodeReader.Entry) -> TLSSettings? {
         guard let entries = reader.mapping(entry.value, "'tls'") else { return nil }
         reader.rejectUnknownKeys(entries, allowed: ["ca-file", "cert-file", "key-file", "insecure"], in: "'tls'")
-        let field = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
+        let field = NodeReader.Fields(entries)
         if let key = field["key-file"], field["cert-file"] == nil {
             reader.error(
                 "'tls' has a 'key-file' but no 'cert-file'", at: key.keyNode,
@@ -45,7 +43,7 @@ extension StepParser {
         case "basic":
             guard let fields = reader.mapping(entry.value, "'basic'") else { return nil }
             reader.rejectUnknownKeys(fields, allowed: ["user", "password"], in: "'basic'")
-            let field = Dictionary(fields.map { ($0.key, $0) }) { first, _ in first }
+            let field = NodeReader.Fields(fields)
             guard let userField = field["user"], let passwordField = field["password"] else {
                 reader.error("'basic' needs both 'user' and 'password'", at: entry.keyNode)
                 return nil

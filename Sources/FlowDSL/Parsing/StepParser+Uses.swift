@@ -1,9 +1,7 @@
-internal import Yams
-
 extension StepParser {
     /// `uses: ./file.yaml` with `with: { input: value }`; the file itself is read by the checker.
     mutating func parseUses(
-        _ kindEntry: NodeReader.Entry, fields: [String: NodeReader.Entry], id: String
+        _ kindEntry: NodeReader.Entry, fields: NodeReader.Fields, id: String
     ) -> UsesStep? {
         if let retry = fields["retry"] {
             reader.error(

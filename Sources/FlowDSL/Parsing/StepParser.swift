@@ -1,5 +1,3 @@
-internal import Yams
-
 /// Parses `steps:` mappings: each step's common keys and its one kind.
 struct StepParser {
     static let commonKeys = [
@@ -12,12 +10,23 @@ struct StepParser {
     static let runKeys = ["env", "cwd"]
     static let usesKeys = ["with"]
     static let allStepKeys = commonKeys + kindKeys + groupKeys + requestKeys + runKeys + forEachKeys + usesKeys
+    static let allStepKeySet = Set(allStepKeys)
 
     var reader: NodeReader
 
     mutating func parseSteps(_ node: Node, parent: String?) -> [Step] {
         guard let entries = reader.mapping(node, "'steps'") else { return [] }
         return entries.compactMap { parseStep($0, parent: parent) }
+    }
+
+    /// Keys that do not change what a step does, left out of its definition's fingerprint.
+    private static let undefiningKeys: Set<String> = ["name", "description"]
+
+    /// The fingerprint of a step's definition (see `Step.definitionFingerprint`).
+    static func fingerprint(of node: Node) -> UInt64 {
+        var fingerprint = NodeFingerprint()
+        fingerprint.addNode(node, skipping: undefiningKeys)
+        return fingerprint.value
     }
 
     private mutating func parseStep(_ entry: NodeReader.Entry, parent: String?) -> Step? {
@@ -31,8 +40,8 @@ struct StepParser {
         }
         let what = "step '\(Echo.text(id))'"
         guard let fields = reader.mapping(entry.value, what) else { return nil }
-        reader.rejectUnknownKeys(fields, allowed: Self.allStepKeys, in: what)
-        let field = Dictionary(fields.map { ($0.key, $0) }) { first, _ in first }
+        reader.rejectUnknownKeys(fields, allowed: Self.allStepKeys, known: Self.allStepKeySet, in: what)
+        let field = NodeReader.Fields(fields)
 
         // On a `for-each` step that is not a group, `parallel` is the items' policy, not a kind.
         let forEachPolicy = Self.forEachOwnsPolicy(field)
@@ -93,7 +102,8 @@ struct StepParser {
                 ?? false,
             outputs: outputs,
             forEach: forEach,
-            repeat: field["repeat"].flatMap { parseRepeat($0, kind: kinds.count == 1 ? kind : nil, id: id) }
+            repeat: field["repeat"].flatMap { parseRepeat($0, kind: kinds.count == 1 ? kind : nil, id: id) },
+            definitionFingerprint: Self.fingerprint(of: entry.value)
         )
     }
 
@@ -119,7 +129,7 @@ struct StepParser {
 
     private mutating func parseKind(
         _ kindEntry: NodeReader.Entry,
-        fields: [String: NodeReader.Entry],
+        fields: NodeReader.Fields,
         id: String
     ) -> StepKind? {
         switch kindEntry.key {
@@ -140,7 +150,7 @@ struct StepParser {
 
     private mutating func parseGroup(
         _ kindEntry: NodeReader.Entry,
-        fields: [String: NodeReader.Entry],
+        fields: NodeReader.Fields,
         id: String
     ) -> GroupStep? {
         let mode = reader.choice(kindEntry.value, "'parallel' mode", as: GroupStep.Mode.self)

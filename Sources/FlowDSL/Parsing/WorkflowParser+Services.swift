@@ -1,5 +1,3 @@
-internal import Yams
-
 /// The `services:` section: name → `{run, ready, timeout, env}`.
 extension WorkflowParser {
     static let serviceKeys = ["run", "ready", "timeout", "env"]
@@ -25,7 +23,7 @@ extension WorkflowParser {
         let what = "service '\(Echo.text(entry.key))'"
         guard let fields = reader.mapping(entry.value, what) else { return nil }
         reader.rejectUnknownKeys(fields, allowed: Self.serviceKeys, in: what)
-        let byKey = Dictionary(fields.map { ($0.key, $0) }) { first, _ in first }
+        let byKey = NodeReader.Fields(fields)
         guard let runEntry = byKey["run"] else {
             reader.error(
                 "\(what) has no 'run'", at: entry.keyNode,
@@ -34,7 +32,7 @@ extension WorkflowParser {
         }
         // Parsed as a `run` step's command so both read the same way; `env` is read the same too.
         var stepParser = StepParser(reader: reader)
-        let command = stepParser.parseRun(runEntry, fields: [:])
+        let command = stepParser.parseRun(runEntry, fields: NodeReader.Fields([]))
         reader = stepParser.reader
         let env = byKey["env"].map { reader.namedValues($0.value, "'env'") } ?? []
         let ready = byKey["ready"].flatMap { parseReadiness($0.value, service: entry.key) } ?? .ownPort

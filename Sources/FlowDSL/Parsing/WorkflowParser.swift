@@ -1,5 +1,3 @@
-internal import Yams
-
 /// Turns a composed YAML document into workflow parts, reporting every shape problem.
 struct WorkflowParser {
     static let topLevelKeys = [
@@ -39,7 +37,7 @@ struct WorkflowParser {
         }
         guard let entries = reader.mapping(root, "the workflow") else { return parts }
         reader.rejectUnknownKeys(entries, allowed: Self.topLevelKeys, in: "the workflow")
-        let byKey = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
+        let byKey = NodeReader.Fields(entries)
         if let version = byKey["version"] {
             parseVersion(version.value, into: &parts)
         } else {
@@ -203,7 +201,7 @@ struct WorkflowParser {
         }
         var defaults = HTTPDefaults(
             baseURL: baseURL, headers: headers, timeout: timeout, followRedirects: followRedirects)
-        let field = Dictionary(entries.map { ($0.key, $0) }) { first, _ in first }
+        let field = NodeReader.Fields(entries)
         var stepParser = StepParser(reader: reader)
         defaults.transport = stepParser.parseTransport(field)
         reader = stepParser.reader

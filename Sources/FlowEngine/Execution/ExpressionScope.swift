@@ -43,6 +43,10 @@ struct ExpressionScope: EvaluationContext {
     func statusFunction(_ function: StatusFunction) -> Bool? {
         (facts ?? .everythingSucceeded).holds(function)
     }
+
+    func idempotencyKey() -> String? {
+        IdempotencyKey.key(locals: locals)
+    }
 }
 
 /// The fixed roots of a run, and how to build a scope for one evaluation.
@@ -61,6 +65,8 @@ struct RunValues: Sendable {
     var locals: [String: Value] = [:]
     /// `RunOptions.forEachSelection`.
     var forEachSelection: ForEachSelection?
+    /// The run's id and the prefix of its step ids, from which `idempotencyKey()` derives.
+    var keySeed = ""
 
     /// The run's values before any step: inputs, secrets, services, `flow`, and the workflow's
     /// `env` evaluated over them — as values for expressions and as text for processes — with the
@@ -93,6 +99,9 @@ struct RunValues: Sendable {
         values.folder = workflow.folder
         values.locals = options.itemLocals
         values.forEachSelection = options.forEachSelection
+        // A run without a journal has no id to keep: its keys are stable across retries only.
+        values.keySeed =
+            (options.runID ?? String(UInt64.random(in: .min ... .max), radix: 16)) + "\n" + options.journalPrefix
         return (values, environment, problems)
     }
 

@@ -22,6 +22,9 @@ final class ForEachRun: @unchecked Sendable {
         let masker: SecretMasker
         /// Runs the step once with the given start (whose `locals` hold the item).
         let leaf: @Sendable (StepStart<StepResult>) -> Future<StepResult>
+        /// Items that succeeded in the run being resumed, by index: one whose value is the same
+        /// again does not run and keeps its outputs.
+        var kept: [Int: PriorItem] = [:]
     }
 
     private let plan: Plan
@@ -97,6 +100,11 @@ final class ForEachRun: @unchecked Sendable {
     private func launch(_ index: Int) {
         let item = items[index]
         report(index, .started)
+        if let kept = plan.kept[index], kept.item == item {
+            // Succeeded before this resume: not sent again, its outputs as they were (no attempt).
+            itemFinished(index, .success(StepResult(result: .object([:]), outputs: kept.outputs, attempts: 0)))
+            return
+        }
         // The item's names join those the step already has (a nested run's, say): merged, not replaced.
         var locals = start.locals
         locals[plan.forEach.name] = item
@@ -132,7 +140,7 @@ final class ForEachRun: @unchecked Sendable {
             succeeded += 1
             results[index] = ItemResult(
                 item: item, state: .succeeded, outputs: output.outputs, error: nil, attempts: output.attempts)
-            report(index, .finished(.succeeded, message: nil))
+            report(index, .finished(.succeeded, message: nil), outputs: output.outputs)
         case .failure(let error as FutureError) where error == .cancelled:
             results[index] = ItemResult(item: item, state: .cancelled, outputs: [:], error: "cancelled", attempts: 1)
             report(index, .finished(.cancelled, message: nil))
@@ -232,7 +240,7 @@ final class ForEachRun: @unchecked Sendable {
         promise.fail(ForEachFailure(message: message, location: location, partial: partial ?? combined()))
     }
 
-    private func report(_ index: Int, _ event: ItemProgress.Event) {
+    private func report(_ index: Int, _ event: ItemProgress.Event, outputs: [String: Value] = [:]) {
         // The label costs a JSON rendering and a mask: only where it is shown (failures, small lists).
         let shown: Bool =
             switch event {
@@ -243,7 +251,7 @@ final class ForEachRun: @unchecked Sendable {
             .item(
                 ItemProgress(
                     index: index, total: items.count, event: event, finished: finished, failed: failed,
-                    label: shown ? label(index) : "")))
+                    label: shown ? label(index) : "", item: items[index], outputs: outputs)))
     }
 
     /// Lists up to this long label every item's events; longer ones only failures.

@@ -51,9 +51,18 @@ public struct ItemProgress: Sendable, Equatable {
     public let failed: Int
     /// The item's value, short and masked, for messages (`"b.csv"`).
     public let label: String
+    /// The item's value as the step read it (not masked: for the journal, which masks it).
+    public let item: Value
+    /// A succeeded item's outputs (not masked); empty otherwise.
+    public let outputs: [String: Value]
 
     /// Creates an item's progress.
-    public init(index: Int, total: Int, event: Event, finished: Int, failed: Int, label: String) {
+    public init(
+        index: Int, total: Int, event: Event, finished: Int, failed: Int, label: String, item: Value = .null,
+        outputs: [String: Value] = [:]
+    ) {
+        self.item = item
+        self.outputs = outputs
         self.index = index
         self.total = total
         self.event = event

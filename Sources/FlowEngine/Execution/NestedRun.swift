@@ -53,7 +53,11 @@ enum NestedRun {
         options.inputs = inputs
         // `flow run --only`'s given records and item selection belong to the top-level run.
         options.prior = [:]
+        options.priorItems = [:]
         options.forEachSelection = nil
+        // The outer run records the step as a whole; this one tells only what must be known of it.
+        options.recordsEvents = false
+        options.journalPrefix = context.options.journalPrefix + prefix
         if let item {
             // An enclosing group's item (this run being an item of an item) stays in scope.
             options.itemLocals = context.options.itemLocals.merging(item.locals) { _, inner in inner }

@@ -34,6 +34,23 @@ public struct RunOptions: Sendable {
     /// Part of one `for-each` step to run instead of all its items (`flow run --only` in an
     /// exported Argo workflow, where each item is a pod).
     public var forEachSelection: ForEachSelection?
+    /// Where the run tells what happens to it (the journal), so that `flow run --resume` can
+    /// continue it; nil for a run that keeps no journal.
+    public var recorder: (any RunRecorder)?
+    /// The run's id in the journal (the same across resumes): `idempotencyKey()` derives from it.
+    /// Nil for a run without one, where the function gives a placeholder.
+    public var runID: String?
+    /// Upload sessions of the run being resumed, to continue on the server rather than start over.
+    public var priorTransfers: [TransferKey: TransferSession] = [:]
+    /// Succeeded `for-each` items of the run being resumed, by step id and index (`PriorRun.items`).
+    public var priorItems: [String: [Int: PriorItem]] = [:]
+    /// Whether this run's own step events go to `recorder`: a called file's run (`uses`, a
+    /// `for-each` group's item) tells only its unsafe sends and transfers, under `journalPrefix`.
+    var recordsEvents = true
+    /// What goes before a step id in what this run tells `recorder` (`deploy/` in a called file).
+    var journalPrefix = ""
+    /// Unsafe requests sent and not answered, shared with the runs of called files.
+    var openSends = OpenUnsafeSends()
 
     /// Options for a run.
     public init(

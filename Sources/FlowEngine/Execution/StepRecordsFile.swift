@@ -23,7 +23,7 @@ public enum StepRecordsFile {
         return .object(["flow-outputs": .number(Double(version)), "steps": .object(steps)])
     }
 
-    private static func encode(_ record: StepRecord<StepResult>, masker: SecretMasker) -> Value {
+    static func encode(_ record: StepRecord<StepResult>, masker: SecretMasker) -> Value {
         var fields: [String: Value] = ["status": .string(record.state.rawValue)]
         let result = record.output ?? (record.error as? ForEachFailure)?.partial
         fields["outputs"] = masked(.object(result?.outputs ?? [:]), masker)

@@ -4,15 +4,17 @@ import FlowTasks
 extension WorkflowRun {
     /// A `for-each` step's plan: one scheduler node whose leaf evaluates the items, then runs the
     /// step's own leaf once per item (`ForEachRun`). Its `timeout` bounds each item, not the
-    /// whole step (as a matrix job's does). Other steps are returned as they are.
+    /// whole step (as a matrix job's does). Other steps are returned as they are. `kept` are the
+    /// items that succeeded in the run being resumed (`PriorRun.items`).
     static func repeated(
-        _ planned: PlannedStep<StepResult>, step: Step, values: RunValues, masker: SecretMasker, concurrency: Int
+        _ planned: PlannedStep<StepResult>, step: Step, values: RunValues, masker: SecretMasker, concurrency: Int,
+        kept: [Int: PriorItem] = [:]
     ) -> PlannedStep<StepResult> {
         // A group with `for-each` is planned as a leaf that runs one item (`forEachGroupLeaf`).
         guard let forEach = step.forEach, case .leaf(let leaf) = planned.work else { return planned }
         let plan = ForEachRun.Plan(
             step: step, forEach: forEach, limit: max(1, min(forEach.concurrency ?? concurrency, concurrency)),
-            timeout: planned.timeout, masker: masker, leaf: leaf)
+            timeout: planned.timeout, masker: masker, leaf: leaf, kept: kept)
         let work = StepWork<StepResult>.leaf { start in
             let items: [Value]
             do {

@@ -58,11 +58,25 @@ public final class WorkflowRun: Sendable {
 
         let queue = DispatchQueue(label: "flow.run")
         self.queue = queue
+        // The journal hears of each step's start and end before the caller's printer does.
+        var recorded = onEvent
+        let openSends = options.openSends
+        if let recorder = options.recorder, options.recordsEvents {
+            let recording = RunRecording(
+                recorder: recorder, masker: masker, ids: Set(workflow.allSteps.map(\.id)), openSends: openSends)
+            recorded = { event in
+                recording.handle(event)
+                onEvent(event)
+            }
+        }
         let stepQueue = DispatchQueue(label: "flow.steps", attributes: .concurrent)
         var http = HTTPStepRunner(
             client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
             queue: stepQueue, defaultRequestTimeout: options.defaultRequestTimeout)
         http.transportContext = transportContext
+        http.durability = HTTPDurability(
+            recorder: options.recorder, prefix: options.journalPrefix, runID: options.runID, openSends: openSends,
+            masker: masker)
         http.workflowFolder =
             URL(
                 fileURLWithPath: workflow.folder,
@@ -75,6 +89,9 @@ public final class WorkflowRun: Sendable {
             client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
             cleanups: cleanups, queue: stepQueue)
         upload.transportContext = transportContext
+        upload.durability = UploadDurability(
+            recorder: options.recorder, prefix: options.journalPrefix, prior: options.priorTransfers,
+            masker: masker)
         let records = RunRecords<StepResult>(outer: options.outerRecords)
         let nested = NestedRunContext(
             client: client, options: options, queue: queue, onEvent: onEvent, records: nestedRecords,
@@ -90,11 +107,13 @@ public final class WorkflowRun: Sendable {
             if repeatsGroups, workflow.forEachGroup(enclosing: step) != nil { return nil }
             let planned = Self.plan(
                 step, workflow: workflow, values: runValues, records: records, runners: runners, queue: stepQueue)
-            return Self.repeated(planned, step: step, values: runValues, masker: masker, concurrency: concurrency)
+            return Self.repeated(
+                planned, step: step, values: runValues, masker: masker, concurrency: concurrency,
+                kept: options.priorItems[step.id] ?? [:])
         }
         scheduler = Scheduler(
             steps: plan, concurrency: concurrency, queue: queue, records: records, prior: options.prior,
-            onEvent: onEvent)
+            onEvent: recorded)
     }
 
     /// Starts the run; the future completes with every step's record when all are final and the
@@ -237,7 +256,8 @@ public final class WorkflowRun: Sendable {
             return repeatedLeaf(step, rule, values: values, masker: masker, queue: queue, runner: runner)
         }
         return .leaf { start in
-            runner(start).map(on: queue) { result, attempts in
+            let start = IdempotencyKey.seeded(start, step: step.id, values: values)
+            return runner(start).map(on: queue) { result, attempts in
                 let outputs = try outputValues(
                     step, values: values, records: start.records, locals: start.locals, result: result)
                 return StepResult(result: result, outputs: outputs, attempts: attempts)
@@ -252,7 +272,8 @@ public final class WorkflowRun: Sendable {
         runner: @escaping @Sendable (StepStart<StepResult>) -> Future<(Value, Int)>
     ) -> StepWork<StepResult> {
         .leaf { start in
-            Repetition.run(rule, values: values, masker: masker, start: start, queue: queue, runner: runner)
+            let start = IdempotencyKey.seeded(start, step: step.id, values: values)
+            return Repetition.run(rule, values: values, masker: masker, start: start, queue: queue, runner: runner)
                 .map(on: queue) { outcome in
                     var outputs = try outputValues(
                         step, values: values, records: start.records, locals: outcome.locals, result: outcome.result)

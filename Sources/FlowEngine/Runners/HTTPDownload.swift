@@ -1,6 +1,6 @@
-import Crypto
 import Dispatch
 import FlowDSL
+import FlowDigest
 import FlowHTTP
 import FlowTasks
 import Foundation

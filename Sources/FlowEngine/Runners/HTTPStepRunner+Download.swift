@@ -19,20 +19,32 @@ extension HTTPStepRunner {
 
     /// Sends one attempt: as is without a download; else written to the partial file, from where
     /// it stopped when resuming. A `416` to a resumed request (the partial file is longer than the
-    /// resource now is) starts over from zero once, within the same attempt.
-    func send(_ request: HTTPRequest, _ download: HTTPDownload?, restarted: Bool = false) -> Future<HTTPResponse> {
+    /// resource now is) starts over from zero once, within the same attempt. `recording` keeps the
+    /// download's session in the journal as the partial file grows.
+    func send(
+        _ request: HTTPRequest, _ download: HTTPDownload?, recording: DownloadRecording? = nil, restarted: Bool = false
+    ) -> Future<HTTPResponse> {
         guard let download else { return client.execute(request) }
         return download.prepare(queue: queue).flatMap(on: queue) { prepared in
             var sent = request
             sent.saveTo = prepared.target
+            if let recording {
+                recording.record(prepared.target.resumeFrom, force: true)
+                let hash = prepared.target.observer
+                sent.saveTo?.observer = { offset, bytes in
+                    hash?(offset, bytes)
+                    recording.record(offset + Int64(bytes.count))
+                }
+            }
             if prepared.target.resumeFrom > 0, let validator = prepared.validator {
                 sent.headers.set("If-Range", validator)
             }
             return client.execute(sent).flatMap(on: queue) { response in
                 if response.status == 416, prepared.target.resumeFrom > 0, !restarted {
                     download.restart()
-                    return send(request, download, restarted: true)
+                    return send(request, download, recording: recording, restarted: true)
                 }
+                if let saved = response.saved { recording?.record(saved.offset + saved.count, force: true) }
                 return Future.succeeded(response, on: queue)
             }
         }

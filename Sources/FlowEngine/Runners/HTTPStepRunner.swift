@@ -20,6 +20,8 @@ struct HTTPStepRunner: Sendable {
     var transportContext = TransportContext(folder: ".", environment: [:])
     /// The folder of the workflow file: relative `save-to` paths resolve against it.
     var workflowFolder = FileManager.default.currentDirectoryPath
+    /// The journal's write-ahead for requests whose repetition is not safe.
+    var durability = HTTPDurability(recorder: nil, prefix: "", runID: nil)
 
     /// Starts the step; the future's value is the `result` object and the attempts made.
     func run(_ step: Step, _ http: HTTPStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
@@ -32,9 +34,14 @@ struct HTTPStepRunner: Sendable {
             return Future.failed(error, on: queue)
         }
         let readsBase64 = ResponseBodyFields.readsBase64(step, http)
+        let hasIdempotencyKey = request.headers.contains("Idempotency-Key")
         let rules = HTTPRetryRules(
-            retry: step.retry ?? defaults.retry, method: http.method,
-            hasIdempotencyKey: request.headers.contains("Idempotency-Key"))
+            retry: step.retry ?? defaults.retry, method: http.method, hasIdempotencyKey: hasIdempotencyKey)
+        let recording = download.flatMap {
+            durability.downloadRecording(step: step.id, locals: start.locals, download: $0)
+        }
+        let writeAhead = durability.writeAhead(
+            step: step.id, locals: start.locals, unsafe: !http.method.isIdempotent && !hasIdempotencyKey)
         // Written by each attempt, read once the last has ended. The step queue is concurrent, so a
         // lock rather than a claim about the queue makes that safe.
         let attempts = LockedBox(0)
@@ -53,7 +60,14 @@ struct HTTPStepRunner: Sendable {
         ) { attempt in
             attempts.withLock { $0 = attempt }
             start.report(.attempt(attempt))
-            return send(request, download).flatMap(on: queue) { response in
+            let durability = durability
+            let sent = writeAhead(queue).flatMap(on: queue) { _ in send(request, download, recording: recording) }
+            sent.whenComplete(on: queue) { result in
+                var error: (any Error)?
+                if case .failure(let failure) = result { error = failure }
+                durability.attemptEnded(step: step.id, locals: start.locals, error: error)
+            }
+            return sent.flatMap(on: queue) { response in
                 guard expected.matches(response.status) else {
                     throw UnexpectedStatus(expected: expected, response: response, masker: masker)
                 }

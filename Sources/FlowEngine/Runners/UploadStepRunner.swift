@@ -17,6 +17,8 @@ struct UploadStepRunner: Sendable {
     let queue: DispatchQueue
     /// The workflow file's folder and the process environment, for `tls` files (see `TransportPlan`).
     var transportContext = TransportContext(folder: ".", environment: [:])
+    /// The journal's record of upload sessions, and an interrupted run's sessions to continue.
+    var durability = UploadDurability()
 
     /// Starts the step; the future's value is the `result` object and the attempts made.
     func run(_ step: Step, _ upload: UploadStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
@@ -26,9 +28,10 @@ struct UploadStepRunner: Sendable {
         } catch {
             return .failed(error, on: queue)
         }
+        let (adopted, record) = durability.session(step: step.id, locals: start.locals, target: target)
         let session = UploadSession(
             target: target, client: client, rules: UploadRetryRules(step.retry ?? defaults.retry), masker: masker,
-            cleanups: cleanups, queue: queue, report: start.report)
+            cleanups: cleanups, queue: queue, report: start.report, adopted: adopted, recordSession: record)
         let values = values
         return session.start().map(on: queue) { outcome in
             let result = Self.result(of: outcome)

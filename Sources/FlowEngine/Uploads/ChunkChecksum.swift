@@ -1,5 +1,5 @@
-import Crypto
 import Dispatch
+import FlowDigest
 import FlowTasks
 import Foundation
 

@@ -1,4 +1,4 @@
-import Crypto
+import FlowDigest
 import FlowTasks
 import Foundation
 

@@ -20,6 +20,10 @@ final class TusDriver: UploadProtocolDriver {
 
     var uploadURL: String? { state.withLock { $0.location } }
 
+    func adopt(_ url: String) {
+        state.withLock { $0.location = url }
+    }
+
     func prepare(_ session: UploadSession) -> Future<Void> {
         let target = session.target
         let queue = session.queue

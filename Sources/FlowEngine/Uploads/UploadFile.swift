@@ -33,6 +33,12 @@ struct UploadFile: Sendable {
         }
     }
 
+    /// The file's path, size, modification time and inode as one text: a resumed run continues an
+    /// earlier run's upload session only for the same text (see `TransferSession.fileIdentity`).
+    var identityText: String {
+        "\(path)|\(identity.size)|\(identity.modifiedSeconds).\(identity.modifiedNanoseconds)|\(identity.inode)"
+    }
+
     /// Fails when the file's size or modification time moved since the upload started.
     func checkUnchanged() throws(UploadFileError) {
         let now = try Self.identity(of: path)

@@ -23,6 +23,13 @@ protocol UploadProtocolDriver: Sendable {
     func abandon(_ session: UploadSession) -> (Future<Void>, String)?
     /// The upload's own URL once known (the tus `Location`).
     var uploadURL: String? { get }
+    /// Takes over an earlier run's upload at `url` (its tus `Location`) instead of creating one.
+    func adopt(_ url: String)
+}
+
+extension UploadProtocolDriver {
+    /// Content-Range uploads go to the step's URL: nothing to take over.
+    func adopt(_ url: String) {}
 }
 
 /// A response with a status the protocol does not allow at that point.

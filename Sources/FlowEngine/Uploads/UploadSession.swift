@@ -33,6 +33,10 @@ final class UploadSession: @unchecked Sendable {
     private let digest = StreamDigest()
     private let promise: Promise<UploadOutcome>
     private let progress = ProgressThrottle()
+    /// An earlier run's session of this upload, to continue (see `UploadDurability`).
+    private let adopted: TransferSession?
+    /// Told where the upload lives and how many bytes the server confirmed, for the journal.
+    private let recordSession: (@Sendable (_ target: String, _ confirmed: Int64) -> Void)?
 
     /// Cancels the request in flight.
     private var cancelCurrent: (() -> Void)?
@@ -43,12 +47,18 @@ final class UploadSession: @unchecked Sendable {
     /// Whether the server has acknowledged any of this run's bytes; until it has, holding more
     /// than was sent means an earlier run's upload to the same URL, which is continued.
     private var acknowledged = false
+    /// Whether this is an interrupted run's session, continued (see `adopt`): the same file on the
+    /// same upload, so the server holding all of it means the interrupted run sent it all.
+    private var adoptedSession = false
 
     init(
         target: UploadTarget, client: HTTPClient, rules: UploadRetryRules, masker: SecretMasker,
         cleanups: CleanupTracker,
-        queue: DispatchQueue, report: @escaping @Sendable (StepProgress) -> Void
+        queue: DispatchQueue, report: @escaping @Sendable (StepProgress) -> Void,
+        adopted: TransferSession? = nil, recordSession: (@Sendable (String, Int64) -> Void)? = nil
     ) {
+        self.adopted = adopted
+        self.recordSession = recordSession
         self.target = target
         self.client = client
         self.policy = rules.policy()
@@ -79,9 +89,54 @@ final class UploadSession: @unchecked Sendable {
         queue.async { [self] in
             report(.attempt(1))
             report(.bytes(done: 0, total: target.file.size))
-            perform(driver.prepare(self), recoverFrom: 0) { _ in self.next(from: 0) }
+            if let adopted {
+                guard adopted.fileIdentity != target.file.identityText else { return self.adopt(adopted) }
+                report(
+                    .line(
+                        "'\(masker(target.file.path))' changed since the interrupted run; uploading it from the start",
+                        stream: .stderr))
+            }
+            begin()
         }
         return promise.future
+    }
+
+    /// A new upload: the protocol's preparation (tus: creation), then the chunks from byte 0.
+    private func begin() {
+        perform(driver.prepare(self), recoverFrom: 0) { _ in
+            self.recordSession?(self.driver.uploadURL ?? self.target.url, 0)
+            self.next(from: 0)
+        }
+    }
+
+    /// Continues an interrupted run's upload: asks the server how much it holds (tus `HEAD`,
+    /// `Content-Range: bytes */total`) and goes on from there; never a new creation unless the
+    /// server no longer knows the upload.
+    private func adopt(_ session: TransferSession) {
+        adoptedSession = true
+        driver.adopt(session.target)
+        report(
+            .line(
+                "continuing the upload of the interrupted run (\(masker(session.target))); asking the server how much "
+                    + "it holds", stream: .stderr))
+        driver.ask(self).whenComplete(on: queue) { [self] result in
+            guard !finished else { return }
+            switch result {
+            case .success(let answer):
+                if case .offset(let held, _) = answer {
+                    report(.line("the server holds \(held) of \(target.file.size) bytes", stream: .stderr))
+                }
+                handle(answer, sentFrom: nil)
+            case .failure(FutureError.cancelled):
+                return
+            case .failure(let error):
+                report(
+                    .line(
+                        "\(Self.message(of: error, masker: masker)); the server no longer has that upload, "
+                            + "starting it over", stream: .stderr))
+                begin()
+            }
+        }
     }
 
     // MARK: Requests
@@ -163,6 +218,7 @@ final class UploadSession: @unchecked Sendable {
                     at: sentFrom)
             }
             if let sentFrom, offset > sentFrom { failures = 0 }
+            recordSession?(driver.uploadURL ?? target.url, offset)
             next(from: offset)
         }
     }
@@ -239,14 +295,17 @@ final class UploadSession: @unchecked Sendable {
             return fail(error)
         }
         guard let sha256 = digest.finalHex(size: target.file.size) else {
-            if !acknowledged, ServerReport.reportsHash(response) {
+            if !acknowledged, ServerReport.reportsHash(response) || adoptedSession {
                 // Complete before this run sent it all: an earlier run's upload, which the
-                // server's hash can confirm is this file.
+                // server's hash can confirm is this file (or the interrupted run's own session,
+                // for the same unchanged file, sent it all before it died).
                 acknowledged = true
                 report(
                     .line(
-                        "the server says the upload is already complete (an earlier run?); comparing its hash "
-                            + "with the file's", stream: .stderr))
+                        adoptedSession
+                            ? "the server holds the whole file: the interrupted run had sent it all"
+                            : "the server says the upload is already complete (an earlier run?); comparing its hash "
+                                + "with the file's", stream: .stderr))
                 return perform(
                     digest.catchUp(path: target.file.path, to: target.file.size, queue: queue),
                     recoverFrom: digest.hashedBytes

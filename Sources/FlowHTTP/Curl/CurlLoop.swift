@@ -31,6 +31,10 @@ final class CurlLoop: Sendable {
         var multi: WakeHandle?
         /// A wake-up was sent and the loop has not yet taken the commands: no need for another.
         var wakePending = false
+        /// The loop is running inline completions (see `completeInline`) and will look at the
+        /// commands before it next polls: a command needs no wake-up, whose write and the
+        /// poll it cuts short would cost a request started from such a callback two syscalls.
+        var loopWillLook = false
         var closing = false
     }
 
@@ -77,7 +81,7 @@ final class CurlLoop: Sendable {
     }
 
     private static func wake(_ inbox: inout Inbox) {
-        guard !inbox.wakePending, let multi = inbox.multi else { return }
+        guard !inbox.wakePending, !inbox.loopWillLook, let multi = inbox.multi else { return }
         inbox.wakePending = true
         _ = curl_multi_wakeup(multi.pointer)
     }
@@ -128,7 +132,16 @@ final class CurlLoop: Sendable {
             }
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
-            if collectFinished(multi, transfers: &transfers) > 0, transfers.isEmpty {
+            let finished = collectFinished(multi, transfers: &transfers)
+            if finished.inline {
+                // Commands sent from the inline callbacks sent no wake-up: take them now.
+                let more = inbox.withLock { inbox in
+                    inbox.loopWillLook = false
+                    return !inbox.commands.isEmpty || inbox.closing
+                }
+                if more { continue }
+            }
+            if finished.count > 0, transfers.isEmpty {
                 awaitFollowUp()
             }
             _ = curl_multi_poll(multi, nil, 0, 1000, nil)
@@ -187,9 +200,13 @@ final class CurlLoop: Sendable {
         }
     }
 
-    /// Completes the promises of finished transfers; returns how many.
-    private func collectFinished(_ multi: UnsafeMutableRawPointer, transfers: inout [Int: Transfer]) -> Int {
+    /// Completes the promises of finished transfers; returns how many, and whether one was
+    /// completed inline (`loopWillLook` is then set and the caller must clear it).
+    private func collectFinished(
+        _ multi: UnsafeMutableRawPointer, transfers: inout [Int: Transfer]
+    ) -> (count: Int, inline: Bool) {
         var finished = 0
+        var inline = false
         var left: Int32 = 0
         while let message = curl_multi_info_read(multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
@@ -197,13 +214,31 @@ final class CurlLoop: Sendable {
             var privateData: UnsafeMutableRawPointer?
             _ = flow_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &privateData)
             _ = curl_multi_remove_handle(multi, easy)
+            let alone = transfers.count == 1
             guard let id = privateData.map({ Int(bitPattern: $0) }),
                 let transfer = transfers.removeValue(forKey: id)
             else { continue }
-            transfer.promise.complete(transfer.outcome(code).mapError { $0 })
+            let outcome = transfer.outcome(code).mapError { $0 as any Error }
+            if alone {
+                completeInline(transfer.promise, with: outcome)
+                inline = true
+            } else {
+                transfer.promise.complete(outcome)
+            }
             finished += 1
         }
-        return finished
+        return (finished, inline)
+    }
+
+    /// Completes the only transfer that was in flight, letting callbacks that allow it
+    /// (`Future.whenCompleteInline`) run here on the loop thread: a caller sending one request
+    /// after another from its callback then pays no thread hop, neither for the answer nor for
+    /// the next request (`loopWillLook` spares it the wake-up). With other transfers in flight
+    /// they go to their queues as always, so one caller's callback cannot delay the others'
+    /// transfers; other callbacks go to their queues whatever the count.
+    private func completeInline(_ promise: Promise<HTTPResponse>, with outcome: Result<HTTPResponse, any Error>) {
+        inbox.withLock { $0.loopWillLook = true }
+        InlineCallbacks.run { promise.complete(outcome) }
     }
 
     private func close(_ multi: UnsafeMutableRawPointer, transfers: [Int: Transfer], pending: [Command]) {

@@ -1,4 +1,4 @@
-import Crypto
+import FlowDigest
 
 /// A streaming `multipart/form-data` reader: takes the body piece by piece and hashes each part
 /// as it goes, so a part of any size costs a small buffer, not its size in memory.

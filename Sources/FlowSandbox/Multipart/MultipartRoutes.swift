@@ -31,7 +31,7 @@ enum MultipartRoutes {
         var reader = MultipartReader(boundary: boundary)
         do {
             for try await buffer in request.body {
-                if let entry = context.entry { state.events.received(buffer.readableBytes, for: entry) }
+                if let entry = context.entry { state.events.received(buffer, for: entry) }
                 try reader.feed(buffer.readableBytesView)
             }
         } catch let error as MultipartReader.Malformed {

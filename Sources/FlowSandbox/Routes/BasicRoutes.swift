@@ -1,4 +1,4 @@
-import Crypto
+import FlowDigest
 import Foundation
 internal import Hummingbird
 
@@ -19,6 +19,11 @@ enum BasicRoutes {
             }
         }
         router.get("delay/:ms") { _, context in await delay(context, state: state) }
+        // A POST that takes its time: a request in flight when a run is killed (durable-run tests).
+        router.post("delay/:ms") { request, context in
+            _ = try await RequestBodyReader.drain(request, context: context, events: state.events)
+            return await delay(context, state: state)
+        }
         router.get("bytes/:n") { _, context in bytes(context) }
         router.get("redirect/:n") { _, context in redirect(context) }
         for method in [HTTPRequest.Method.put, .post] {
@@ -130,7 +135,7 @@ enum BasicRoutes {
         for try await buffer in request.body {
             buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
             total += buffer.readableBytes
-            if let entry = context.entry { state.events.received(buffer.readableBytes, for: entry) }
+            if let entry = context.entry { state.events.received(buffer, for: entry) }
         }
         return JSONResponse.make(Digest(bytes: total, sha256: hasher.finalize().hexString))
     }

@@ -1,4 +1,4 @@
-import Crypto
+import FlowDigest
 
 /// The bytes `/downloads/{n}` serves: deterministic, not UTF-8 text (bytes 0x80 to 0xFF appear
 /// from offset 128 on), and computable at any offset so a range needs no stored file.

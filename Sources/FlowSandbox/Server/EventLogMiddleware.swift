@@ -13,10 +13,18 @@ struct EventLogMiddleware: RouterMiddleware {
         next: (Request, SandboxContext) async throws -> Response
     ) async throws -> Response {
         let connection = connections.connection(for: context.channel)
+        var positions: [String: String] = [:]
+        for field in request.headers {
+            // canonicalName is lowercase.
+            if let name = EventLog.positionHeaders.first(where: { $0.lowercased() == field.name.canonicalName }) {
+                positions[name] = field.value
+            }
+        }
         let entry = events.begin(
             method: request.method.rawValue,
             path: request.uri.string,
-            connection: connection.id
+            connection: connection.id,
+            headers: positions
         )
         var context = context
         context.connection = connection

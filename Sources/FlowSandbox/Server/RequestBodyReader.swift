@@ -1,4 +1,4 @@
-import Crypto
+import FlowDigest
 internal import Hummingbird
 
 /// Reads request bodies while counting the bytes into the event log.
@@ -9,7 +9,7 @@ enum RequestBodyReader {
     {
         var bytes: [UInt8] = []
         for try await buffer in request.body {
-            if let entry = context.entry { events.received(buffer.readableBytes, for: entry) }
+            if let entry = context.entry { events.received(buffer, for: entry) }
             guard bytes.count + buffer.readableBytes <= limit else {
                 throw HTTPError(.contentTooLarge, message: "this endpoint keeps at most \(limit) bytes of body")
             }
@@ -23,19 +23,8 @@ enum RequestBodyReader {
         var total = 0
         for try await buffer in request.body {
             total += buffer.readableBytes
-            if let entry = context.entry { events.received(buffer.readableBytes, for: entry) }
+            if let entry = context.entry { events.received(buffer, for: entry) }
         }
         return total
-    }
-}
-
-extension Digest {
-    /// Lowercase hex, the way `sha256sum` prints it.
-    var hexString: String {
-        var text = ""
-        for byte in self {
-            text += String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
-        }
-        return text
     }
 }

@@ -1,6 +1,6 @@
 /// Everything the routes share: the event log, the connections, the uploads, the counters.
 final class SandboxState: Sendable {
-    let events = EventLog()
+    let events: EventLog
     let connections = ConnectionRegistry()
     let uploads: UploadStore
     let counters = FlakyCounters()
@@ -8,7 +8,8 @@ final class SandboxState: Sendable {
     /// `GET /held/…`'s counts (ItemRoutes).
     let held = HeldCounters()
 
-    init(storageDirectory: String) {
+    init(storageDirectory: String, recordsBodies: Bool = false) {
+        events = EventLog(recordsBodies: recordsBodies)
         uploads = UploadStore(directory: storageDirectory)
     }
 

@@ -36,7 +36,7 @@ enum ChunkReceiver {
         let dropAfter = writer.dropsHalfway ? min(declaredLength ?? room, room) / 2 : nil
         do {
             for try await buffer in body {
-                if let entry = context.entry { events.received(buffer.readableBytes, for: entry) }
+                if let entry = context.entry { events.received(buffer, for: entry) }
                 if let dropAfter, writer.received + buffer.readableBytes >= dropAfter {
                     // Keep exactly the first half, then hang up mid-body as a failing network would.
                     let head =

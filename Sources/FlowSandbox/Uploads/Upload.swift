@@ -1,4 +1,4 @@
-import Crypto
+import FlowDigest
 import Foundation
 internal import NIOConcurrencyHelpers
 internal import NIOCore

@@ -93,10 +93,6 @@ struct ArgoManifest {
                     warnings.append(
                         "step '\(step.id)': a for-each race (parallel: \(forEach.atLeast != nil ? "at-least" : "any")) "
                             + "runs all its items inside one task")
-                } else if forEach.concurrency != nil {
-                    warnings.append(
-                        "step '\(step.id)': one pod per item; its concurrency is not applied per step (the DAG's "
-                            + "parallelism, the workflow's concurrency \(workflow.concurrency), bounds all pods)")
                 }
             }
         }
@@ -252,18 +248,16 @@ struct ArgoManifest {
                 artifacts: needs.map { ($0.name, $0.path) }, outputs: [("flow", Self.outputsPath)], perItem: false)
             return ([task], [template])
         case .fanned(let indices?):
-            var task = Self.task(
-                name: name, template: Self.templateName(step.id), depends: depends,
-                parameters: serviceParameters + [(name: "item", value: "{{item}}")],
-                artifacts: needs.map { ($0.name, $0.data) })
-            task = Self.appending(task, ("withItems", .list(indices.map { .int($0) })))
+            let fanned = fannedTask(
+                name: name, step: step, depends: depends, parameters: serviceParameters,
+                artifacts: needs.map { ($0.name, $0.data) }, loop: ("withItems", .list(indices.map { .int($0) })))
             let template = try self.template(
                 name: Self.templateName(step.id), step: step, fileName: fileName, services: services,
                 extra: needs.flatMap { ["--outputs-from", $0.path] } + ["--item={{inputs.parameters.item}}"],
                 parameters: ["item"], artifacts: needs.map { ($0.name, $0.path) },
                 outputs: [("flow", Self.outputsPath)],
                 perItem: true)
-            return ([task], [template])
+            return ([fanned.task], fanned.templates + [template])
         case .fanned(nil):
             let itemsName = name + "-items"
             let itemsTask = Self.task(
@@ -275,17 +269,16 @@ struct ArgoManifest {
                 artifacts: needs.map { ($0.name, $0.path) },
                 outputs: [("flow", Self.outputsPath), ("items", Self.itemsPath)], perItem: nil)
             let upstream = "\(Self.needsFolder)/\(itemsName).json"
-            var task = Self.task(
-                name: name, template: Self.templateName(step.id),
-                depends: services.map { "\($0.task).Daemoned" } + ["\(itemsName).Succeeded"],
-                parameters: serviceParameters + [(name: "item", value: "{{item}}")],
-                artifacts: [("need-\(itemsName)", "{{tasks.\(itemsName).outputs.parameters.flow}}")])
-            task = Self.appending(task, ("withParam", .string("{{tasks.\(itemsName).outputs.parameters.items}}")))
+            let fanned = fannedTask(
+                name: name, step: step, depends: services.map { "\($0.task).Daemoned" } + ["\(itemsName).Succeeded"],
+                parameters: serviceParameters,
+                artifacts: [("need-\(itemsName)", "{{tasks.\(itemsName).outputs.parameters.flow}}")],
+                loop: ("withParam", .string("{{tasks.\(itemsName).outputs.parameters.items}}")))
             let template = try self.template(
                 name: Self.templateName(step.id), step: step, fileName: fileName, services: services,
                 extra: ["--outputs-from", upstream, "--item={{inputs.parameters.item}}"], parameters: ["item"],
                 artifacts: [("need-\(itemsName)", upstream)], outputs: [("flow", Self.outputsPath)], perItem: true)
-            return ([itemsTask, task], [itemsTemplate, template])
+            return ([itemsTask, fanned.task], [itemsTemplate] + fanned.templates + [template])
         }
     }
 
@@ -295,7 +288,7 @@ struct ArgoManifest {
         return .map(entries)
     }
 
-    private static func task(
+    static func task(
         name: String, template: String, depends: [String], parameters: [(name: String, value: String)],
         artifacts: [(name: String, data: String)]
     ) -> ManifestNode {

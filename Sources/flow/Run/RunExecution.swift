@@ -22,6 +22,8 @@ struct RunExecution {
     var only: OnlyStep?
     /// `--service NAME=URL`: services that run elsewhere and are not started.
     var externalServices: [String: ServiceEndpoint] = [:]
+    /// The journal's folder and what to resume; nil without a journal (`--no-journal`, `--only`).
+    var journal: JournalSettings?
 
     func execute() async -> FlowExit {
         let secrets: SecretStore
@@ -67,6 +69,23 @@ struct RunExecution {
         var options = RunOptions(inputs: inputs, secrets: secrets, concurrency: concurrency, services: endpoints)
         options.prior = only?.prior ?? [:]
         options.forEachSelection = only?.selection
+        // Before any service starts or request is sent: a state folder that cannot be written stops here.
+        var durable: DurableRun?
+        if let journal {
+            do {
+                durable = try DurableRun.open(journal, workflow: workflow, inputs: inputs, masker: masker)
+            } catch {
+                StandardError.write("flow run: \(masker(error.message))\n")
+                return .invalid
+            }
+        }
+        if let durable {
+            options.recorder = durable.recorder
+            options.runID = durable.runID
+            options.prior = durable.prior.records
+            options.priorTransfers = durable.prior.transfers
+            options.priorItems = durable.prior.items
+        }
         let run: WorkflowRun
         let services: ServiceSet
         do {
@@ -79,6 +98,7 @@ struct RunExecution {
                     if let live { live.handle(event) } else { log.handle(event) }
                 })
         } catch {
+            await durable?.finish("failed")
             writeDiagnostics(error.diagnostics, masker: masker)
             return .invalid
         }
@@ -86,6 +106,7 @@ struct RunExecution {
             services = try ServiceSet(workflow: workflow, options: options)
         } catch {
             run.abandon()
+            await durable?.finish("failed")
             writeDiagnostics(error.diagnostics, masker: masker)
             return .invalid
         }
@@ -115,6 +136,7 @@ struct RunExecution {
                 services, client: client, waiting: waiting, interrupts: interrupts, log: log)
         {
             run.abandon()
+            await durable?.finish(exitCode == .interrupted ? "interrupted" : "failed")
             return exitCode
         }
         live?.start()
@@ -142,6 +164,11 @@ struct RunExecution {
             colors: colors, json: logFormat == .json, sourceLines: sourceLines, calledFiles: calledFiles
         ).print()
         let outcome = WorkflowRun.outcome(of: workflow, records: records, interrupted: interrupted)
+        switch outcome {
+        case .cancelled: await durable?.finish("interrupted")
+        case .succeeded: await durable?.finish("succeeded")
+        case .failed: await durable?.finish("failed")
+        }
         // The full report only when one is written (see RunSummary).
         let reportsWritten = reportWriter.write(records: records, interrupted: interrupted, duration: duration)
         if let only {

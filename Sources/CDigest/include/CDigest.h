@@ -1,0 +1,23 @@
+#ifndef FLOW_CDIGEST_H
+#define FLOW_CDIGEST_H
+// sha256, sha1 and md5 from the system's libcrypto (OpenSSL, already on every machine that has
+// libcurl4-openssl-dev), behind functions of our own: OpenSSL 3 marks the one-shot-context
+// functions deprecated, and a warning is an error in this package. The contexts are plain
+// structs, so a Swift value holding one copies its state (a hash can be forked midway).
+#include <stddef.h>
+#include <openssl/sha.h>
+#include <openssl/md5.h>
+
+void flow_sha256_init(SHA256_CTX *context);
+void flow_sha256_update(SHA256_CTX *context, const void *bytes, size_t count);
+void flow_sha256_final(SHA256_CTX *context, unsigned char digest[32]);
+
+void flow_sha1_init(SHA_CTX *context);
+void flow_sha1_update(SHA_CTX *context, const void *bytes, size_t count);
+void flow_sha1_final(SHA_CTX *context, unsigned char digest[20]);
+
+void flow_md5_init(MD5_CTX *context);
+void flow_md5_update(MD5_CTX *context, const void *bytes, size_t count);
+void flow_md5_final(MD5_CTX *context, unsigned char digest[16]);
+
+#endif

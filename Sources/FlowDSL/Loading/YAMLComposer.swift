@@ -1,0 +1,376 @@
+internal import CYaml
+
+/// One pass over libyaml's event stream that checks the YAML and builds flow's `Node` tree at
+/// once: it reports syntax errors with their mark, duplicate keys and tags, and refuses nesting
+/// deeper than `InputLimits.maximumDepth` and alias expansions beyond
+/// `InputLimits.maximumAliasExpansion` nodes. Checking costs a stack of counters and one size per
+/// anchor, so a hostile file costs memory linear in its length; an alias shares its anchor's node.
+enum YAMLComposer {
+    /// A problem found by the pass (1-based line and column).
+    struct Problem: Error {
+        let message: String
+        let line: Int
+        let column: Int
+        var length = 1
+        let hint: String?
+        /// For a syntax error: libyaml's own words, for `LayoutHint` to recognise.
+        var syntaxError: String?
+    }
+
+    /// What the pass found: the first document's root, no document, or why the file is refused.
+    enum Outcome {
+        case document(Node)
+        case noDocument
+        case problems([Problem])
+    }
+
+    /// A collection being built, or a finished node on its way to its parent.
+    private struct Frame {
+        var anchor: String?
+        var size = 1
+        var height = 1
+        let mark: Node.Mark
+        let isMapping: Bool
+        /// A sequence's items.
+        var items: [Node] = []
+        /// A mapping's pairs so far, and its key waiting for a value.
+        var pairs: [(key: Node, value: Node)] = []
+        var pendingKey: Node?
+        /// A large mapping's scalar keys, for the duplicate check (small ones are scanned).
+        var keyIndex: [String: Int]?
+        /// Pairs whose key is an alias or a collection, compared by value when the mapping ends.
+        var otherKeys: [Int] = []
+    }
+
+    /// Mappings with more scalar keys than this look repeats up in a dictionary.
+    private static let scanLimit = 12
+
+    /// Checks `bytes` and composes their first document. The problems are one that stops the
+    /// pass (a syntax error, a limit), or every duplicate key and tagged value (each found on
+    /// its own, so one round fixes them all); then, as a YAML composer reports them, a repeated
+    /// alias or collection key, or a second document.
+    static func compose(_ bytes: [UInt8]) -> Outcome {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            return .problems([Problem(message: "the YAML parser could not start", line: 1, column: 1, hint: nil)])
+        }
+        defer { yaml_parser_delete(&parser) }
+        return bytes.withUnsafeBufferPointer { buffer in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            var walk = Walk()
+            return walk.run(&parser, bytes: buffer)
+        }
+    }
+
+    private struct Walk {
+        var frames: [Frame] = []
+        var anchors: [String: (size: Int, height: Int, node: Node)] = [:]
+        var expanded = 0
+        var nodes = 0
+        var problems: [Problem] = []
+        var documents = 0
+        var root: Node?
+        /// The first composition error of the first document, or a second document's start.
+        var composeProblem: Problem?
+
+        mutating func run(_ parser: inout yaml_parser_t, bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
+            var event = yaml_event_t()
+            while true {
+                guard yaml_parser_parse(&parser, &event) == 1 else {
+                    return .problems(problems + [YAMLComposer.syntaxProblem(parser, bytes)])
+                }
+                defer { yaml_event_delete(&event) }
+                if let stop = handle(event) { return .problems(problems + [stop]) }
+                if event.type == YAML_STREAM_END_EVENT { return outcome() }
+            }
+        }
+
+        private func outcome() -> Outcome {
+            if !problems.isEmpty { return .problems(problems) }
+            if let composeProblem { return .problems([composeProblem]) }
+            guard let root else { return .noDocument }
+            return .document(root)
+        }
+
+        /// Takes one event in; a problem that stops the pass comes back.
+        private mutating func handle(_ event: yaml_event_t) -> Problem? {
+            let line = Int(event.start_mark.line) + 1
+            let column = Int(event.start_mark.column) + 1
+            let mark = Node.Mark(line: line, column: column)
+            switch event.type {
+            case YAML_DOCUMENT_START_EVENT:
+                documents += 1
+                if documents == 2, composeProblem == nil {
+                    composeProblem = Problem(
+                        message: "invalid YAML: but found another document", line: line, column: column, hint: nil)
+                }
+                return nil
+            case YAML_SCALAR_EVENT, YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT, YAML_ALIAS_EVENT:
+                if event.type != YAML_ALIAS_EVENT { nodes += 1 }
+                if nodes > InputLimits.maximumNodes {
+                    return Problem(
+                        message: "the YAML holds more than \(InputLimits.maximumNodes) values",
+                        line: line,
+                        column: column,
+                        hint: "flow refuses larger documents; see \"Limits\" in Grammar.md"
+                    )
+                }
+                if let problem = YAMLComposer.tagProblem(event, line: line, column: column) { problems.append(problem) }
+            default:
+                break
+            }
+            switch event.type {
+            case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+                let isMapping = event.type == YAML_MAPPING_START_EVENT
+                let anchorPointer = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+                var frame = Frame(anchor: YAMLComposer.string(anchorPointer), mark: mark, isMapping: isMapping)
+                // Room for a step's few keys or a short list at once, instead of growing 1, 2, 4.
+                if isMapping { frame.pairs.reserveCapacity(4) } else { frame.items.reserveCapacity(2) }
+                frames.append(frame)
+                if frames.count > InputLimits.maximumDepth {
+                    return Problem(
+                        message: "the YAML is nested more than \(InputLimits.maximumDepth) levels deep",
+                        line: line,
+                        column: column,
+                        hint: "flow refuses deeper nesting; see \"Limits\" in Grammar.md"
+                    )
+                }
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                guard let frame = frames.popLast() else { return nil }
+                let node: Node
+                if frame.isMapping {
+                    checkOtherKeys(frame)
+                    node = .mapping(Node.Mapping(pairs: frame.pairs, mark: frame.mark))
+                } else {
+                    node = .sequence(Node.Sequence(nodes: frame.items, mark: frame.mark))
+                }
+                finish(node, anchor: frame.anchor, size: frame.size, height: frame.height, scalarKey: nil)
+            case YAML_SCALAR_EVENT:
+                let scalar = event.data.scalar
+                let text = String(
+                    decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
+                let style = Node.Scalar.Style(rawValue: scalar.style.rawValue) ?? .any
+                let node = Node.scalar(Node.Scalar(string: text, style: style, mark: mark))
+                finish(node, anchor: YAMLComposer.string(scalar.anchor), size: 1, height: 1, scalarKey: (text, style))
+            case YAML_ALIAS_EVENT:
+                let name = YAMLComposer.string(event.data.alias.anchor) ?? ""
+                guard let target = anchors[name] else {
+                    return Problem(
+                        message: "alias '*\(name)' refers to no anchor defined before it",
+                        line: line,
+                        column: column,
+                        hint: nil
+                    )
+                }
+                expanded += target.size
+                if expanded > InputLimits.maximumAliasExpansion {
+                    return Problem(
+                        message: "aliases would expand to more than \(InputLimits.maximumAliasExpansion) nodes",
+                        line: line,
+                        column: column,
+                        hint: "this looks like an alias bomb; see \"Limits\" in Grammar.md"
+                    )
+                }
+                if frames.count + target.height > InputLimits.maximumDepth + 1 {
+                    return Problem(
+                        message: "alias '*\(name)' nests the YAML more than \(InputLimits.maximumDepth) levels deep",
+                        line: line,
+                        column: column,
+                        hint: "flow refuses deeper nesting; see \"Limits\" in Grammar.md"
+                    )
+                }
+                finish(target.node, anchor: nil, size: target.size, height: target.height, scalarKey: nil)
+            default:
+                break
+            }
+            return nil
+        }
+
+        /// Hands a finished node to its parent (or makes it the document's root) and records its anchor.
+        private mutating func finish(
+            _ node: Node, anchor: String?, size: Int, height: Int, scalarKey: (String, Node.Scalar.Style)?
+        ) {
+            if let anchor { anchors[anchor] = (size, height, node) }
+            guard !frames.isEmpty else {
+                if documents == 1 { root = node }
+                return
+            }
+            let parent = frames.count - 1
+            frames[parent].size += size
+            frames[parent].height = max(frames[parent].height, height + 1)
+            guard frames[parent].isMapping else {
+                frames[parent].items.append(node)
+                return
+            }
+            guard let key = frames[parent].pendingKey else {
+                if let (text, style) = scalarKey {
+                    noteKey(text, style: style, at: node.mark, in: parent)
+                } else {
+                    frames[parent].otherKeys.append(frames[parent].pairs.count)
+                }
+                frames[parent].pendingKey = node
+                return
+            }
+            frames[parent].pairs.append((key, node))
+            frames[parent].pendingKey = nil
+        }
+
+        /// Reports a scalar key the mapping already has, at the repeated key, naming where the
+        /// first one is; a mapping of many keys keeps them in a dictionary, a small one is scanned.
+        private mutating func noteKey(_ key: String, style: Node.Scalar.Style, at mark: Node.Mark, in parent: Int) {
+            // No copy of the frame is held while its index grows: that would copy the index each time.
+            guard let first = firstKey(key, in: parent) else {
+                let count = frames[parent].pairs.count
+                if frames[parent].keyIndex != nil {
+                    frames[parent].keyIndex?[key] = count
+                } else if count >= YAMLComposer.scanLimit {
+                    var index: [String: Int] = [:]
+                    for (position, pair) in frames[parent].pairs.enumerated()
+                    where !frames[parent].otherKeys.contains(position) {
+                        if let text = pair.key.scalar?.string, index[text] == nil { index[text] = position }
+                    }
+                    index[key] = count
+                    frames[parent].keyIndex = index
+                }
+                return
+            }
+            let quoted = style != .plain
+            problems.append(
+                Problem(
+                    message:
+                        "duplicate key '\(Echo.text(key))': the first '\(Echo.text(key))' is at line \(first.line), column \(first.column)",
+                    line: mark.line,
+                    column: mark.column,
+                    length: key.unicodeScalars.count + (quoted ? 2 : 0),
+                    hint: "each key appears once per mapping; step ids are unique across the file"
+                ))
+        }
+
+        /// Where the mapping's scalar key `key` first is, if it has one already.
+        private func firstKey(_ key: String, in parent: Int) -> Node.Mark? {
+            if let position = frames[parent].keyIndex?[key] { return frames[parent].pairs[position].key.mark }
+            guard frames[parent].keyIndex == nil else { return nil }
+            for (position, pair) in frames[parent].pairs.enumerated()
+            where pair.key.scalar?.string == key && !frames[parent].otherKeys.contains(position) {
+                return pair.key.mark
+            }
+            return nil
+        }
+
+        /// A key written as an alias or a collection repeats another key when their values are
+        /// equal; like Yams' composer, this is an error of the first document only.
+        private mutating func checkOtherKeys(_ frame: Frame) {
+            guard !frame.otherKeys.isEmpty, documents == 1, composeProblem == nil else { return }
+            var names: [String] = []
+            var firstMark: Node.Mark?
+            var reported = Set<Int>()
+            for (position, pair) in frame.pairs.enumerated() where !reported.contains(position) {
+                let repeats = frame.pairs.indices.filter { other in
+                    other > position && (frame.otherKeys.contains(position) || frame.otherKeys.contains(other))
+                        && frame.pairs[other].key.sameValue(as: pair.key)
+                }
+                guard !repeats.isEmpty else { continue }
+                reported.formUnion(repeats)
+                names.append(pair.key.scalar?.string ?? "<uncovertable>")
+                if firstMark == nil { firstMark = pair.key.mark }
+            }
+            guard let firstMark else { return }
+            composeProblem = Problem(
+                message: "duplicate key \(names.map { "'\($0)'" }.joined(separator: ", ")) in one mapping",
+                line: firstMark.line,
+                column: firstMark.column,
+                length: names[0].count,
+                hint: "each key appears once per mapping; step ids are unique across the file"
+            )
+        }
+    }
+
+    /// flow reads plain YAML values; a tag (`!!binary`, `!custom`) would change what a value
+    /// means behind flow's back, so it is refused where it is written.
+    private static func tagProblem(_ event: yaml_event_t, line: Int, column: Int) -> Problem? {
+        let pointer: UnsafeMutablePointer<yaml_char_t>?
+        switch event.type {
+        case YAML_SCALAR_EVENT: pointer = event.data.scalar.tag
+        case YAML_SEQUENCE_START_EVENT: pointer = event.data.sequence_start.tag
+        case YAML_MAPPING_START_EVENT: pointer = event.data.mapping_start.tag
+        default: pointer = nil
+        }
+        guard var tag = string(pointer) else { return nil }
+        let standard = "tag:yaml.org,2002:"
+        if tag.hasPrefix(standard) { tag = "!!" + tag.dropFirst(standard.count) }
+        return Problem(
+            message: "YAML tags such as '\(Echo.text(tag))' are not supported",
+            line: line,
+            column: column,
+            length: tag.unicodeScalars.count,
+            hint: "flow reads plain YAML values: remove the tag (quote a value to make it text)"
+        )
+    }
+
+    private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        guard let pointer else { return nil }
+        return String(cString: pointer)
+    }
+
+    private static func syntaxProblem(_ parser: yaml_parser_t, _ bytes: UnsafeBufferPointer<UInt8>) -> Problem {
+        let problem = parser.problem.map { String(cString: $0) } ?? "unreadable YAML"
+        if parser.error == YAML_READER_ERROR {
+            let (line, column) = position(ofByte: parser.problem_offset, in: bytes)
+            if problem.hasPrefix("control characters") {
+                let code = "U+" + String(String(parser.problem_value, radix: 16, uppercase: true).leftPadded(to: 4))
+                return Problem(
+                    message: "the file holds a control character (\(code)), which YAML does not allow",
+                    line: line,
+                    column: column,
+                    hint: "remove it, or write it as an escape in a double-quoted string, such as \"\\t\" or \"\\x07\""
+                )
+            }
+            return Problem(
+                message: "the file is not readable as YAML text: \(problem)",
+                line: line,
+                column: column,
+                hint: "workflow files are UTF-8 text"
+            )
+        }
+        let context = parser.context.map { String(cString: $0) }
+        let mark = parser.problem_mark
+        // libyaml's scanner runs ahead of the events and has its own (higher) nesting limit.
+        if problem.hasPrefix("Maximum nesting level") {
+            return Problem(
+                message: "the YAML is nested more than \(InputLimits.maximumDepth) levels deep",
+                line: Int(mark.line) + 1,
+                column: Int(mark.column) + 1,
+                hint: "flow refuses deeper nesting; see \"Limits\" in Grammar.md"
+            )
+        }
+        return Problem(
+            message: "invalid YAML: \(problem)",
+            line: Int(mark.line) + 1,
+            column: Int(mark.column) + 1,
+            hint: context.map { contextText in
+                "\(contextText) that starts at line \(parser.context_mark.line + 1), column \(parser.context_mark.column + 1)"
+            },
+            syntaxError: problem
+        )
+    }
+
+    /// The 1-based line and column (counting characters, as libyaml's marks do) of a byte offset.
+    private static func position(ofByte offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int) {
+        let end = min(max(0, offset), bytes.count)
+        var line = 1
+        var lineStart = 0
+        for index in 0..<end where bytes[index] == 0x0A {
+            line += 1
+            lineStart = index + 1
+        }
+        // Count the characters before the offset: every byte but UTF-8 continuation bytes.
+        let column = bytes[lineStart..<end].filter { $0 & 0xC0 != 0x80 }.count + 1
+        return (line, column)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}

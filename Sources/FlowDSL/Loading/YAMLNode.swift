@@ -1,0 +1,82 @@
+/// One YAML value as `YAMLComposer` builds it from libyaml's events: what the parsers read and
+/// where it starts. Aliases are resolved to the node they name, as YAML's composition does;
+/// tags never get this far (the composer refuses them).
+enum Node {
+    case scalar(Scalar)
+    case mapping(Mapping)
+    case sequence(Sequence)
+
+    /// A 1-based line and column; columns count Unicode scalars, as libyaml's marks do.
+    struct Mark {
+        let line: Int
+        let column: Int
+    }
+
+    /// A scalar's text, how it was written and where.
+    struct Scalar {
+        /// How a scalar is written; the raw values are libyaml's `yaml_scalar_style_t`.
+        enum Style: UInt32 {
+            case any = 0
+            case plain
+            case singleQuoted
+            case doubleQuoted
+            case literal
+            case folded
+        }
+
+        let string: String
+        let style: Style
+        let mark: Mark
+    }
+
+    /// A mapping's pairs in file order (keys are unique: the composer refuses repeats).
+    struct Mapping: RandomAccessCollection {
+        let pairs: [(key: Node, value: Node)]
+        let mark: Mark
+
+        var startIndex: Int { pairs.startIndex }
+        var endIndex: Int { pairs.endIndex }
+        subscript(position: Int) -> (key: Node, value: Node) { pairs[position] }
+    }
+
+    /// A list's items in order.
+    struct Sequence: RandomAccessCollection {
+        let nodes: [Node]
+        let mark: Mark
+
+        var startIndex: Int { nodes.startIndex }
+        var endIndex: Int { nodes.endIndex }
+        subscript(position: Int) -> Node { nodes[position] }
+    }
+
+    /// Where the node starts.
+    var mark: Mark {
+        switch self {
+        case .scalar(let scalar): return scalar.mark
+        case .mapping(let mapping): return mapping.mark
+        case .sequence(let sequence): return sequence.mark
+        }
+    }
+
+    /// The scalar, when the node is one.
+    var scalar: Scalar? {
+        if case .scalar(let scalar) = self { return scalar }
+        return nil
+    }
+
+    /// Whether two nodes hold the same value, wherever they are written (YAML's key equality:
+    /// scalars by their text, collections item by item).
+    func sameValue(as other: Node) -> Bool {
+        switch (self, other) {
+        case (.scalar(let left), .scalar(let right)):
+            return left.string == right.string
+        case (.sequence(let left), .sequence(let right)):
+            return left.count == right.count && zip(left, right).allSatisfy { $0.sameValue(as: $1) }
+        case (.mapping(let left), .mapping(let right)):
+            return left.count == right.count
+                && zip(left, right).allSatisfy { $0.key.sameValue(as: $1.key) && $0.value.sameValue(as: $1.value) }
+        default:
+            return false
+        }
+    }
+}

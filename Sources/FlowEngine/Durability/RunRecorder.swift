@@ -1,0 +1,69 @@
+import FlowTasks
+import Foundation
+
+/// Where a run tells what happens to it, so that a later `flow run --resume` can continue it (the
+/// journal, in the `flow` target). Every call is made on the run's queue and must return at once:
+/// an implementation queues the change and writes it on a thread of its own.
+public protocol RunRecorder: Sendable {
+    /// A step (or, with `item`, one item of a `for-each` step) started.
+    func stepStarted(_ step: String, item: Int?, attempt: Int, at date: Date)
+    /// A step or item reached a final state.
+    func stepFinished(_ finish: StepFinish)
+    /// A request whose repetition is not safe (non-idempotent method, no `Idempotency-Key`) is
+    /// about to be sent by `step`. The future completes once that fact is durable (the write-ahead):
+    /// only then is the request sent. It fails when the fact cannot be written.
+    func unsafeSend(_ step: String, item: Int?, at date: Date) -> Future<Void>
+    /// An upload's (or resumable download's) session, and the bytes the server has confirmed.
+    func transfer(_ session: TransferSession)
+}
+
+/// A step's or item's final state as the journal keeps it: outputs as JSON text, never a secret.
+public struct StepFinish: Sendable {
+    /// The step's id (qualified, `deploy/publish`, for a step of a called file).
+    public let step: String
+    /// The item's index, for one item of a `for-each` step.
+    public let item: Int?
+    /// `succeeded`, `failed`, `skipped` or `cancelled`.
+    public let state: StepState
+    /// Attempts made.
+    public let attempts: Int
+    /// When it started, if it did.
+    public let startedAt: Date?
+    /// When it ended.
+    public let finishedAt: Date
+    /// The record as `StepRecordsFile` encodes one step (status, outputs, items, error), as JSON
+    /// text; nil when it holds a secret value (`containsSecret`), and for items.
+    public let outputsJSON: String?
+    /// Whether the outputs held a secret value: they are not kept, and the step runs again on resume.
+    public let containsSecret: Bool
+    /// Why it failed, masked.
+    public let error: String?
+}
+
+/// An upload's session: what a resumed run needs to continue it on the server instead of starting over.
+public struct TransferSession: Sendable, Equatable {
+    /// The step's id.
+    public let step: String
+    /// The item's index, for an upload in a `for-each` step.
+    public let item: Int?
+    /// `tus`, `content-range` or `download`.
+    public let kind: String
+    /// The tus upload URL, or the URL the Content-Range chunks go to.
+    public let target: String
+    /// Bytes the server has confirmed.
+    public let bytesConfirmed: Int64
+    /// The file's path, size and modification time: a changed file is uploaded again from the start.
+    public let fileIdentity: String
+
+    /// A transfer session.
+    public init(
+        step: String, item: Int?, kind: String, target: String, bytesConfirmed: Int64, fileIdentity: String
+    ) {
+        self.step = step
+        self.item = item
+        self.kind = kind
+        self.target = target
+        self.bytesConfirmed = bytesConfirmed
+        self.fileIdentity = fileIdentity
+    }
+}

@@ -1,0 +1,87 @@
+import FlowTasks
+import Foundation
+
+/// Turns a run's scheduler events into `RunRecorder` calls: each step's and each `for-each`
+/// item's start and end, with attempts, times and outputs (secret-free, see `JournalEntry`).
+/// Called on the run's queue, in order; the recorder queues and returns.
+final class RunRecording: Sendable {
+    private let recorder: any RunRecorder
+    private let masker: SecretMasker
+    /// The ids of the run's own steps: events of called files' steps are not recorded as its own.
+    private let ids: Set<String>
+    /// When each step (and item) started and its latest attempt. Touched only on the run's queue;
+    /// the box makes that checkable.
+    private let started = LockedBox<[TransferKey: (date: Date, attempt: Int)]>([:])
+
+    /// Unsafe requests whose answer never came (see `OpenUnsafeSends`).
+    private let openSends: OpenUnsafeSends
+
+    init(recorder: any RunRecorder, masker: SecretMasker, ids: Set<String>, openSends: OpenUnsafeSends) {
+        self.openSends = openSends
+        self.recorder = recorder
+        self.masker = masker
+        self.ids = ids
+    }
+
+    func handle(_ event: SchedulerEvent<StepResult>) {
+        guard ids.contains(event.id) else { return }
+        let now = Date()
+        let key = TransferKey(step: event.id, item: nil)
+        switch event.kind {
+        case .started:
+            started.withLock { $0[key] = (now, 1) }
+            recorder.stepStarted(event.id, item: nil, attempt: 1, at: now)
+        case .progress(.attempt(let attempt)):
+            started.withLock { $0[key]?.attempt = attempt }
+        case .progress(.item(let item)):
+            itemChanged(event.id, item, at: now)
+        case .progress:
+            break
+        case .finished:
+            let begun = started.withLock { $0.removeValue(forKey: key) }
+            let (json, containsSecret) = JournalEntry.encode(event.record, masker: masker)
+            recorder.stepFinished(
+                StepFinish(
+                    step: event.id, item: nil, state: event.record.state,
+                    attempts: event.record.output?.attempts ?? begun?.attempt ?? 0, startedAt: begun?.date,
+                    finishedAt: now, outputsJSON: json, containsSecret: containsSecret,
+                    error: event.record.error.map { masker(String(describing: $0)) }))
+            markUnknownOutcomes(step: event.id, item: nil, at: now)
+        }
+    }
+
+    /// After the end is recorded: an unsafe request of the step that got no answer is in flight
+    /// again as far as the journal knows, so that a resume asks before sending it again. (The
+    /// write is not waited for: nothing is sent after it.)
+    private func markUnknownOutcomes(step: String, item: Int?, at now: Date) {
+        for key in openSends.take(step: step, item: item) {
+            _ = recorder.unsafeSend(key.step, item: key.item, at: now)
+        }
+    }
+
+    private func itemChanged(_ step: String, _ item: ItemProgress, at now: Date) {
+        let key = TransferKey(step: step, item: item.index)
+        switch item.event {
+        case .started:
+            started.withLock { $0[key] = (now, 1) }
+            recorder.stepStarted(step, item: item.index, attempt: 1, at: now)
+        case .finished(let state, let message):
+            let begun = started.withLock { $0.removeValue(forKey: key) }
+            // A succeeded item keeps its value and outputs, so that a resume need not run it again;
+            // never when they hold a secret value (then it runs again).
+            var json: String?
+            var containsSecret = false
+            if state == .succeeded {
+                let text = PriorItem(item: item.item, outputs: item.outputs).jsonText
+                containsSecret = !masker.isEmpty && masker(text) != text
+                json = containsSecret ? nil : text
+            }
+            recorder.stepFinished(
+                StepFinish(
+                    step: step, item: item.index, state: state, attempts: begun?.attempt ?? 1, startedAt: begun?.date,
+                    finishedAt: now, outputsJSON: json, containsSecret: containsSecret,
+                    error: message.map { masker($0) }))
+            markUnknownOutcomes(step: step, item: item.index, at: now)
+        }
+    }
+}

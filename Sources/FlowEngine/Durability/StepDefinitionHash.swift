@@ -1,0 +1,132 @@
+import FlowDSL
+import FlowDigest
+import Foundation
+
+/// A hash of each step's definition that stays the same from run to run while the step does:
+/// a resumed run compares them with the journal's to find the steps changed since.
+///
+/// The definition is the step's YAML value as parsed (not its text: comments, spacing, key order
+/// and where it is in the file do not count; see `Step.definitionFingerprint`), its name and description left out, with what it inherits from the
+/// file: `defaults` and `env`. A group's definition holds its children's.
+public enum StepDefinitionHash {
+    /// Every step's hash, by id.
+    public static func hashes(of workflow: Workflow) -> [String: String] {
+        var inherited = ""
+        canonical(workflow.defaults, into: &inherited)
+        canonical(workflow.env, into: &inherited)
+        // What every step inherits, hashed once; then each step's parsed fingerprint (a step made
+        // in code has none, and is described by reflection, which costs ~100 µs a step).
+        let inheritedDigest = digest(inherited)
+        var hashes: [String: String] = [:]
+        hashes.reserveCapacity(workflow.allSteps.count)
+        for step in workflow.allSteps {
+            if let fingerprint = step.definitionFingerprint {
+                hashes[step.id] = inheritedDigest.prefix(32) + String(fingerprint, radix: 16)
+            } else {
+                var text = inherited
+                canonical(step, into: &text)
+                hashes[step.id] = digest(text)
+            }
+        }
+        return hashes
+    }
+
+    /// The SHA-256 of a file's bytes, in hex; nil when it cannot be read.
+    public static func fileHash(path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return SHA256.hash(data: data).hexString
+    }
+
+    static func digest(_ text: String) -> String {
+        SHA256.hash(data: Data(text.utf8)).hexString
+    }
+
+    /// Fields that say where something is, or are computed from other fields, or do not change
+    /// what the step does.
+    private static let skipped: Set<String> = [
+        "location", "locations", "needLocations", "textStart", "template", "syntaxError", "name", "description",
+        "keyLocation", "valueLocation",
+    ]
+
+    /// A text for `value` that depends on its contents only: every stored field by name, maps and
+    /// sets in sorted order, source locations left out.
+    static func canonical(_ value: Any, into text: inout String) {
+        if value is SourceLocation { return }
+        let mirror = Mirror(reflecting: value)
+        if mirror.children.isEmpty {
+            text += String(describing: type(of: value)) + ":" + String(describing: value)
+            return
+        }
+        text += String(describing: mirror.subjectType) + "("
+        switch mirror.displayStyle {
+        case .dictionary?, .set?:
+            let parts = mirror.children.map { child -> String in
+                var part = ""
+                canonical(child.value, into: &part)
+                return part
+            }
+            text += parts.sorted().joined(separator: ",")
+        case .enum?:
+            for child in mirror.children {
+                text += (child.label ?? "") + ":"
+                canonical(child.value, into: &text)
+            }
+        default:
+            for child in mirror.children {
+                if let label = child.label, skipped.contains(label) { continue }
+                if child.value is SourceLocation || child.value is [SourceLocation] { continue }
+                text += (child.label ?? "") + "="
+                canonical(child.value, into: &text)
+                text += ";"
+            }
+        }
+        text += ")"
+    }
+
+    /// The steps that run again because `changed` did: those, every step that needs one of them
+    /// (directly or not) or reads its `steps.X`, the groups they are in, and the members of
+    /// groups that run again. Each with why, by id.
+    public static func invalidated(by changed: Set<String>, in workflow: Workflow) -> [String: String] {
+        guard !changed.isEmpty else { return [:] }
+        // Who follows whom, found once: a resume of a 10,000-step file stays linear.
+        var followers: [String: [(id: String, why: String)]] = [:]
+        let ids = Set(workflow.allSteps.map(\.id))
+        for step in workflow.allSteps {
+            for need in step.needs { followers[need, default: []].append((step.id, "it needs '\(need)'")) }
+            if let parent = step.parent {
+                followers[parent, default: []].append((step.id, "its group '\(parent)' runs again"))
+                followers[step.id, default: []].append((parent, "its member '\(step.id)' runs again"))
+            }
+            var text = ""
+            canonical(step.kind, into: &text)
+            canonical(step.outputs, into: &text)
+            canonical(step.condition as Any, into: &text)
+            for read in readSteps(in: text) where read != step.id && ids.contains(read) {
+                followers[read, default: []].append((step.id, "it reads steps.\(read)"))
+            }
+        }
+        var reasons: [String: String] = [:]
+        for id in changed { reasons[id] = "its definition changed" }
+        var queue = Array(changed)
+        while let id = queue.popLast() {
+            for follower in followers[id] ?? [] where reasons[follower.id] == nil {
+                reasons[follower.id] = follower.why
+                queue.append(follower.id)
+            }
+        }
+        return reasons
+    }
+
+    /// The ids after `steps.` in a text (`steps.login.outputs` gives `login`).
+    static func readSteps(in text: String) -> Set<String> {
+        var found: Set<String> = []
+        var rest = text[...]
+        while let range = rest.range(of: "steps.") {
+            let after = rest[range.upperBound...]
+            let id = after.prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+            if !id.isEmpty { found.insert(String(id)) }
+            rest = after
+        }
+        return found
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import GRDB
+
+extension Journal {
+    /// The runs of `file` (a path as `JournalLocation.canonicalFile` gives), or of every file when nil,
+    /// newest first. Changes recorded but not yet flushed are not seen.
+    public func runs(file: String?) throws(JournalError) -> [JournalRun] {
+        do {
+            return try database.read { db in
+                let filter = file == nil ? "" : "WHERE file = ?"
+                let arguments: StatementArguments = file.map { [$0] } ?? []
+                let counts = try JournalReading.stepCounts(
+                    in: db, where: file == nil ? nil : "run_id IN (SELECT id FROM run WHERE file = ?)",
+                    arguments: arguments)
+                return try Row.fetchAll(
+                    db, sql: "\(JournalReading.runColumns) \(filter) ORDER BY started_at DESC, rowid DESC",
+                    arguments: arguments
+                ).map { row in try JournalReading.run(from: row, counts: counts) }
+            }
+        } catch {
+            throw JournalError.from(error, file: self.file)
+        }
+    }
+
+    /// Everything about the run `id`, or nil when the journal has no such run (or it was pruned).
+    /// Steps come in the order they started (those never started last), then by id and item.
+    public func run(id: String) throws(JournalError) -> JournalRunDetail? {
+        do {
+            return try database.read { db in try JournalReading.detail(id: id, in: db) }
+        } catch {
+            throw JournalError.from(error, file: file)
+        }
+    }
+
+    /// The newest run of `file` that ended failed or interrupted (a run whose process died counts as
+    /// interrupted), which `--resume` continues; nil when there is none. A run still running in
+    /// another process is never returned.
+    public func latestUnfinishedRun(file: String) throws(JournalError) -> JournalRunDetail? {
+        do {
+            return try database.read { db in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: "\(JournalReading.runColumns) WHERE file = ? AND state != 'succeeded' "
+                        + "ORDER BY started_at DESC, rowid DESC",
+                    arguments: [file])
+                for row in rows {
+                    let run = try JournalReading.run(from: row, counts: [:])
+                    if JournalReading.unfinishedStates.contains(run.state) {
+                        return try JournalReading.detail(id: run.id, in: db)
+                    }
+                }
+                return nil
+            }
+        } catch {
+            throw JournalError.from(error, file: file)
+        }
+    }
+}
+
+/// Turning rows into the journal's public records; every value is decoded with a throwing call
+/// (a damaged cell is an error, never a crash).
+enum JournalReading {
+    static let runColumns = "SELECT id, file, state, started_at, finished_at, pid, pid_started, host FROM run"
+    static let unfinishedStates: Set<String> = ["failed", "interrupted"]
+
+    /// The state a reader should see: "running" only while the run's process is alive.
+    static func effectiveState(_ state: String, identity: ProcessIdentity) -> String {
+        state == "running" && !identity.isAlive() ? "interrupted" : state
+    }
+
+    /// The process a run row names.
+    static func owner(of row: Row) throws -> ProcessIdentity {
+        ProcessIdentity(
+            pid: try row.decode(forColumn: "pid"), started: try row.decode(forColumn: "pid_started"),
+            host: try row.decode(forColumn: "host"))
+    }
+
+    static func run(from row: Row, counts: [String: [String: Int]]) throws -> JournalRun {
+        let id: String = try row.decode(forColumn: "id")
+        let identity = try owner(of: row)
+        let finished: Double? = try row.decode(forColumn: "finished_at")
+        return JournalRun(
+            id: id, file: try row.decode(forColumn: "file"),
+            state: effectiveState(try row.decode(forColumn: "state"), identity: identity),
+            startedAt: Date(timeIntervalSince1970: try row.decode(forColumn: "started_at")),
+            finishedAt: finished.map(Date.init(timeIntervalSince1970:)), stepCounts: counts[id] ?? [:])
+    }
+
+    static func stepCounts(in db: Database, where condition: String?, arguments: StatementArguments) throws
+        -> [String: [String: Int]]
+    {
+        var counts: [String: [String: Int]] = [:]
+        let filter = condition.map { "WHERE \($0)" } ?? ""
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT run_id, state, count(*) AS n FROM step \(filter) GROUP BY run_id, state",
+            arguments: arguments)
+        for row in rows {
+            let id: String = try row.decode(forColumn: "run_id")
+            counts[id, default: [:]][try row.decode(forColumn: "state")] = try row.decode(forColumn: "n")
+        }
+        return counts
+    }
+
+    static func detail(id: String, in db: Database) throws -> JournalRunDetail? {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT *, rowid FROM run WHERE id = ?", arguments: [id])
+        else { return nil }
+        let counts = try stepCounts(in: db, where: "run_id = ?", arguments: [id])
+        let steps = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM step WHERE run_id = ?
+                ORDER BY started_at IS NULL, started_at, step, item
+                """,
+            arguments: [id]
+        ).map(step(from:))
+        let transfers = try Row.fetchAll(
+            db, sql: "SELECT * FROM transfer WHERE run_id = ? ORDER BY step, item, kind", arguments: [id]
+        ).map(transfer(from:))
+        return JournalRunDetail(
+            run: try run(from: row, counts: counts), fileHash: try row.decode(forColumn: "file_hash"),
+            stepHashes: try JournalJSON.decode(try row.decode(forColumn: "step_hashes")),
+            inputs: try JournalJSON.decode(try row.decode(forColumn: "inputs")), steps: steps, transfers: transfers)
+    }
+
+    static func step(from row: Row) throws -> JournalStep {
+        let started: Double? = try row.decode(forColumn: "started_at")
+        let finished: Double? = try row.decode(forColumn: "finished_at")
+        return JournalStep(
+            step: try row.decode(forColumn: "step"), item: item(try row.decode(forColumn: "item")),
+            state: try row.decode(forColumn: "state"), attempts: try row.decode(forColumn: "attempts"),
+            startedAt: started.map(Date.init(timeIntervalSince1970:)),
+            finishedAt: finished.map(Date.init(timeIntervalSince1970:)),
+            outputsJSON: try row.decode(forColumn: "outputs_json"),
+            containsSecret: try row.decode(forColumn: "contains_secret"), error: try row.decode(forColumn: "error"),
+            unsafeInFlight: try row.decode(forColumn: "unsafe_in_flight"))
+    }
+
+    static func transfer(from row: Row) throws -> JournalTransfer {
+        JournalTransfer(
+            step: try row.decode(forColumn: "step"), item: item(try row.decode(forColumn: "item")),
+            kind: try row.decode(forColumn: "kind"), target: try row.decode(forColumn: "target"),
+            bytesConfirmed: try row.decode(forColumn: "bytes_confirmed"),
+            fileIdentity: try row.decode(forColumn: "file_identity"))
+    }
+
+    private static func item(_ stored: Int) -> Int? {
+        stored == ChangeWriter.noItem ? nil : stored
+    }
+}
+
+extension Journal {
+    /// SQLite's `PRAGMA integrity_check`: "ok" for a sound file, else the problems it finds, one a
+    /// line (for tests and checks after a crash or two writers at once).
+    public func integrityCheck() throws(JournalError) -> String {
+        do {
+            return try database.read { db in
+                try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n")
+            }
+        } catch {
+            throw JournalError.from(error, file: file)
+        }
+    }
+}

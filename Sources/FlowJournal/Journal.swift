@@ -1,0 +1,205 @@
+import Foundation
+import GRDB
+
+/// A workflow's run journal: DIR/journal.sqlite, an SQLite database in WAL mode.
+///
+/// Several `flow` processes may use the same journal at once: each write waits (up to
+/// `busyTimeout`) for the others. Changes are recorded without blocking and written by the
+/// journal's own thread in batches (see `record`). Nothing here knows about workflows: it stores
+/// the strings, numbers and dates it is given, and is never given a secret.
+///
+/// Pruning: when a run begins, older runs of the same file are deleted so that the 50 newest
+/// remain. Also kept, whatever their age: the newest unfinished (failed or interrupted) run, which
+/// `--resume` would continue, and runs whose process is still running.
+public final class Journal: Sendable {
+    /// Runs kept per workflow file when a new one begins (see the type's comment).
+    public static let keptRunsPerFile = 50
+    /// How long a write waits for another process's write before failing.
+    public static let busyTimeout: TimeInterval = 10
+
+    /// The journal's file: DIR/journal.sqlite.
+    public let file: String
+    let database: DatabaseQueue
+    let writer: JournalWriter
+
+    private init(file: String, database: DatabaseQueue) {
+        self.file = file
+        self.database = database
+        self.writer = JournalWriter(database: database, file: file)
+    }
+
+    deinit {
+        writer.close(wait: false)
+    }
+
+    /// Opens (creating) DIR/journal.sqlite in WAL mode and runs migrations. Checks first that the
+    /// folder can be written and has space, so a clear `JournalError` comes before any request is sent.
+    public static func open(stateDirectory: String) throws(JournalError) -> Journal {
+        let directory = JournalLocation.absolute(stateDirectory)
+        try StateDirectory.prepare(directory)
+        let file = (directory as NSString).appendingPathComponent("journal.sqlite")
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.label = "flow.journal"
+        do {
+            let database = try DatabaseQueue(path: file, configuration: configuration)
+            try JournalMigrations.migrate(database, file: file)
+            return Journal(file: file, database: database)
+        } catch {
+            throw JournalError.from(error, file: file)
+        }
+    }
+
+    /// Opens DIR/journal.sqlite to read it (`flow runs`), without creating anything: nil when the
+    /// folder has no journal yet. Writing through the returned journal fails.
+    public static func openForReading(stateDirectory: String) throws(JournalError) -> Journal? {
+        let directory = JournalLocation.absolute(stateDirectory)
+        let file = (directory as NSString).appendingPathComponent("journal.sqlite")
+        guard FileManager.default.fileExists(atPath: file) else { return nil }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.label = "flow.journal.reader"
+        do {
+            let database = try DatabaseQueue(path: file, configuration: configuration)
+            let version = try database.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
+            // A journal whose creation was cut short has no tables yet: no runs either.
+            if version == 0 { return nil }
+            if version > JournalMigrations.steps.count { throw JournalMigrations.tooNew(file: file, version: version) }
+            return Journal(file: file, database: database)
+        } catch {
+            throw JournalError.from(error, file: file)
+        }
+    }
+
+    /// Synchronous (called once before the run starts): inserts the run and returns its id
+    /// (e.g. "20261123-130455-a1b2": UTC start time, random suffix), then prunes old runs of the
+    /// same file (see the type's comment for the rule).
+    public func beginRun(_ run: NewRun) throws(JournalError) -> String {
+        let identity = ProcessIdentity.current
+        do {
+            let id = try database.write { db in
+                let id = try insert(run, identity: identity, in: db)
+                try JournalPruning.prune(file: run.file, keeping: Journal.keptRunsPerFile, in: db)
+                return id
+            }
+            return id
+        } catch {
+            throw JournalError.from(error, file: file)
+        }
+    }
+
+    /// Marks a resumed run as running again (same id, this process), with the file's new hash and
+    /// step hashes. Fails when the journal has no run with that id, or when another process that is
+    /// still alive runs it (two `--resume` of one run at once).
+    public func reopenRun(id: String, fileHash: String, stepHashes: [String: String]) throws(JournalError) {
+        let identity = ProcessIdentity.current
+        do {
+            try database.write { db in
+                guard
+                    let row = try Row.fetchOne(
+                        db, sql: "\(JournalReading.runColumns) WHERE id = ?", arguments: [id])
+                else { throw JournalError.io("no run \(id) in the journal \(file)") }
+                let owner = try JournalReading.owner(of: row)
+                if try row.decode(String.self, forColumn: "state") == "running", owner != identity, owner.isAlive() {
+                    throw JournalError.io(
+                        "run \(id) is still running (process \(owner.pid)); wait for it to end or stop it first")
+                }
+                try db.execute(
+                    sql: """
+                        UPDATE run SET state = 'running', finished_at = NULL, file_hash = ?, step_hashes = ?,
+                            pid = ?, pid_started = ?, host = ?
+                        WHERE id = ?
+                        """,
+                    arguments: [
+                        fileHash, try JournalJSON.encode(stepHashes), identity.pid, identity.started, identity.host,
+                        id,
+                    ])
+            }
+        } catch {
+            throw JournalError.from(error, file: file)
+        }
+    }
+
+    /// Non-blocking: queues `change`; the journal's thread writes it with the others pending, in one
+    /// transaction, at most `window` (20 ms) later or as soon as 1,000 changes wait or a flush asks.
+    /// A change the database refuses (an unknown run id) is dropped alone.
+    public func record(_ change: JournalChange) {
+        writer.record(change)
+    }
+
+    /// Non-blocking write-ahead: `done` is called on the journal's thread once every change recorded
+    /// before this call is committed, or with the error that prevented it (after one failed write,
+    /// every later flush reports that failure). Do not call `flushAndWait` from `done`.
+    public func flush(_ done: @escaping @Sendable (JournalError?) -> Void) {
+        writer.flush(done)
+    }
+
+    /// Blocking: waits until everything recorded so far is committed. Only for the CLI's main thread
+    /// at the end of a run and for tests, never on a Dispatch worker.
+    public func flushAndWait() throws(JournalError) {
+        let outcome = FlushOutcome()
+        writer.flush { error in outcome.finish(error) }
+        if let error = outcome.wait() { throw error }
+    }
+
+    /// Batches the journal's thread has committed so far, one transaction each (for benchmarks and
+    /// tests: recorded changes should take far fewer transactions than there are changes).
+    public var transactionsCommitted: Int {
+        writer.batches
+    }
+
+    /// Writes what is pending, stops the journal's thread (waits for it) and closes the database
+    /// connection, so the folder can be unmounted or removed. Later `record`s are ignored; later
+    /// flushes and reads fail.
+    public func close() {
+        writer.close(wait: true)
+        try? database.close()
+    }
+
+    private func insert(_ run: NewRun, identity: ProcessIdentity, in db: Database) throws -> String {
+        let stepHashes = try JournalJSON.encode(run.stepHashes)
+        let inputs = try JournalJSON.encode(run.inputs)
+        // The random suffix rarely clashes; draw again when it does.
+        for _ in 0..<16 {
+            let id = RunID.make(startedAt: run.startedAt)
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM run WHERE id = ?", arguments: [id]) == true { continue }
+            try db.execute(
+                sql: """
+                    INSERT INTO run (id, file, file_hash, step_hashes, inputs, state, started_at, pid,
+                        pid_started, host)
+                    VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    id, run.file, run.fileHash, stepHashes, inputs, run.startedAt.timeIntervalSince1970,
+                    identity.pid, identity.started, identity.host,
+                ])
+            return id
+        }
+        throw JournalError.io("could not find a free run id in the journal \(file)")
+    }
+}
+
+/// The result `flushAndWait` blocks for.
+private final class FlushOutcome: @unchecked Sendable {
+    // Safe to share: `error` and `done` are only touched with `condition` locked.
+    private let condition = NSCondition()
+    private var error: JournalError?
+    private var done = false
+
+    func finish(_ error: JournalError?) {
+        condition.lock()
+        self.error = error
+        done = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    func wait() -> JournalError? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !done { condition.wait() }
+        return error
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// One thing that happened in a run; `Journal.record` queues it for the journal's writer.
+///
+/// `item` is the `for-each` item's index, nil for a step without items.
+public enum JournalChange: Sendable {
+    /// An attempt of a step (or item) started; `attempt` counts from 1.
+    case stepStarted(run: String, step: String, item: Int?, attempt: Int, at: Date)
+    /// A step (or item) ended in `state`. `outputsJSON` nil with `containsSecret` true is the secret
+    /// marker: the outputs held a secret, were not stored, and the step runs again on resume.
+    case stepFinished(
+        run: String, step: String, item: Int?, state: String, attempts: Int,
+        startedAt: Date?, finishedAt: Date, outputsJSON: String?, containsSecret: Bool, error: String?)
+    /// An unsafe (non-idempotent, unkeyed) request is about to be sent: its outcome is unknown until
+    /// the step's `stepFinished`.
+    case unsafeSend(run: String, step: String, item: Int?, at: Date)
+    /// A transfer's session: `kind` is tus, content-range or download; `target` the tus URL, PUT URL or
+    /// file path; `fileIdentity` the local file's path+size+mtime or hash. Replaces the step's earlier
+    /// record of the same kind.
+    case transfer(
+        run: String, step: String, item: Int?, kind: String, target: String, bytesConfirmed: Int64,
+        fileIdentity: String)
+    /// The run ended: succeeded, failed or interrupted.
+    case runFinished(run: String, state: String, at: Date)
+}

@@ -1,0 +1,50 @@
+import GRDB
+
+/// The journal's tables, one function per format version (see `JournalMigrations`).
+enum JournalSchema {
+    static func createVersion1(_ db: Database) throws {
+        // Times are seconds since 1970 (REAL); maps are JSON text. `item` is -1 for a step
+        // without items so that it can be part of the primary key (NULLs never conflict).
+        try db.execute(
+            sql: """
+                CREATE TABLE run (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    file TEXT NOT NULL,
+                    file_hash TEXT NOT NULL,
+                    step_hashes TEXT NOT NULL,
+                    inputs TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    started_at REAL NOT NULL,
+                    finished_at REAL,
+                    pid INTEGER NOT NULL,
+                    pid_started TEXT NOT NULL,
+                    host TEXT NOT NULL
+                );
+                CREATE INDEX run_by_file ON run(file, started_at);
+                CREATE TABLE step (
+                    run_id TEXT NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+                    step TEXT NOT NULL,
+                    item INTEGER NOT NULL,
+                    state TEXT NOT NULL,
+                    attempts INTEGER NOT NULL,
+                    started_at REAL,
+                    finished_at REAL,
+                    outputs_json TEXT,
+                    contains_secret INTEGER NOT NULL DEFAULT 0,
+                    error TEXT,
+                    unsafe_in_flight INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (run_id, step, item)
+                ) WITHOUT ROWID;
+                CREATE TABLE transfer (
+                    run_id TEXT NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+                    step TEXT NOT NULL,
+                    item INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    target TEXT NOT NULL,
+                    bytes_confirmed INTEGER NOT NULL,
+                    file_identity TEXT NOT NULL,
+                    PRIMARY KEY (run_id, step, item, kind)
+                ) WITHOUT ROWID;
+                """)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import GRDB
+
+/// The journal's own thread: takes recorded changes and writes them in batches, one transaction each.
+///
+/// Callers only append to `pending` under the lock, so `record` costs a lock and an append. The
+/// thread waits for the first change, then up to `window` more (or until `batchLimit` changes are
+/// pending, a flush is asked for, or the journal closes), and writes everything pending at once.
+/// It is a dedicated `Thread`, not a Dispatch queue: it blocks on SQLite's I/O (and on the busy
+/// timeout when another process writes), which a Dispatch worker must never do.
+final class JournalWriter: @unchecked Sendable {
+    // Safe to share: every mutable field below is read and written only with `condition` locked.
+    private let condition = NSCondition()
+    private var pending: [JournalChange] = []
+    private var firstPendingAt = Date.distantFuture
+    private var waiters: [@Sendable (JournalError?) -> Void] = []
+    /// Set by the first failed write: later changes cannot be promised durable, so every flush fails.
+    private var failure: JournalError?
+    private var closing = false
+    private var finished = false
+    /// The writer thread, once it runs.
+    private var thread: pthread_t?
+    /// Transactions committed so far (tests check that changes are batched).
+    private var committedBatches = 0
+
+    private let database: DatabaseQueue
+    private let file: String
+    let batchLimit: Int
+    /// The writer thread's name, as debuggers and /proc show it.
+    static let threadName = "flow.journal"
+    let window: TimeInterval
+
+    init(database: DatabaseQueue, file: String, batchLimit: Int = 1_000, window: TimeInterval = 0.020) {
+        self.database = database
+        self.file = file
+        self.batchLimit = batchLimit
+        self.window = window
+        Thread { [self] in
+            // Named from inside: on Linux a name set before `start` is not applied, and the thread
+            // would carry its creator's name (Linux keeps 15 characters of it).
+            Thread.current.name = JournalWriter.threadName
+            condition.withLock { thread = pthread_self() }
+            run()
+        }.start()
+    }
+
+    func record(_ change: JournalChange) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closing else { return }
+        pending.append(change)
+        // Wake the thread only when it may be waiting for this: the first change of a batch
+        // (it waits for work) or a full batch (it waits out the window).
+        if pending.count == 1 {
+            firstPendingAt = Date()
+            condition.signal()
+        } else if pending.count == batchLimit {
+            condition.signal()
+        }
+    }
+
+    func flush(_ done: @escaping @Sendable (JournalError?) -> Void) {
+        condition.lock()
+        if finished {
+            condition.unlock()
+            done(.io("the journal \(file) is closed"))
+            return
+        }
+        waiters.append(done)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// True on the journal's own thread (flush callbacks run there).
+    var isCurrentThread: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+    }
+
+    var batches: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return committedBatches
+    }
+
+    /// Writes what is pending, then ends the thread; waits for it when `wait` is true.
+    func close(wait: Bool) {
+        condition.lock()
+        closing = true
+        condition.signal()
+        if wait {
+            while !finished { condition.wait() }
+        }
+        condition.unlock()
+    }
+
+    private func run() {
+        condition.lock()
+        while true {
+            while pending.isEmpty && waiters.isEmpty && !closing { condition.wait() }
+            let deadline = firstPendingAt.addingTimeInterval(window)
+            while waiters.isEmpty && !closing && pending.count < batchLimit && Date() < deadline {
+                _ = condition.wait(until: deadline)
+            }
+            if pending.isEmpty && waiters.isEmpty && closing { break }
+            // Every waiter asked before this point waits for changes recorded before it, all in `batch`.
+            let batch = pending
+            let ready = waiters
+            // Room for a full batch up front: growing from empty again copies and faults in pages
+            // while the callers hold the lock.
+            pending = []
+            pending.reserveCapacity(batchLimit)
+            waiters = []
+            firstPendingAt = .distantFuture
+            var outcome = failure
+            condition.unlock()
+
+            if outcome == nil, !batch.isEmpty {
+                outcome = write(batch)
+            }
+            for done in ready { done(outcome) }
+
+            condition.lock()
+            if failure == nil { failure = outcome }
+            if outcome == nil, !batch.isEmpty { committedBatches += 1 }
+        }
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func write(_ batch: [JournalChange]) -> JournalError? {
+        do {
+            let skip = ChangeWriter.superseded(batch)
+            try database.write { db in
+                let writer = try ChangeWriter(db)
+                for (index, change) in batch.enumerated() where !skip[index] { _ = try writer.apply(change) }
+            }
+            return nil
+        } catch {
+            return JournalError.from(error, file: file)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Dispatch
+import FlowEngine
+import FlowJournal
+import FlowTasks
+import Foundation
+
+/// The run's `RunRecorder` written to FlowJournal's `Journal`: each call queues a change and
+/// returns; the journal's own thread batches them into transactions.
+final class JournalRecorder: RunRecorder {
+    let journal: Journal
+    let runID: String
+    /// Where the write-ahead's future completes (the journal calls back on its own thread).
+    private let queue = DispatchQueue(label: "flow.journal.flushed")
+
+    init(journal: Journal, runID: String) {
+        self.journal = journal
+        self.runID = runID
+    }
+
+    func stepStarted(_ step: String, item: Int?, attempt: Int, at date: Date) {
+        journal.record(.stepStarted(run: runID, step: step, item: item, attempt: attempt, at: date))
+    }
+
+    func stepFinished(_ finish: StepFinish) {
+        journal.record(
+            .stepFinished(
+                run: runID, step: finish.step, item: finish.item, state: finish.state.rawValue,
+                attempts: finish.attempts, startedAt: finish.startedAt, finishedAt: finish.finishedAt,
+                outputsJSON: finish.outputsJSON, containsSecret: finish.containsSecret, error: finish.error))
+    }
+
+    func unsafeSend(_ step: String, item: Int?, at date: Date) -> Future<Void> {
+        journal.record(.unsafeSend(run: runID, step: step, item: item, at: date))
+        let promise = Promise<Void>(on: queue)
+        journal.flush { error in
+            if let error {
+                _ = promise.fail(DurabilityError(message: "the journal could not record the send: \(error)"))
+            } else {
+                _ = promise.succeed(())
+            }
+        }
+        return promise.future
+    }
+
+    func transfer(_ session: TransferSession) {
+        journal.record(
+            .transfer(
+                run: runID, step: session.step, item: session.item, kind: session.kind, target: session.target,
+                bytesConfirmed: session.bytesConfirmed, fileIdentity: session.fileIdentity))
+    }
+}
+
+/// A problem of the journal during the run, as a step's failure.
+struct DurabilityError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

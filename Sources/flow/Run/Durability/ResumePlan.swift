@@ -1,0 +1,82 @@
+import FlowDSL
+import FlowEngine
+import FlowJournal
+
+/// What `flow run --resume` keeps of an unfinished run and what it runs again, and why.
+struct ResumePlan {
+    /// The records of the steps kept: they do not run, and keep their outputs.
+    var prior = PriorRun()
+    /// The steps that run again although they had succeeded, with why, in file order.
+    var rerunning: [(id: String, why: String)] = []
+    /// Steps that sent a request whose repetition is not safe and whose outcome is unknown, not
+    /// named by `--rerun`: the resume stops.
+    var unknownOutcomes: [String] = []
+    /// `for-each` steps that run again with some of their items kept: id, items kept, items.
+    var keptItems: [(id: String, kept: Int)] = []
+
+    /// The plan for resuming `detail` with the file as it is now (`hashes`), accepting to send
+    /// again the unsafe requests of the steps in `reruns`.
+    init(_ detail: JournalRunDetail, workflow: Workflow, hashes: [String: String], reruns: Set<String>) {
+        let changed = Set(hashes.keys.filter { detail.stepHashes[$0] != hashes[$0] })
+        let invalidated = StepDefinitionHash.invalidated(by: changed, in: workflow)
+        var entries: [String: String] = [:]
+        var secretHolders: Set<String> = []
+        for step in detail.steps where step.item == nil && step.state == StepState.succeeded.rawValue {
+            if step.containsSecret {
+                secretHolders.insert(step.step)
+            } else if let json = step.outputsJSON {
+                entries[step.step] = json
+            }
+        }
+        for step in workflow.allSteps {
+            if let why = invalidated[step.id], entries[step.id] != nil || secretHolders.contains(step.id) {
+                rerunning.append((step.id, why))
+                entries[step.id] = nil
+            } else if secretHolders.contains(step.id) {
+                rerunning.append((step.id, "its outputs held a secret value, which the journal does not keep"))
+            }
+        }
+        prior = PriorRun(
+            records: JournalEntry.decode(entries, workflow: workflow),
+            transfers: detail.transfers.map {
+                TransferSession(
+                    step: $0.step, item: $0.item, kind: $0.kind, target: $0.target, bytesConfirmed: $0.bytesConfirmed,
+                    fileIdentity: $0.fileIdentity)
+            },
+            items: Self.succeededItems(detail, workflow: workflow, invalidated: invalidated))
+        keptItems = workflow.allSteps.compactMap { step in
+            guard prior.records[step.id] == nil, let items = prior.items[step.id], !items.isEmpty else { return nil }
+            return (step.id, items.count)
+        }
+        for step in detail.steps where step.unsafeInFlight {
+            let top = Self.topLevel(step.step, in: workflow)
+            // A step kept is not run again; one named by --rerun is sent again knowingly.
+            guard prior.records[top] == nil, !reruns.contains(step.step), !reruns.contains(top) else { continue }
+            if !unknownOutcomes.contains(step.step) { unknownOutcomes.append(step.step) }
+        }
+    }
+
+    /// The items that succeeded, with their values and outputs, of the `for-each` steps of this
+    /// file that run again; none of a step whose definition (or a step it depends on) changed.
+    /// A kept item runs again all the same when its value differs now (see `ForEachRun`).
+    static func succeededItems(_ detail: JournalRunDetail, workflow: Workflow, invalidated: [String: String])
+        -> [String: [Int: PriorItem]]
+    {
+        var items: [String: [Int: PriorItem]] = [:]
+        for step in detail.steps where step.state == StepState.succeeded.rawValue && !step.containsSecret {
+            guard let index = step.item, invalidated[step.step] == nil, workflow.step(step.step)?.forEach != nil,
+                let text = step.outputsJSON, let item = PriorItem(jsonText: text)
+            else { continue }
+            items[step.step, default: [:]][index] = item
+        }
+        return items
+    }
+
+    /// The step of the workflow a recorded id belongs to: `deploy/publish` (a called file's step)
+    /// and `group[2]/child` (a `for-each` group's item) to the step that ran them.
+    static func topLevel(_ id: String, in workflow: Workflow) -> String {
+        guard workflow.step(id) == nil else { return id }
+        let head = id.prefix { $0 != "/" && $0 != "[" }
+        return String(head)
+    }
+}

@@ -1,0 +1,124 @@
+import FlowJournal
+import Foundation
+
+/// The plain-text forms of `flow runs` (a table) and `flow runs show` (a run, then its steps).
+/// Times are local; durations are rounded for reading (the JSON form keeps the exact seconds).
+enum RunsText {
+    static func table(_ runs: [JournalRun], now: Date) -> String {
+        let header = ["ID", "STATE", "STARTED", "DURATION", "STEPS", "FILE"]
+        let rows = runs.map { run in
+            [
+                run.id, run.state, RunsTime.local(run.startedAt), duration(of: run, now: now),
+                counts(run.stepCounts), run.file,
+            ]
+        }
+        return columns([header] + rows)
+    }
+
+    static func detail(_ detail: JournalRunDetail, now: Date) -> String {
+        let run = detail.run
+        var lines = [
+            "run \(run.id): \(run.state)",
+            "  file:     \(run.file)",
+            "  started:  \(RunsTime.local(run.startedAt))",
+            "  duration: \(duration(of: run, now: now))",
+            "  steps:    \(counts(run.stepCounts))",
+        ]
+        if !detail.inputs.isEmpty {
+            let inputs = detail.inputs.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            lines.append("  inputs:   " + inputs.joined(separator: ", "))
+        }
+        if detail.steps.isEmpty {
+            lines.append("")
+            lines.append("no step started")
+        } else {
+            lines.append("")
+            lines += stepLines(detail.steps)
+        }
+        if !detail.transfers.isEmpty {
+            lines.append("")
+            lines.append("transfers:")
+            for transfer in detail.transfers {
+                lines.append(
+                    "  \(name(transfer.step, transfer.item)): \(transfer.kind) \(transfer.target), "
+                        + "\(transfer.bytesConfirmed) bytes confirmed")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func stepLines(_ steps: [JournalStep]) -> [String] {
+        let header = ["STEP", "STATE", "ATTEMPTS", "STARTED", "DURATION"]
+        let rows = steps.map { step in
+            [
+                name(step.step, step.item), step.state, String(step.attempts),
+                step.startedAt.map(RunsTime.local) ?? "-",
+                step.startedAt.flatMap { start in step.finishedAt.map { seconds($0.timeIntervalSince(start)) } } ?? "-",
+            ]
+        }
+        let table = columns([header] + rows).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = [table[0]]
+        // Each step's row, then what a reader needs to know about it, indented under it.
+        for (index, step) in steps.enumerated() {
+            lines.append(table[index + 1])
+            if step.unsafeInFlight {
+                lines.append("    an unsafe request was being sent: its outcome is unknown")
+            }
+            if let error = step.error { lines.append("    error: \(error)") }
+            if step.containsSecret {
+                lines.append("    outputs: not stored (they held a secret; the step runs again on --resume)")
+            } else if let outputs = step.outputsJSON, outputs != "{}" {
+                lines.append("    outputs: \(shortened(outputs))")
+            }
+        }
+        return lines
+    }
+
+    /// "deploy" or "fetch[3]" for an item of a `for-each` step.
+    static func name(_ step: String, _ item: Int?) -> String {
+        item.map { "\(step)[\($0)]" } ?? step
+    }
+
+    /// "3 succeeded, 1 failed": the usual states first, then any others by name.
+    static func counts(_ counts: [String: Int]) -> String {
+        let order = ["succeeded", "failed", "running", "skipped", "cancelled"]
+        let known = order.compactMap { state in counts[state].map { "\($0) \(state)" } }
+        let others = counts.keys.filter { !order.contains($0) }.sorted().map { "\(counts[$0]!) \($0)" }
+        let all = known + others
+        return all.isEmpty ? "none" : all.joined(separator: ", ")
+    }
+
+    /// Until it finished, or until now while it runs; "-" for a run interrupted without an end.
+    static func duration(of run: JournalRun, now: Date) -> String {
+        if let end = run.finishedAt { return seconds(end.timeIntervalSince(run.startedAt)) }
+        return run.state == "running" ? seconds(now.timeIntervalSince(run.startedAt)) : "-"
+    }
+
+    /// "0.42s", "12.3s", "4m 05s", "2h 03m".
+    static func seconds(_ value: TimeInterval) -> String {
+        let value = max(0, value)
+        if value < 10 { return String(format: "%.2fs", value) }
+        if value < 60 { return String(format: "%.1fs", value) }
+        let whole = Int(value.rounded())
+        if whole < 3600 { return String(format: "%dm %02ds", whole / 60, whole % 60) }
+        return String(format: "%dh %02dm", whole / 3600, (whole % 3600) / 60)
+    }
+
+    private static func shortened(_ text: String, limit: Int = 160) -> String {
+        text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+    }
+
+    /// Left-aligned columns two spaces apart; the last column is not padded.
+    private static func columns(_ rows: [[String]]) -> String {
+        guard let width = rows.first?.count else { return "" }
+        var widths = [Int](repeating: 0, count: width)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}

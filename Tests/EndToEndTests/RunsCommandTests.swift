@@ -1,0 +1,196 @@
+import FlowJournal
+import Foundation
+import Testing
+
+/// `flow runs` and `flow runs show` on journals made through FlowJournal, as a user reads them.
+@Suite struct RunsCommandTests {
+    /// A workflow file in a fresh folder, with a journal in `.flow` beside it holding two runs:
+    /// an older one that failed (a retried step, a for-each item, an upload session) and a newer
+    /// one that succeeded.
+    struct Fixture {
+        let folder: String
+        let file: String
+        let failed: String
+        let succeeded: String
+
+        init() throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-runs-\(UUID())").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            file = folder + "/deploy.yaml"
+            try "version: 1\nsteps:\n  a: { run: echo }\n".write(toFile: file, atomically: true, encoding: .utf8)
+            let journal = try Journal.open(stateDirectory: folder + "/.flow")
+            defer { journal.close() }
+            let start = Date(timeIntervalSince1970: 1_800_000_000)
+            let canonical = JournalLocation.canonicalFile(file)
+            failed = try journal.beginRun(
+                NewRun(
+                    file: canonical, fileHash: "f1", stepHashes: ["build": "b1", "fetch": "f1"],
+                    inputs: ["region": "eu"], startedAt: start))
+            journal.record(
+                .stepFinished(
+                    run: failed, step: "build", item: nil, state: "succeeded", attempts: 1, startedAt: start,
+                    finishedAt: start.addingTimeInterval(1.5), outputsJSON: #"{"artifact":"app.tar","size":42}"#,
+                    containsSecret: false, error: nil))
+            journal.record(
+                .stepFinished(
+                    run: failed, step: "fetch", item: 2, state: "failed", attempts: 3,
+                    startedAt: start.addingTimeInterval(2), finishedAt: start.addingTimeInterval(4),
+                    outputsJSON: nil, containsSecret: false, error: "HTTP 503 from /files/2"))
+            journal.record(
+                .stepFinished(
+                    run: failed, step: "login", item: nil, state: "succeeded", attempts: 1,
+                    startedAt: start.addingTimeInterval(1), finishedAt: start.addingTimeInterval(1.2),
+                    outputsJSON: nil, containsSecret: true, error: nil))
+            journal.record(
+                .transfer(
+                    run: failed, step: "upload", item: nil, kind: "tus", target: "http://127.0.0.1:9/files/abc",
+                    bytesConfirmed: 1_048_576, fileIdentity: "/data/big.bin:4194304:1800000000"))
+            journal.record(.runFinished(run: failed, state: "failed", at: start.addingTimeInterval(4)))
+            succeeded = try journal.beginRun(
+                NewRun(
+                    file: canonical, fileHash: "f1", stepHashes: [:], inputs: [:],
+                    startedAt: start.addingTimeInterval(3600)))
+            journal.record(
+                .stepFinished(
+                    run: succeeded, step: "build", item: nil, state: "succeeded", attempts: 1,
+                    startedAt: start.addingTimeInterval(3600), finishedAt: start.addingTimeInterval(3601),
+                    outputsJSON: "{}", containsSecret: false, error: nil))
+            journal.record(.runFinished(run: succeeded, state: "succeeded", at: start.addingTimeInterval(3725)))
+            try journal.flushAndWait()
+        }
+
+        func remove() {
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+    }
+
+    private let utc = ["TZ": "UTC"]
+
+    /// A table row's cells (columns are two or more spaces apart).
+    private func cells(_ line: String) -> [String] {
+        line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    @Test func listsRunsNewestFirstWithStatesDurationsAndStepCounts() async throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let outcome = try await FlowProcess.run(["runs", fixture.file], environment: utc)
+        #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(outcome.stdout)")
+        let canonical = JournalLocation.canonicalFile(fixture.file)
+        #expect(cells(lines[0]) == ["ID", "STATE", "STARTED", "DURATION", "STEPS", "FILE"])
+        #expect(
+            cells(lines[1]) == [
+                fixture.succeeded, "succeeded", "2027-01-15 09:00:00", "2m 05s", "1 succeeded", canonical,
+            ])
+        #expect(
+            cells(lines[2]) == [
+                fixture.failed, "failed", "2027-01-15 08:00:00", "4.00s", "2 succeeded, 1 failed", canonical,
+            ])
+        // Columns line up: every row's state starts where the header's does.
+        let stateColumn = try #require(lines[0].range(of: "STATE")).lowerBound.utf16Offset(in: lines[0])
+        #expect(lines[1].dropFirst(stateColumn).hasPrefix("succeeded"))
+        #expect(lines[2].dropFirst(stateColumn).hasPrefix("failed"))
+    }
+
+    @Test func theStateDirectoryComesFromTheFlagTheVariableOrTheCurrentFolder() async throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let state = fixture.folder + "/.flow"
+        let byFlag = try await FlowProcess.run(["runs", "--state-dir", state, "--format", "json"])
+        let byVariable = try await FlowProcess.run(
+            ["runs", "--format", "json"], environment: ["FLOW_STATE_DIR": state])
+        let here = try await FlowProcess.run(
+            ["runs", "--format", "json"], environment: ["FLOW_STATE_DIR": ""], shell: "cd '\(fixture.folder)'")
+        for outcome in [byFlag, byVariable, here] {
+            #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+            let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+            let runs = object?["runs"] as? [[String: Any]]
+            #expect(
+                runs?.compactMap { $0["id"] as? String } == [fixture.succeeded, fixture.failed], "\(outcome.stdout)")
+        }
+        // A folder without a journal: nothing recorded, and nothing created.
+        let empty = fixture.folder + "/empty"
+        let none = try await FlowProcess.run(["runs", "--state-dir", empty])
+        #expect(none.exitCode == 0)
+        #expect(none.stdout == "no runs recorded in \(empty)\n")
+        #expect(!FileManager.default.fileExists(atPath: empty))
+    }
+
+    @Test func showsOneRunsStepsAttemptsErrorsOutputsAndTransfers() async throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let outcome = try await FlowProcess.run(["runs", "show", fixture.failed, fixture.file], environment: utc)
+        #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+        let expected = """
+            run \(fixture.failed): failed
+              file:     \(JournalLocation.canonicalFile(fixture.file))
+              started:  2027-01-15 08:00:00
+              duration: 4.00s
+              steps:    2 succeeded, 1 failed
+              inputs:   region=eu
+
+            STEP      STATE      ATTEMPTS  STARTED              DURATION
+            build     succeeded  1         2027-01-15 08:00:00  1.50s
+                outputs: {"artifact":"app.tar","size":42}
+            login     succeeded  1         2027-01-15 08:00:01  0.20s
+                outputs: not stored (they held a secret; the step runs again on --resume)
+            fetch[2]  failed     3         2027-01-15 08:00:02  2.00s
+                error: HTTP 503 from /files/2
+
+            transfers:
+              upload: tus http://127.0.0.1:9/files/abc, 1048576 bytes confirmed
+
+            """
+        #expect(outcome.stdout == expected)
+    }
+
+    @Test func showInJSONKeepsTypesAndItems() async throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let outcome = try await FlowProcess.run(
+            ["runs", "show", fixture.failed, "--state-dir", fixture.folder + "/.flow", "--format", "json"])
+        #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        #expect(object["state"] as? String == "failed")
+        #expect(object["stepCounts"] as? [String: Int] == ["succeeded": 2, "failed": 1])
+        let steps = try #require(object["steps"] as? [[String: Any]])
+        #expect(steps.compactMap { $0["step"] as? String } == ["build", "login", "fetch"])
+        #expect(steps[2]["item"] as? Int == 2)
+        #expect(steps[2]["attempts"] as? Int == 3)
+        #expect(steps[2]["error"] as? String == "HTTP 503 from /files/2")
+        #expect((steps[0]["outputs"] as? [String: Any])?["size"] as? Int == 42)
+        #expect(steps[1]["containsSecret"] as? Bool == true)
+        #expect(steps[1]["outputs"] is NSNull)
+        let transfers = try #require(object["transfers"] as? [[String: Any]])
+        #expect(transfers.first?["bytesConfirmed"] as? Int == 1_048_576)
+    }
+
+    @Test func anUnknownIdExitsWith2() async throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let outcome = try await FlowProcess.run(["runs", "show", "20000101-000000-0000", fixture.file])
+        #expect(outcome.exitCode == 2)
+        #expect(outcome.stdout.isEmpty)
+        #expect(
+            outcome.stderr.hasPrefix(
+                "flow runs: no run 20000101-000000-0000 in \(fixture.folder)/.flow (see `flow runs`"),
+            "\(outcome.stderr)")
+    }
+
+    @Test func aDamagedJournalIsNamedWithWhatToDo() async throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let state = fixture.folder + "/.flow"
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: state + "/journal.sqlite" + suffix)
+        }
+        try Data(String(repeating: "garbage ", count: 1000).utf8).write(
+            to: URL(fileURLWithPath: state + "/journal.sqlite"))
+        let outcome = try await FlowProcess.run(["runs", fixture.file])
+        #expect(outcome.exitCode == 2)
+        #expect(outcome.stderr.contains("journal \(state)/journal.sqlite is damaged"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("move it away"))
+    }
+}

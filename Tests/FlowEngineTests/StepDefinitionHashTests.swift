@@ -1,0 +1,59 @@
+import FlowDSL
+import Testing
+
+@testable import FlowEngine
+
+/// The hashes a resumed run compares: the same for the same step however it is written, different
+/// when what it does changes; and the steps that follow a changed one.
+@Suite struct StepDefinitionHashTests {
+    static func workflow(_ source: String) throws -> Workflow {
+        try #require(WorkflowLoader.check(source: source, file: "w.yaml").workflow)
+    }
+
+    static let base = """
+        version: 1
+        steps:
+          a:
+            http: { url: "http://127.0.0.1:1/a" }
+            outputs: { x: "${{ result.status }}" }
+          b:
+            needs: a
+            http: { url: "http://127.0.0.1:1/b" }
+          c:
+            http: { url: "http://127.0.0.1:1/c?x=${{ steps.a.outputs.x }}" }
+            needs: b
+          d:
+            http: { url: "http://127.0.0.1:1/d" }
+        """
+
+    @Test func commentsSpacingAndPlaceDoNotCountButTheURLDoes() throws {
+        let original = StepDefinitionHash.hashes(of: try Self.workflow(Self.base))
+        let moved = StepDefinitionHash.hashes(
+            of: try Self.workflow("# a comment\n\n" + Self.base.replacingOccurrences(of: "{ url:", with: "{   url:")))
+        #expect(original == moved)
+        let edited = StepDefinitionHash.hashes(
+            of: try Self.workflow(Self.base.replacingOccurrences(of: "1/b", with: "1/b2")))
+        #expect(edited["b"] != original["b"])
+        #expect(edited.filter { $0.key != "b" } == original.filter { $0.key != "b" })
+    }
+
+    @Test func aChangeReachesWhatNeedsOrReadsTheStep() throws {
+        let workflow = try Self.workflow(Self.base)
+        let reasons = StepDefinitionHash.invalidated(by: ["a"], in: workflow)
+        #expect(reasons["a"] == "its definition changed")
+        #expect(reasons["b"] == "it needs 'a'")
+        #expect(reasons["c"] != nil)
+        #expect(reasons["d"] == nil)
+    }
+
+    @Test func anOutputHoldingASecretIsAMarkerWithoutTheValue() {
+        let masker = SecretMasker(values: ["hunter22"])
+        var record = StepRecord<StepResult>(id: "login", state: .succeeded)
+        record.output = StepResult(result: .object([:]), outputs: ["token": .string("hunter22")], attempts: 1)
+        let secret = JournalEntry.encode(record, masker: masker)
+        #expect(secret.json == nil && secret.containsSecret)
+        record.output = StepResult(result: .object([:]), outputs: ["token": .string("plain")], attempts: 1)
+        let plain = JournalEntry.encode(record, masker: masker)
+        #expect(plain.json?.contains("plain") == true && !plain.containsSecret)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+
+@testable import FlowJournal
+
+/// The writer thread: changes are batched into few transactions; a flush is answered once what was
+/// recorded before it is committed, in the order flushes were asked, on the journal's own thread.
+@Suite("Journal writer")
+struct JournalWriterTests {
+    private func begin(_ journal: Journal, file: String = "/w/flow.yaml") throws -> String {
+        try journal.beginRun(NewRun(file: file, fileHash: "h", stepHashes: [:], inputs: [:], startedAt: Date()))
+    }
+
+    private func finished(_ run: String, _ step: String, at: Date = Date()) -> JournalChange {
+        .stepFinished(
+            run: run, step: step, item: nil, state: "succeeded", attempts: 1, startedAt: at, finishedAt: at,
+            outputsJSON: "{}", containsSecret: false, error: nil)
+    }
+
+    @Test("10,000 changes recorded at once are committed in a few transactions, not one each")
+    func batching() async throws {
+        let folder = try TemporaryFolder()
+        let journal = try Journal.open(stateDirectory: folder.path)
+        defer { journal.close() }
+        let run = try begin(journal)
+        for index in 0..<5_000 {
+            journal.record(.stepStarted(run: run, step: "s\(index)", item: nil, attempt: 1, at: Date()))
+            journal.record(finished(run, "s\(index)"))
+        }
+        try await journal.flushed()
+        let detail = try #require(try journal.run(id: run))
+        #expect(detail.steps.count == 5_000)
+        #expect(detail.run.stepCounts == ["succeeded": 5_000])
+        // The thread takes everything pending at once: at most one transaction per 1,000 changes
+        // (the batch limit wakes it) and a few more for timing, far from 10,000.
+        #expect(journal.transactionsCommitted >= 1)
+        #expect(journal.transactionsCommitted <= 20, "\(journal.transactionsCommitted) transactions")
+    }
+
+    @Test("a change without a flush is committed within the batching window")
+    func windowCommits() async throws {
+        let folder = try TemporaryFolder()
+        let journal = try Journal.open(stateDirectory: folder.path)
+        defer { journal.close() }
+        let run = try begin(journal)
+        journal.record(.stepStarted(run: run, step: "alone", item: nil, attempt: 1, at: Date()))
+        // Bounded: 20 ms in principle; 5 s for a loaded machine.
+        let deadline = Date().addingTimeInterval(5)
+        while try journal.run(id: run)?.steps.isEmpty != false, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(try journal.run(id: run)?.steps.map(\.step) == ["alone"])
+        #expect(journal.transactionsCommitted == 1)
+    }
+
+    @Test("flush callbacks come in order, on the journal's thread, after their changes are committed")
+    func flushOrdering() async throws {
+        let folder = try TemporaryFolder()
+        let journal = try Journal.open(stateDirectory: folder.path)
+        defer { journal.close() }
+        let run = try begin(journal)
+        // A second connection, as another process would read: it sees only what is committed.
+        let reader = try #require(try Journal.openForReading(stateDirectory: folder.path))
+        let seen = LockedList()
+        for round in 0..<20 {
+            for index in 0..<50 {
+                journal.record(finished(run, "r\(round)-\(index)"))
+            }
+            journal.flush { error in
+                let committed = (try? reader.run(id: run)?.steps.count) ?? -1
+                seen.append((round, committed, journal.writer.isCurrentThread, error))
+            }
+        }
+        try await journal.flushed()
+        let calls = seen.items
+        #expect(calls.map(\.round) == Array(0..<20))
+        for call in calls {
+            #expect(call.error == nil)
+            #expect(call.onWriterThread)
+            // Everything recorded before the flush is visible to another connection when it is answered.
+            #expect(call.committed >= (call.round + 1) * 50, "round \(call.round) saw \(call.committed)")
+        }
+    }
+
+    @Test("a change the database refuses (an unknown run) is dropped alone; the rest of its batch is kept")
+    func refusedChange() async throws {
+        let folder = try TemporaryFolder()
+        let journal = try Journal.open(stateDirectory: folder.path)
+        defer { journal.close() }
+        let run = try begin(journal)
+        journal.record(finished(run, "before"))
+        journal.record(finished("20000101-000000-dead", "orphan"))
+        journal.record(
+            .transfer(run: "nope", step: "x", item: nil, kind: "tus", target: "t", bytesConfirmed: 1, fileIdentity: "f")
+        )
+        journal.record(finished(run, "after"))
+        try await journal.flushed()
+        #expect(try journal.run(id: run)?.steps.map(\.step).sorted() == ["after", "before"])
+        #expect(try journal.run(id: "20000101-000000-dead") == nil)
+    }
+
+    @Test("flushAndWait returns once everything recorded is in the file")
+    func flushAndWait() throws {
+        let folder = try TemporaryFolder()
+        let journal = try Journal.open(stateDirectory: folder.path)
+        let run = try begin(journal)
+        for index in 0..<300 { journal.record(finished(run, "s\(index)")) }
+        journal.record(.runFinished(run: run, state: "failed", at: Date()))
+        try journal.flushAndWait()
+        // A fresh connection (another process's view) sees all of it.
+        let other = try Journal.open(stateDirectory: folder.path)
+        defer { other.close() }
+        let detail = try #require(try other.run(id: run))
+        #expect(detail.steps.count == 300)
+        #expect(detail.run.state == "failed")
+        journal.close()
+        // After close: records are ignored and a flush says the journal is closed.
+        journal.record(finished(run, "late"))
+        #expect(throws: JournalError.self) { try journal.flushAndWait() }
+        #expect(try other.run(id: run)?.steps.count == 300)
+    }
+}
+
+/// Flush callbacks as they arrive, from the journal's thread.
+final class LockedList: @unchecked Sendable {
+    typealias Call = (round: Int, committed: Int, onWriterThread: Bool, error: JournalError?)
+    // Safe to share: `calls` is touched only under `lock`.
+    private let lock = NSLock()
+    private var calls: [Call] = []
+
+    func append(_ call: Call) { lock.withLock { calls.append(call) } }
+    var items: [Call] { lock.withLock { calls } }
+}
+
+@Suite("Journal batches")
+struct JournalBatchTests {
+    @Test("a start that a later finish of the same step supersedes is not written")
+    func coalescing() {
+        let at = Date(timeIntervalSince1970: 1)
+        func start(_ step: String, _ item: Int? = nil) -> JournalChange {
+            .stepStarted(run: "r", step: step, item: item, attempt: 1, at: at)
+        }
+        func finish(_ step: String, _ item: Int? = nil, started: Date? = at) -> JournalChange {
+            .stepFinished(
+                run: "r", step: step, item: item, state: "succeeded", attempts: 1, startedAt: started,
+                finishedAt: at, outputsJSON: nil, containsSecret: false, error: nil)
+        }
+        let batch = [
+            start("a"), start("b"), .unsafeSend(run: "r", step: "b", item: nil, at: at), finish("a"),
+            start("c"), finish("c", started: nil), start("d", 1), finish("d", 2),
+        ]
+        let skip = ChangeWriter.superseded(batch)
+        let kept = batch.indices.filter { !skip[$0] }.map { "\(batch[$0])" }
+        let expected = [
+            start("b"), .unsafeSend(run: "r", step: "b", item: nil, at: at), finish("a"), start("c"),
+            finish("c", started: nil), start("d", 1), finish("d", 2),
+        ].map { "\($0)" }
+        #expect(kept == expected)
+    }
+}
