@@ -1,14 +1,46 @@
 import Foundation
 
-/// The text form of the string maps the journal keeps (step hashes, inputs): JSON with sorted keys.
+/// The text form of the string maps the journal keeps (step hashes, inputs): a JSON object with
+/// its keys sorted by their UTF-8 bytes.
 enum JournalJSON {
+    /// Written by hand: a 10,000-step run's step hashes took `JSONEncoder` about 15 ms, a tenth of
+    /// what the journal cost that run (bench/journal/run); this takes about 1 ms.
     static func encode(_ map: [String: String]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(map), as: UTF8.self)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(map.count * 96 + 2)
+        bytes.append(UInt8(ascii: "{"))
+        let keys = map.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        for (index, key) in keys.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendString(key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            appendString(map[key] ?? "", to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func decode(_ text: String) throws -> [String: String] {
         try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
+    }
+
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped (RFC 8259);
+    /// everything else, slashes and non-ASCII included, as its UTF-8 bytes.
+    private static func appendString(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case UInt8(ascii: "\n"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case UInt8(ascii: "\r"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case UInt8(ascii: "\t"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 }

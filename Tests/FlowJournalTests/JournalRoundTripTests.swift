@@ -54,6 +54,22 @@ struct JournalRoundTripTests {
     }
 }
 
+@Suite("Journal string maps")
+struct JournalJSONTests {
+    @Test("inputs with quotes, backslashes, control characters, slashes and non-ASCII come back as given")
+    func awkwardTextRoundTrips() throws {
+        let map = [
+            "quote": #"say "hi""#, "back\\slash": #"C:\\temp\\"#, "lines": "a\nb\r\tc\u{1}\u{1F}",
+            "url": "https://h/a/b", "ünï": "日本語 ✓", "": "",
+        ]
+        let text = try JournalJSON.encode(map)
+        #expect(try JournalJSON.decode(text) == map)
+        // Keys in UTF-8 order, so one map always gives one text.
+        #expect(text.hasPrefix(#"{"":"","back"#), "\(text)")
+        #expect(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String] == map)
+    }
+}
+
 @Suite("Journal runs")
 struct JournalRunsTests {
     private func newRun(_ file: String, at seconds: Double) -> NewRun {
