@@ -12,6 +12,9 @@ struct Lexer {
     static func tokens(of source: SourceText) throws(ExpressionSyntaxError) -> [Token] {
         var lexer = Lexer(source)
         var tokens: [Token] = []
+        // Room for a typical expression's tokens at once (`steps.a.outputs.b` has 8), not grown
+        // one doubling at a time.
+        tokens.reserveCapacity(min(source.count / 2 + 2, 24))
         while true {
             let token = try lexer.next()
             tokens.append(token)

@@ -53,21 +53,25 @@ struct Parser {
     }
 
     private mutating func parseOr() throws(ExpressionSyntaxError) -> SyntaxNode {
-        var operands = [try parseAnd()]
+        let first = try parseAnd()
+        guard case .or = current.kind else { return first }
+        var operands = [first]
         while case .or = current.kind {
             _ = advance()
             operands.append(try parseAnd())
         }
-        return operands.count == 1 ? operands[0] : .or(operands)
+        return .or(operands)
     }
 
     private mutating func parseAnd() throws(ExpressionSyntaxError) -> SyntaxNode {
-        var operands = [try parseEquality()]
+        let first = try parseEquality()
+        guard case .and = current.kind else { return first }
+        var operands = [first]
         while case .and = current.kind {
             _ = advance()
             operands.append(try parseEquality())
         }
-        return operands.count == 1 ? operands[0] : .and(operands)
+        return .and(operands)
     }
 
     private mutating func parseEquality() throws(ExpressionSyntaxError) -> SyntaxNode {
@@ -113,6 +117,11 @@ struct Parser {
     private mutating func parsePostfix() throws(ExpressionSyntaxError) -> SyntaxNode {
         let base = try parsePrimary()
         var accessors: [SyntaxNode.Accessor] = []
+        // `steps.x.outputs.y` has three: room for them at once, not grown one doubling at a time.
+        switch current.kind {
+        case .dot, .leftBracket: accessors.reserveCapacity(4)
+        default: break
+        }
         loop: while true {
             switch current.kind {
             case .dot:
@@ -154,6 +163,7 @@ struct Parser {
 
     private mutating func recordReference(root: String, span: Span, accessors: [SyntaxNode.Accessor]) {
         var path: [PathComponent] = []
+        path.reserveCapacity(accessors.count)
         var end = span.end
         for accessor in accessors {
             end = accessor.span.end

@@ -5,7 +5,21 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     public let text: String
     /// Each `${{ }}` in order of appearance.
     public let expressions: [EmbeddedExpression]
-    let parts: [Part]
+    /// The scanner's parts; empty for a text without `${{ }}` (most values), whose one literal
+    /// part `parts` makes when asked rather than an array per value (issue 19).
+    private let scannedParts: [Part]
+
+    /// The pieces of the template in order.
+    var parts: [Part] {
+        if expressions.isEmpty { return text.isEmpty ? [] : [.literal(text)] }
+        return scannedParts
+    }
+
+    private init(text: String, expressions: [EmbeddedExpression], parts: [Part]) {
+        self.text = text
+        self.expressions = expressions
+        self.scannedParts = parts
+    }
 
     /// A piece of the template: literal text or the index of an embedded expression.
     enum Part: Sendable, Hashable {
@@ -20,7 +34,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     public static func parse(_ text: String) throws(ExpressionSyntaxError) -> Template {
         // Most values hold no `${{`: a byte search spares them the scanner's per-Character codes.
         if !containsOpening(text) {
-            return Template(text: text, expressions: [], parts: text.isEmpty ? [] : [.literal(text)])
+            return Template(text: text, expressions: [], parts: [])
         }
         let (parts, expressions) = try TemplateScanner.scan(SourceText(text))
         return Template(text: text, expressions: expressions, parts: parts)

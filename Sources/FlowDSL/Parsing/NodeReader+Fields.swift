@@ -2,14 +2,28 @@ extension NodeReader {
     /// A mapping's entries looked up by key. A step or request has a handful of keys: a scan of
     /// them costs less than hashing each into a dictionary built per mapping.
     struct Fields {
-        let entries: [Entry]
+        let entries: Entries
+        /// One bit per key (`bit(_:)`), so that most keys the mapping lacks, the usual case, are
+        /// answered without comparing texts or copying entries (issue 19).
+        private let signature: UInt64
 
-        init(_ entries: [Entry]) {
+        init(_ entries: Entries) {
             self.entries = entries
+            var signature: UInt64 = 0
+            for entry in entries { signature |= Self.bit(entry.key) }
+            self.signature = signature
+        }
+
+        /// A bit chosen by a key's length and first byte (both cheap to read; the last byte is not).
+        private static func bit(_ key: String) -> UInt64 {
+            let utf8 = key.utf8
+            guard let first = utf8.first else { return 1 }
+            return 1 << UInt64((Int(first) &+ 5 &* utf8.count) & 63)
         }
 
         /// The entry of `key` (the first, should a key repeat), or nil.
         subscript(key: String) -> Entry? {
+            guard signature & Self.bit(key) != 0 else { return nil }
             // Comparing lengths first skips most of String's full comparison (keys are short).
             let length = key.utf8.count
             for entry in entries where entry.key.utf8.count == length && entry.key == key { return entry }
