@@ -8,20 +8,6 @@ struct Lexer {
         self.source = source
     }
 
-    /// Every token of the text, ending with `.end`.
-    static func tokens(of source: SourceText) throws(ExpressionSyntaxError) -> [Token] {
-        var lexer = Lexer(source)
-        var tokens: [Token] = []
-        // Room for a typical expression's tokens at once (`steps.a.outputs.b` has 8), not grown
-        // one doubling at a time.
-        tokens.reserveCapacity(min(source.count / 2 + 2, 24))
-        while true {
-            let token = try lexer.next()
-            tokens.append(token)
-            if case .end = token.kind { return tokens }
-        }
-    }
-
     /// Whether `text` can be written after a `.` (otherwise it needs `['…']`).
     static func isIdentifier(_ text: String) -> Bool {
         guard let first = text.utf8.first, isIdentifierStart(first) else { return false }
@@ -42,7 +28,8 @@ struct Lexer {
         source.code(position + ahead)
     }
 
-    private mutating func next() throws(ExpressionSyntaxError) -> Token {
+    /// The next token; `.end` at (and after) the end of the text.
+    mutating func next() throws(ExpressionSyntaxError) -> Token {
         while position < source.count, source.isWhitespace(position) { position += 1 }
         guard let code = peek() else { return Token(kind: .end, offset: source.count, length: 1) }
         let start = position
