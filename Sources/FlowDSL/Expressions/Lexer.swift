@@ -101,11 +101,16 @@ struct Lexer {
         let start = position
         while let code = peek(), Lexer.isIdentifierPart(code) { position += 1 }
         let name = source.text(start..<position)
+        // Only a name of four or five letters can be a keyword (no string comparisons otherwise).
         let kind: Token.Kind =
-            switch name {
-            case "true": .trueKeyword
-            case "false": .falseKeyword
-            case "null": .nullKeyword
+            switch position - start {
+            case 4, 5:
+                switch name {
+                case "true": .trueKeyword
+                case "false": .falseKeyword
+                case "null": .nullKeyword
+                default: .identifier(name)
+                }
             default: .identifier(name)
             }
         return Token(kind: kind, offset: start, length: position - start)

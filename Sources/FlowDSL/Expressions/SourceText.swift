@@ -18,8 +18,15 @@ struct SourceText {
     let count: Int
 
     init(_ text: String) {
-        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
-            self.init(codes: Array(text.utf8), characters: [])
+        // Checked and copied over the contiguous bytes, not through the generic `allSatisfy`
+        // of the UTF-8 view (issue 19).
+        var text = text
+        let asciiCodes: [UInt8]? = text.withUTF8 { bytes in
+            for byte in bytes where byte >= 0x80 || byte == 0x0D { return nil }
+            return Array(bytes)
+        }
+        if let asciiCodes {
+            self.init(codes: asciiCodes, characters: [])
         } else {
             let characters = Array(text)
             let codes = characters.map { character in
@@ -63,9 +70,14 @@ struct SourceText {
     /// The text of `range`, built from bytes when it is plain ASCII.
     func text(_ range: Range<Int>) -> String {
         let shifted = (base + range.lowerBound)..<(base + range.upperBound)
-        let slice = storage[shifted]
-        if characters.isEmpty || slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
-        return String(characters[shifted])
+        // From the contiguous bytes: `String(decoding:)` of an array slice takes the slower
+        // repairing path (issue 19).
+        let ascii = storage.withUnsafeBufferPointer { buffer -> String? in
+            let bytes = UnsafeBufferPointer(rebasing: buffer[shifted])
+            guard characters.isEmpty || !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return ascii ?? String(characters[shifted])
     }
 
     /// Whether the Character at `index` separates tokens.

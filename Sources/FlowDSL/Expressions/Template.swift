@@ -42,19 +42,22 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `text` has a `${{` anywhere (the bytes `$`, `{`, `{`).
     private static func containsOpening(_ text: String) -> Bool {
-        var utf8 = text.utf8.makeIterator()
-        var run = 0
-        while let byte = utf8.next() {
-            if byte == UInt8(ascii: "$") {
-                run = 1
-            } else if byte == UInt8(ascii: "{"), run > 0 {
-                run += 1
-                if run == 3 { return true }
-            } else {
-                run = 0
+        // Over the contiguous bytes rather than the UTF-8 view's iterator (issue 19).
+        var text = text
+        return text.withUTF8 { bytes in
+            var run = 0
+            for byte in bytes {
+                if byte == UInt8(ascii: "$") {
+                    run = 1
+                } else if byte == UInt8(ascii: "{"), run > 0 {
+                    run += 1
+                    if run == 3 { return true }
+                } else {
+                    run = 0
+                }
             }
+            return false
         }
-        return false
     }
 
     /// No `${{ }}` at all: the value is the text itself.

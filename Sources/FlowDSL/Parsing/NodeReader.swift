@@ -137,12 +137,16 @@ struct NodeReader {
         var newline = false
         var singleQuote = false
         var escaped = false
-        for byte in scalar.string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\n"): newline = true
-            case UInt8(ascii: "'"): singleQuote = true
-            case UInt8(ascii: "\\"), UInt8(ascii: "\""): escaped = true
-            default: continue
+        // Over the contiguous bytes rather than the UTF-8 view's iterator (issue 19).
+        var string = scalar.string
+        string.withUTF8 { bytes in
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\n"): newline = true
+                case UInt8(ascii: "'"): singleQuote = true
+                case UInt8(ascii: "\\"), UInt8(ascii: "\""): escaped = true
+                default: continue
+                }
             }
         }
         if !newline {
