@@ -35,4 +35,28 @@ extension NodeReader {
             return nil
         }
     }
+
+    /// A fixed set of keys looked up by length first, then compared: for the few keys of a step
+    /// or request, cheaper than hashing each into a `Set` (issue 19).
+    struct KeySet {
+        /// The keys by their UTF-8 length.
+        private let byLength: [[String]]
+
+        init(_ keys: [String]) {
+            var byLength: [[String]] = []
+            for key in keys {
+                let length = key.utf8.count
+                while byLength.count <= length { byLength.append([]) }
+                byLength[length].append(key)
+            }
+            self.byLength = byLength
+        }
+
+        func contains(_ key: String) -> Bool {
+            let length = key.utf8.count
+            guard length < byLength.count else { return false }
+            for candidate in byLength[length] where candidate == key { return true }
+            return false
+        }
+    }
 }

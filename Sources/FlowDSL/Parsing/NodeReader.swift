@@ -92,10 +92,10 @@ struct NodeReader {
         }
     }
 
-    /// The same for a long list read once per step, looked up in `known` (the same keys as a set)
-    /// rather than compared key by key.
+    /// The same for a long list read once per step, looked up in `known` (the same keys, found by
+    /// length: issue 19) rather than compared key by key.
     mutating func rejectUnknownKeys(
-        _ entries: Entries, allowed: [String], known: Set<String>, in what: @autoclosure () -> String
+        _ entries: Entries, allowed: [String], known: KeySet, in what: @autoclosure () -> String
     ) {
         for entry in entries where !known.contains(entry.key) {
             unknownKey(entry, allowed: allowed, in: what())

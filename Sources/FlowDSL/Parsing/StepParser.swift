@@ -10,7 +10,7 @@ struct StepParser {
     static let runKeys = ["env", "cwd"]
     static let usesKeys = ["with"]
     static let allStepKeys = commonKeys + kindKeys + groupKeys + requestKeys + runKeys + forEachKeys + usesKeys
-    static let allStepKeySet = Set(allStepKeys)
+    static let allStepKeySet = NodeReader.KeySet(allStepKeys)
 
     var reader: NodeReader
 
