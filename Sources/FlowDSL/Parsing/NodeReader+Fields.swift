@@ -3,7 +3,7 @@ extension NodeReader {
     /// them costs less than hashing each into a dictionary built per mapping.
     struct Fields {
         let entries: Entries
-        /// One bit per key (`bit(_:)`), so that most keys the mapping lacks, the usual case, are
+        /// One bit per key length (`bit(_:)`), so that most keys the mapping lacks, the usual case, are
         /// answered without comparing texts or copying entries (issue 19).
         private let signature: UInt64
 
@@ -14,13 +14,10 @@ extension NodeReader {
             self.signature = signature
         }
 
-        /// A bit chosen by a key's length and first byte (both cheap to read; the last byte is not).
+        /// A bit chosen by a key's length alone: reading its first byte too cost more than the
+        /// comparisons it saved (issue 19).
         private static func bit(_ key: String) -> UInt64 {
-            // The view's subscript, not the generic `first` (8 M instructions of a 10,000-step load).
-            let utf8 = key.utf8
-            let count = utf8.count
-            guard count > 0 else { return 1 }
-            return 1 << UInt64((Int(utf8[utf8.startIndex]) &+ 5 &* count) & 63)
+            1 << UInt64(key.utf8.count & 63)
         }
 
         /// The entry of `key` (the first, should a key repeat), or nil.
