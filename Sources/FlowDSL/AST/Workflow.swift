@@ -36,7 +36,10 @@ public struct Workflow: Sendable {
     /// until `resolvingSettings(in:)` those fields hold their defaults.
     public let settingExpressions: [SettingExpression]
 
-    private let index: [String: Int]
+    /// Steps by position in `allSteps`: ids and needs hashed once, shared by the checks.
+    let table: StepTable
+    /// The wave of each step, by position in `allSteps`.
+    let wave: [Int]
 
     /// The default of `concurrency`.
     public static let defaultConcurrency = 16
@@ -78,26 +81,24 @@ public struct Workflow: Sendable {
         }
         collect(steps)
         self.allSteps = all
-        var index: [String: Int] = [:]
-        for (position, step) in all.enumerated() where index[step.id] == nil {
-            index[step.id] = position
-        }
-        self.index = index
-        let schedule = StepSchedule(steps: all)
+        let table = StepTable(steps: all)
+        self.table = table
+        let schedule = StepSchedule(steps: all, table: table)
         self.order = schedule.order
         self.waves = schedule.waves
+        self.wave = schedule.wave
     }
 
     /// The step with this id, nested ones included; `deploy/publish` is step `publish` of the
     /// file step `deploy` uses (ids never contain `/`), `deploy[1]/publish` the same step in the
     /// run of item 1, and `batch[2]/check` step `check` of the `for-each` group `batch`.
     public func step(_ id: String) -> Step? {
-        if let position = index[id] { return allSteps[position] }
+        if let position = table.index[id] { return allSteps[position] }
         guard let slash = id.firstIndex(of: "/") else { return nil }
         var head = id[..<slash]
         if head.hasSuffix("]"), let bracket = head.firstIndex(of: "[") { head = head[..<bracket] }
         let rest = String(id[id.index(after: slash)...])
-        if let position = index[String(head)], allSteps[position].forEach != nil,
+        if let position = table.index[String(head)], allSteps[position].forEach != nil,
             case .group = allSteps[position].kind
         {
             return step(rest)

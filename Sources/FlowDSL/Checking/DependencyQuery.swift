@@ -9,92 +9,106 @@
 /// the steps already known to have X behind them or not, so a chain of steps all reading the same
 /// early step costs one hop a query instead of a walk back to it.
 struct DependencyQuery {
-    private let index: [String: Int]
-    private let needs: [[Int]]
-    private let parent: [Int?]
+    /// The workflow's positions, needs and groups (`Workflow.table`): nothing hashed again here.
+    private let table: StepTable
     /// The wave (rank of the start time) of each step, when the waves order every need before its
     /// step; nil when they do not (a cycle), and the search then goes all the way.
     private let wave: [Int]?
     /// For each target: steps whose search reaches it (true) or provably does not (false).
     private var known: [Int: [Int: Bool]] = [:]
+    /// The search's queue and the query each position was last seen in, reused by every query.
+    private var queue: [Int] = []
+    private var seenIn: [Int]
+    private var query = 0
 
     init(workflow: Workflow) {
-        var index: [String: Int] = [:]
-        var steps: [Step] = []
-        for step in workflow.allSteps where index[step.id] == nil {
-            index[step.id] = steps.count
-            steps.append(step)
+        let table = workflow.table
+        self.table = table
+        var wave: [Int]
+        if table.hasDuplicates {
+            // Each id's first step, in the first wave that names the id.
+            wave = Array(repeating: -1, count: table.count)
+            for (rank, ids) in workflow.waves.enumerated() {
+                for id in ids { if let position = table.index[id], wave[position] < 0 { wave[position] = rank } }
+            }
+        } else {
+            wave = workflow.wave
         }
-        self.index = index
-        needs = steps.map { step in step.needs.compactMap { index[$0] } }
-        parent = steps.map { step in step.parent.flatMap { index[$0] } }
-        var wave = Array(repeating: -1, count: steps.count)
-        for (rank, ids) in workflow.waves.enumerated() {
-            for id in ids { if let position = index[id], wave[position] < 0 { wave[position] = rank } }
-        }
-        var consistent = !wave.contains(-1)
-        for position in steps.indices where consistent {
+        var consistent = true
+        for position in 0..<table.count where consistent && table.first[position] == position {
             consistent =
-                needs[position].allSatisfy { wave[$0] < wave[position] }
-                && parent[position].map { wave[$0] <= wave[position] } ?? true
+                wave[position] >= 0
+                && table.needs(position).allSatisfy { $0 < 0 || wave[$0] < wave[position] }
+                && (table.parent[position] < 0 || wave[table.parent[position]] <= wave[position])
         }
         self.wave = consistent ? wave : nil
+        seenIn = Array(repeating: 0, count: table.count)
     }
 
     mutating func depends(_ reader: String, on target: String) -> Bool {
-        guard let reader = index[reader], let target = index[target], reader != target else { return false }
-        if needs[reader].contains(target) || isInside(target, group: reader) { return true }
+        guard let reader = table.index[reader], let target = table.index[target], reader != target else {
+            return false
+        }
+        if table.needs(reader).contains(target) || isInside(target, group: reader) { return true }
         // Every step known finished when `reader` starts: needs of the reader and of its groups,
         // then their needs and their groups' needs, transitively.
-        var queue: [Int] = []
-        appendNeeds(of: reader, to: &queue)
-        var seen = Set<Int>()
+        query += 1
+        queue.removeAll(keepingCapacity: true)
+        appendNeeds(of: reader)
         var head = 0
+        var found = false
         while head < queue.count {
             let id = queue[head]
             head += 1
-            guard seen.insert(id).inserted else { continue }
+            if id < 0 || seenIn[id] == query { continue }
+            seenIn[id] = query
             if let answer = known[target]?[id] {
                 if answer {
-                    known[target, default: [:]][reader] = true
-                    return true
+                    found = true
+                    break
                 }
                 continue
             }
             if id == target || isInside(target, group: id) {
-                known[target, default: [:]][reader] = true
-                return true
+                found = true
+                break
             }
             // A step behind `id` finished before `id` started; so did the target, if it is (or is
             // inside) one of them: a step starting no later than the target cannot lead to it.
             if let wave, wave[id] <= wave[target] { continue }
-            appendNeeds(of: id, to: &queue)
+            appendNeeds(of: id)
+        }
+        if found {
+            known[target, default: [:]][reader] = true
+            return true
         }
         // Every step seen had its whole past searched (or provably could not reach the target).
-        var answers = known[target, default: [:]]
-        for id in seen { answers[id] = false }
-        known[target] = answers
+        Self.markUnreachable(queue, seenIn: seenIn, query: query, in: &known[target, default: [:]])
         return false
     }
 
-    private func appendNeeds(of id: Int, to queue: inout [Int]) {
-        queue += needs[id]
-        var group = parent[id]
+    private static func markUnreachable(_ queue: [Int], seenIn: [Int], query: Int, in answers: inout [Int: Bool]) {
+        for id in queue where id >= 0 && seenIn[id] == query { answers[id] = false }
+    }
+
+    private mutating func appendNeeds(of id: Int) {
+        queue += table.needs(id)
+        var group = table.parent[id]
         var hops = 0
-        while let current = group, hops <= needs.count {
-            queue += needs[current]
-            group = parent[current]
+        while group >= 0, hops <= table.count {
+            queue += table.needs(group)
+            group = table.parent[group]
             hops += 1
         }
     }
 
     /// Whether `id` is nested (at any depth) inside group `group`.
     private func isInside(_ id: Int, group: Int) -> Bool {
-        var current = parent[id]
+        var current = table.parent[id]
         var hops = 0
-        while let step = current, hops <= needs.count {
-            if step == group { return true }
-            current = parent[step]
+        while current >= 0, hops <= table.count {
+            if current == group { return true }
+            current = table.parent[current]
             hops += 1
         }
         return false

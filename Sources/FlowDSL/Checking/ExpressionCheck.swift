@@ -4,7 +4,12 @@ struct ExpressionCheck {
     let workflow: Workflow
     private(set) var diagnostics: [Diagnostic] = []
     /// `steps.X.outputs.Y` pairs read anywhere, for the "output nobody reads" warning.
-    private(set) var readOutputs = Set<String>()
+    private(set) var readOutputs = Set<OutputRead>()
+    /// A step id and one of its outputs' names, hashed as they are rather than joined into a text.
+    struct OutputRead: Hashable {
+        let step: String
+        let name: String
+    }
     /// Steps whose outputs are read as a whole (`toJSON(steps.x.outputs)`, a computed name).
     private(set) var wholeOutputsRead = Set<String>()
     private var dependencies: DependencyQuery
@@ -61,13 +66,12 @@ struct ExpressionCheck {
     }
 
     mutating func run() {
-        for site in ExpressionSite.all(in: workflow) {
-            check(site)
-        }
+        ExpressionSite.visit(workflow) { check($0) }
         for step in workflow.allSteps {
             if wholeOutputsRead.contains(step.id) { continue }
+            if step.outputs.isEmpty && step.repeat == nil { continue }
             let declared = step.outputs + (step.repeat?.collect ?? [])
-            for output in declared where !readOutputs.contains("\(step.id).\(output.name)") {
+            for output in declared where !readOutputs.contains(OutputRead(step: step.id, name: output.name)) {
                 diagnostics.append(
                     .warning(
                         "output '\(Echo.text(output.name))' of step '\(Echo.text(step.id))' is never read",
@@ -236,7 +240,10 @@ struct ExpressionCheck {
             switch field {
             case "outputs":
                 if reference.path.count >= 3, case .key(let name) = reference.path[2] {
-                    readOutputs.insert("\(id).\(name)")
+                    readOutputs.insert(OutputRead(step: id, name: name))
+                    // Most reads name a declared output: found without the list of names (a
+                    // `uses` step goes the long way, which asks for the called file).
+                    if !target.isUses, target.outputs.contains(where: { $0.name == name }) { break }
                     // A `uses` step also has the called file's outputs; unknown when that file is invalid.
                     var declared = target.outputNames
                     if case .uses = target.kind {
@@ -324,6 +331,14 @@ struct ExpressionCheck {
 
     private func isGroup(_ step: Step) -> Bool {
         if case .group = step.kind { return true }
+        return false
+    }
+}
+
+extension Step {
+    /// Whether the step runs another workflow file.
+    fileprivate var isUses: Bool {
+        if case .uses = kind { return true }
         return false
     }
 }

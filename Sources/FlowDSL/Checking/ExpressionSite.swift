@@ -34,84 +34,110 @@ struct ExpressionSite {
 
     /// Every site of a workflow, in file order within each step.
     static func all(in workflow: Workflow) -> [ExpressionSite] {
-        var sites: [ExpressionSite] = workflow.env.map { ExpressionSite($0.value, .workflow) }
-        if let baseURL = workflow.defaults.http.baseURL { sites.append(ExpressionSite(baseURL, .workflow)) }
-        sites += workflow.defaults.http.headers.map { ExpressionSite($0.value, .workflow) }
-        sites += workflow.defaults.http.transportTexts.map { ExpressionSite($0, .workflow) }
-        sites += workflow.settingExpressions.map { ExpressionSite($0.text, .workflow) }
-        for service in workflow.services {
-            sites += service.texts.map { ExpressionSite($0, .workflow) }
-        }
-        // The item names of enclosing `for-each` groups, which run their children once per item.
-        var inherited: [String: [String]] = [:]
-        let steps = workflow.allSteps
-        // Most steps have a few sites: one array grown in place, not one per step appended.
-        sites.reserveCapacity(sites.count + 2 * steps.count)
-        for step in steps {
-            let outer = step.parent.flatMap { inherited[$0] } ?? []
-            if case .group = step.kind {
-                inherited[step.id] = outer + (step.forEach?.localNames ?? [])
-            }
-            appendSites(of: step, inherited: outer, to: &sites)
-        }
-        sites += workflow.outputs.map { ExpressionSite($0.value, .workflowOutputs) }
+        var sites: [ExpressionSite] = []
+        visit(workflow) { sites.append($0) }
         return sites
     }
 
-    private static func appendSites(of step: Step, inherited: [String], to sites: inout [ExpressionSite]) {
-        var texts: [ScalarText] = []
-        let resultTexts: [ScalarText] = step.outputs.map(\.value)
-        var assertions: [ScalarText] = []
-        var headerValues: [ScalarText] = []
-        switch step.kind {
-        case .http(let http):
-            texts.append(http.url)
-            texts += (http.query + http.headers).map(\.value) + http.transport.texts
-            switch http.body {
-            case .json(let value): texts += value.strings
-            case .form(let fields): texts += fields.map(\.value)
-            case .text(let text), .file(let text): texts.append(text)
-            case .multipart(let parts): texts += parts.flatMap(\.texts)
-            case nil: break
-            }
-            assertions = http.expect.assertions
-            headerValues = http.expect.headers.map(\.value)
-        case .upload(let upload):
-            texts += [upload.file, upload.url] + (upload.headers + upload.metadata).map(\.value)
-            texts += upload.transport.texts
-            assertions = upload.expect.assertions
-            headerValues = upload.expect.headers.map(\.value)
-        case .run(let run):
-            switch run.command {
-            case .script(let script): texts.append(script)
-            case .arguments(let arguments): texts += arguments
-            }
-            texts += run.env.map(\.value)
-            if let cwd = run.cwd { texts.append(cwd) }
-        case .uses(let uses):
-            texts += uses.with.map(\.value)
-        case .sleep, .group:
-            break
+    /// Hands every site of a workflow to `body`, in the order of `all(in:)`, without collecting
+    /// them (issue 19: no array of texts per step, no array of every site).
+    static func visit(_ workflow: Workflow, _ body: (ExpressionSite) -> Void) {
+        for named in workflow.env { body(ExpressionSite(named.value, .workflow)) }
+        if let baseURL = workflow.defaults.http.baseURL { body(ExpressionSite(baseURL, .workflow)) }
+        for header in workflow.defaults.http.headers { body(ExpressionSite(header.value, .workflow)) }
+        for text in workflow.defaults.http.transportTexts { body(ExpressionSite(text, .workflow)) }
+        for setting in workflow.settingExpressions { body(ExpressionSite(setting.text, .workflow)) }
+        for service in workflow.services {
+            for text in service.texts { body(ExpressionSite(text, .workflow)) }
         }
+        // The item names of enclosing `for-each` groups, which run their children once per item
+        // (kept only once some group has names: most files have none).
+        var inherited: [String: [String]] = [:]
+        for step in workflow.allSteps {
+            let outer = inherited.isEmpty ? [] : step.parent.flatMap { inherited[$0] } ?? []
+            if case .group = step.kind {
+                let names = outer + (step.forEach?.localNames ?? [])
+                if !names.isEmpty || !inherited.isEmpty { inherited[step.id] = names }
+            }
+            visitSites(of: step, inherited: outer, body)
+        }
+        for output in workflow.outputs { body(ExpressionSite(output.value, .workflowOutputs)) }
+    }
+
+    private static func visitSites(of step: Step, inherited: [String], _ body: (ExpressionSite) -> Void) {
         // `if:` decides once whether the step runs at all, before its items exist.
         // An enclosing group's item is known there: the step runs once per item of the group.
         if let condition = step.condition {
-            sites.append(ExpressionSite(condition, .step(step), conditionKey: "if", locals: inherited))
+            body(ExpressionSite(condition, .step(step), conditionKey: "if", locals: inherited))
         }
-        let locals = inherited + (step.forEach?.localNames ?? [])
+        let locals = step.forEach.map { inherited + $0.localNames } ?? inherited
         if let forEach = step.forEach {
-            sites += forEach.items.strings.map {
-                ExpressionSite($0, .step(step), locals: inherited, isForEachItems: true)
+            for text in forEach.items.strings {
+                body(ExpressionSite(text, .step(step), locals: inherited, isForEachItems: true))
             }
         }
-        sites += texts.map { ExpressionSite($0, .step(step), locals: locals) }
-        sites += assertions.map { ExpressionSite($0, .stepResult(step), conditionKey: "assert", locals: locals) }
-        sites += resultTexts.map { ExpressionSite($0, .stepResult(step), locals: locals) }
-        if let rule = step.repeat {
-            sites.append(
-                ExpressionSite(rule.condition, .stepResult(step), conditionKey: rule.mode.rawValue, locals: locals))
-            sites += rule.collect.map { ExpressionSite($0.value, .stepResult(step), locals: locals) }
+        let scope = Scope.step(step)
+        func text(_ text: ScalarText) { body(ExpressionSite(text, scope, locals: locals)) }
+        var assertions: [ScalarText] = []
+        var headerValues: [NamedValue] = []
+        switch step.kind {
+        case .http(let http):
+            text(http.url)
+            for named in http.query { text(named.value) }
+            for named in http.headers { text(named.value) }
+            if http.transport.tls != nil || http.transport.auth != nil || http.transport.proxy != nil {
+                for transportText in http.transport.texts { text(transportText) }
+            }
+            switch http.body {
+            case .json(let value): value.visitStrings(text)
+            case .form(let fields): for field in fields { text(field.value) }
+            case .text(let body), .file(let body): text(body)
+            case .multipart(let parts): for part in parts { for partText in part.texts { text(partText) } }
+            case nil: break
+            }
+            assertions = http.expect.assertions
+            headerValues = http.expect.headers
+        case .upload(let upload):
+            text(upload.file)
+            text(upload.url)
+            for named in upload.headers { text(named.value) }
+            for named in upload.metadata { text(named.value) }
+            for transportText in upload.transport.texts { text(transportText) }
+            assertions = upload.expect.assertions
+            headerValues = upload.expect.headers
+        case .run(let run):
+            switch run.command {
+            case .script(let script): text(script)
+            case .arguments(let arguments): for argument in arguments { text(argument) }
+            }
+            for named in run.env { text(named.value) }
+            if let cwd = run.cwd { text(cwd) }
+        case .uses(let uses):
+            for named in uses.with { text(named.value) }
+        case .sleep, .group:
+            break
         }
-        sites += headerValues.map { ExpressionSite($0, .stepResult(step), locals: locals) }
+        let result = Scope.stepResult(step)
+        for assertion in assertions {
+            body(ExpressionSite(assertion, result, conditionKey: "assert", locals: locals))
+        }
+        for output in step.outputs { body(ExpressionSite(output.value, result, locals: locals)) }
+        if let rule = step.repeat {
+            body(ExpressionSite(rule.condition, result, conditionKey: rule.mode.rawValue, locals: locals))
+            for collected in rule.collect { body(ExpressionSite(collected.value, result, locals: locals)) }
+        }
+        for header in headerValues { body(ExpressionSite(header.value, result, locals: locals)) }
+    }
+}
+
+extension ValueTemplate {
+    /// Hands every string of the value to `body`, depth first, as `strings` lists them.
+    func visitStrings(_ body: (ScalarText) -> Void) {
+        switch self {
+        case .null, .bool, .number: return
+        case .string(let text): body(text)
+        case .array(let items): for item in items { item.visitStrings(body) }
+        case .object(let members): for member in members { member.value.visitStrings(body) }
+        }
     }
 }

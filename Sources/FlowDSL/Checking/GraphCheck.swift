@@ -1,16 +1,19 @@
 /// The checks over the whole set of steps: unique ids, known needs, group scopes and cycles.
 struct GraphCheck {
     let steps: [Step]
+    /// The workflow's positions of ids, needs and groups (`Workflow.table`).
+    let table: StepTable
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(steps: [Step]) {
-        self.steps = steps
+    init(workflow: Workflow) {
+        self.steps = workflow.allSteps
+        self.table = workflow.table
     }
 
     mutating func run() {
-        var first: [String: Step] = [:]
-        for step in steps {
-            if let earlier = first[step.id] {
+        if table.hasDuplicates {
+            for (position, step) in steps.enumerated() where table.first[position] != position {
+                let earlier = steps[table.first[position]]
                 diagnostics.append(
                     .error(
                         "step id '\(Echo.text(step.id))' is used twice",
@@ -19,21 +22,20 @@ struct GraphCheck {
                         hint:
                             "the first '\(Echo.text(step.id))' is at \(earlier.location); ids are unique across the whole file"
                     ))
-            } else {
-                first[step.id] = step
             }
         }
-        checkNeeds(first)
+        checkNeeds()
         if !diagnostics.isEmpty { return }
-        checkCycles(first)
+        checkCycles()
     }
 
-    private mutating func checkNeeds(_ byID: [String: Step]) {
-        let ids = steps.map(\.id)
-        for step in steps {
-            for (need, location) in zip(step.needs, step.needLocations) {
-                guard let needed = byID[need] else {
-                    let hint = Suggestion.closest(to: need, in: ids).map { "did you mean '\($0)'?" }
+    private mutating func checkNeeds() {
+        for (position, step) in steps.enumerated() {
+            let needs = table.needs(position)
+            guard !needs.isEmpty else { continue }
+            for ((need, location), neededPosition) in zip(zip(step.needs, step.needLocations), needs) {
+                guard neededPosition >= 0 else {
+                    let hint = Suggestion.closest(to: need, in: steps.map(\.id)).map { "did you mean '\($0)'?" }
                     diagnostics.append(
                         .error(
                             "step '\(Echo.text(step.id))' needs unknown step '\(Echo.text(need))'",
@@ -43,10 +45,11 @@ struct GraphCheck {
                         ))
                     continue
                 }
+                let needed = steps[neededPosition]
                 if need == step.id {
                     diagnostics.append(
                         .error("step '\(Echo.text(step.id))' needs itself", at: location, length: need.count))
-                } else if isAncestor(step.id, of: needed, byID) {
+                } else if needed.parent != nil, isAncestor(step.id, of: neededPosition) {
                     diagnostics.append(
                         .error(
                             "group '\(Echo.text(step.id))' needs its own child '\(Echo.text(need))'",
@@ -68,12 +71,16 @@ struct GraphCheck {
         }
     }
 
-    private func isAncestor(_ id: String, of step: Step, _ byID: [String: Step]) -> Bool {
-        var current = step.parent
+    /// Whether a group with this id encloses the step at `position` (at any depth).
+    private func isAncestor(_ id: String, of position: Int) -> Bool {
+        var current = steps[position].parent
+        var group = table.parent[position]
         var guardCount = 0
         while let parent = current, guardCount <= steps.count {
             if parent == id { return true }
-            current = byID[parent]?.parent
+            guard group >= 0 else { return false }
+            current = steps[group].parent
+            group = table.parent[group]
             guardCount += 1
         }
         return false
@@ -82,35 +89,39 @@ struct GraphCheck {
     /// Finds a cycle with an iterative depth-first search and prints it `a → b → a`. Besides
     /// `needs`, a step waits for what its enclosing groups need, and a group for its children, so
     /// cycles through group containment are found too.
-    private mutating func checkCycles(_ byID: [String: Step]) {
-        // Positions instead of ids: each id is hashed once here, and the search hashes nothing.
-        // (Ids are unique by now: a repeated id stops the checks before this one.)
-        var position: [String: Int] = [:]
-        position.reserveCapacity(steps.count)
-        for (index, step) in steps.enumerated() where position[step.id] == nil {
-            position[step.id] = index
-        }
-        var edges: [[Int]] = []
-        edges.reserveCapacity(steps.count)
-        for step in steps {
-            var waits = step.needs + step.children.map(\.id)
-            var parent = step.parent
+    private mutating func checkCycles() {
+        // Positions from the shared table: the search hashes nothing but a group's children.
+        // (Ids are unique by now: a repeated id stops the checks before this one.) What step i
+        // waits for is waits[waitStart[i]..<waitStart[i + 1]]: its needs, its children, then the
+        // needs of its enclosing groups, innermost first.
+        var waitStart: [Int] = []
+        waitStart.reserveCapacity(steps.count + 1)
+        var waits: [Int] = []
+        waits.reserveCapacity(table.needList.count + steps.count)
+        for (position, step) in steps.enumerated() {
+            waitStart.append(waits.count)
+            for need in table.needs(position) where need >= 0 { waits.append(need) }
+            for child in step.children {
+                if let childPosition = table.index[child.id] { waits.append(childPosition) }
+            }
+            var group = table.parent[position]
             var hops = 0
-            while let group = parent, let groupStep = byID[group], hops <= steps.count {
-                waits += groupStep.needs
-                parent = groupStep.parent
+            while group >= 0, hops <= steps.count {
+                for need in table.needs(group) where need >= 0 { waits.append(need) }
+                group = table.parent[group]
                 hops += 1
             }
-            edges.append(waits.compactMap { position[$0] })
         }
+        waitStart.append(waits.count)
         enum Mark { case unvisited, active, done }
         var mark = [Mark](repeating: .unvisited, count: steps.count)
+        var path: [(step: Int, next: Int)] = []
         for root in steps.indices where mark[root] == .unvisited {
-            var path: [(step: Int, next: Int)] = [(root, 0)]
+            path.removeAll(keepingCapacity: true)
+            path.append((root, waitStart[root]))
             mark[root] = .active
             while let top = path.last {
-                let waits = edges[top.step]
-                if top.next >= waits.count {
+                if top.next >= waitStart[top.step + 1] {
                     mark[top.step] = .done
                     path.removeLast()
                     continue
@@ -122,7 +133,7 @@ struct GraphCheck {
                     continue
                 case .unvisited:
                     mark[need] = .active
-                    path.append((need, 0))
+                    path.append((need, waitStart[need]))
                 case .active:
                     reportCycle(path.map { steps[$0.step] }, closingAt: steps[need].id)
                     return

@@ -21,7 +21,7 @@ enum WorkflowChecker {
         // The called files first: checking expressions needs their inputs and outputs.
         let uses = UsesCheck.run(&workflow, context: context)
         diagnostics += uses.diagnostics
-        var graph = GraphCheck(steps: workflow.allSteps)
+        var graph = GraphCheck(workflow: workflow)
         graph.run()
         diagnostics += graph.diagnostics
         var expressions = ExpressionCheck(workflow: workflow)

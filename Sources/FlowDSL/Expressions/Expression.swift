@@ -27,9 +27,15 @@ public struct Expression: Sendable, Hashable, CustomStringConvertible {
     static func parse(
         _ source: String, text: SourceText, messageOffsetBase: Int
     ) throws(ExpressionSyntaxError) -> Expression {
-        let tokens = try Lexer.tokens(of: text)
-        var parser = Parser(tokens: tokens, messageOffsetBase: messageOffsetBase)
-        let root = try parser.parseExpression()
+        var parser = try Parser(source: text, messageOffsetBase: messageOffsetBase)
+        let root: SyntaxNode
+        do {
+            root = try parser.parseExpression()
+        } catch {
+            // A lexer error anywhere in the text comes first, as if it had all been lexed up front.
+            try parser.lexRest()
+            throw error
+        }
         return Expression(
             source: source, root: root, references: parser.references, functionCalls: parser.functionCalls)
     }

@@ -8,17 +8,6 @@ struct Lexer {
         self.source = source
     }
 
-    /// Every token of the text, ending with `.end`.
-    static func tokens(of source: SourceText) throws(ExpressionSyntaxError) -> [Token] {
-        var lexer = Lexer(source)
-        var tokens: [Token] = []
-        while true {
-            let token = try lexer.next()
-            tokens.append(token)
-            if case .end = token.kind { return tokens }
-        }
-    }
-
     /// Whether `text` can be written after a `.` (otherwise it needs `['…']`).
     static func isIdentifier(_ text: String) -> Bool {
         guard let first = text.utf8.first, isIdentifierStart(first) else { return false }
@@ -39,7 +28,8 @@ struct Lexer {
         source.code(position + ahead)
     }
 
-    private mutating func next() throws(ExpressionSyntaxError) -> Token {
+    /// The next token; `.end` at (and after) the end of the text.
+    mutating func next() throws(ExpressionSyntaxError) -> Token {
         while position < source.count, source.isWhitespace(position) { position += 1 }
         guard let code = peek() else { return Token(kind: .end, offset: source.count, length: 1) }
         let start = position
@@ -111,11 +101,16 @@ struct Lexer {
         let start = position
         while let code = peek(), Lexer.isIdentifierPart(code) { position += 1 }
         let name = source.text(start..<position)
+        // Only a name of four or five letters can be a keyword (no string comparisons otherwise).
         let kind: Token.Kind =
-            switch name {
-            case "true": .trueKeyword
-            case "false": .falseKeyword
-            case "null": .nullKeyword
+            switch position - start {
+            case 4, 5:
+                switch name {
+                case "true": .trueKeyword
+                case "false": .falseKeyword
+                case "null": .nullKeyword
+                default: .identifier(name)
+                }
             default: .identifier(name)
             }
         return Token(kind: kind, offset: start, length: position - start)

@@ -1,12 +1,16 @@
-/// A recursive-descent parser over the lexer's tokens. Precedence, loosest first:
+/// A recursive-descent parser over the lexer's tokens, taken one at a time (issue 19: no token
+/// array per expression). Precedence, loosest first:
 /// `||`, `&&`, `== !=`, `< <= > >=`, `!`, then property access, indexing and calls.
 struct Parser {
     /// Parentheses, calls, indexes and `!` may nest this deep; more is refused with a syntax
     /// error so that hostile input cannot exhaust the stack.
     static let maximumDepth = 64
 
-    private let tokens: [Token]
-    private var index = 0
+    private var lexer: Lexer
+    /// The token being looked at; `.end` stays once reached.
+    private var current: Token
+    /// Whether the lexer threw: its error, the first in the text, is the one to report.
+    private(set) var lexerFailed = false
     private var depth = 0
     private(set) var references: [Reference] = []
     private(set) var functionCalls: [FunctionCall] = []
@@ -14,9 +18,25 @@ struct Parser {
     /// embedded in a template names positions in the template, as its error offset does.
     private let messageOffsetBase: Int
 
-    init(tokens: [Token], messageOffsetBase: Int = 0) {
-        self.tokens = tokens
+    init(source: SourceText, messageOffsetBase: Int = 0) throws(ExpressionSyntaxError) {
+        lexer = Lexer(source)
+        current = try lexer.next()
         self.messageOffsetBase = messageOffsetBase
+    }
+
+    /// After a parse error: lexes the rest of the text, so that a lexer error later in the text
+    /// wins over the parse error, as when the whole text was lexed before parsing.
+    mutating func lexRest() throws(ExpressionSyntaxError) {
+        guard !lexerFailed else { return }
+        while true {
+            let token = try lexer.next()
+            if isEnd(token) { return }
+        }
+    }
+
+    private func isEnd(_ token: Token) -> Bool {
+        if case .end = token.kind { return true }
+        return false
     }
 
     /// Parses the whole token list as one expression.
@@ -35,11 +55,15 @@ struct Parser {
         return node
     }
 
-    private var current: Token { tokens[min(index, tokens.count - 1)] }
-
-    private mutating func advance() -> Token {
+    private mutating func advance() throws(ExpressionSyntaxError) -> Token {
         let token = current
-        if index < tokens.count - 1 { index += 1 }
+        if isEnd(token) { return token }
+        do {
+            current = try lexer.next()
+        } catch {
+            lexerFailed = true
+            throw error
+        }
         return token
     }
 
@@ -53,21 +77,25 @@ struct Parser {
     }
 
     private mutating func parseOr() throws(ExpressionSyntaxError) -> SyntaxNode {
-        var operands = [try parseAnd()]
+        let first = try parseAnd()
+        guard case .or = current.kind else { return first }
+        var operands = [first]
         while case .or = current.kind {
-            _ = advance()
+            _ = try advance()
             operands.append(try parseAnd())
         }
-        return operands.count == 1 ? operands[0] : .or(operands)
+        return .or(operands)
     }
 
     private mutating func parseAnd() throws(ExpressionSyntaxError) -> SyntaxNode {
-        var operands = [try parseEquality()]
+        let first = try parseEquality()
+        guard case .and = current.kind else { return first }
+        var operands = [first]
         while case .and = current.kind {
-            _ = advance()
+            _ = try advance()
             operands.append(try parseEquality())
         }
-        return operands.count == 1 ? operands[0] : .and(operands)
+        return .and(operands)
     }
 
     private mutating func parseEquality() throws(ExpressionSyntaxError) -> SyntaxNode {
@@ -80,7 +108,7 @@ struct Parser {
             case .notEqual: comparison = .notEqual
             default: return rest.isEmpty ? first : .compare(first, rest)
             }
-            _ = advance()
+            _ = try advance()
             rest.append((comparison, try parseOrdering()))
         }
     }
@@ -97,14 +125,14 @@ struct Parser {
             case .greaterEqual: comparison = .greaterEqual
             default: return rest.isEmpty ? first : .compare(first, rest)
             }
-            _ = advance()
+            _ = try advance()
             rest.append((comparison, try parseUnary()))
         }
     }
 
     private mutating func parseUnary() throws(ExpressionSyntaxError) -> SyntaxNode {
         guard case .not = current.kind else { return try parsePostfix() }
-        let bang = advance()
+        let bang = try advance()
         try enter(bang)
         defer { depth -= 1 }
         return .not(try parseUnary())
@@ -113,10 +141,15 @@ struct Parser {
     private mutating func parsePostfix() throws(ExpressionSyntaxError) -> SyntaxNode {
         let base = try parsePrimary()
         var accessors: [SyntaxNode.Accessor] = []
+        // `steps.x.outputs.y` has three: room for them at once, not grown one doubling at a time.
+        switch current.kind {
+        case .dot, .leftBracket: accessors.reserveCapacity(4)
+        default: break
+        }
         loop: while true {
             switch current.kind {
             case .dot:
-                let dot = advance()
+                let dot = try advance()
                 let name = current
                 // `true`, `false` and `null` are plain names after a dot: `result.json.null` is a key.
                 let key: String
@@ -132,10 +165,10 @@ struct Parser {
                             "expected a property name after '.' at \(dot.offset + messageOffsetBase), found \(name.quoted)"
                     )
                 }
-                _ = advance()
+                _ = try advance()
                 accessors.append(.key(key, Span(offset: dot.offset, length: name.offset + name.length - dot.offset)))
             case .leftBracket:
-                let open = advance()
+                let open = try advance()
                 try enter(open)
                 let subscriptNode = try parseOr()
                 depth -= 1
@@ -154,6 +187,7 @@ struct Parser {
 
     private mutating func recordReference(root: String, span: Span, accessors: [SyntaxNode.Accessor]) {
         var path: [PathComponent] = []
+        path.reserveCapacity(accessors.count)
         var end = span.end
         for accessor in accessors {
             end = accessor.span.end
@@ -182,26 +216,26 @@ struct Parser {
         let token = current
         switch token.kind {
         case .number(let number):
-            _ = advance()
+            _ = try advance()
             return .literal(.number(number))
         case .string(let text):
-            _ = advance()
+            _ = try advance()
             return .literal(.string(text))
         case .trueKeyword:
-            _ = advance()
+            _ = try advance()
             return .literal(.bool(true))
         case .falseKeyword:
-            _ = advance()
+            _ = try advance()
             return .literal(.bool(false))
         case .nullKeyword:
-            _ = advance()
+            _ = try advance()
             return .literal(.null)
         case .identifier(let name):
-            _ = advance()
+            _ = try advance()
             if case .leftParen = current.kind { return try parseCall(name: name, nameToken: token) }
             return .root(name, Span(offset: token.offset, length: token.length))
         case .leftParen:
-            let open = advance()
+            let open = try advance()
             try enter(open)
             let inner = try parseOr()
             depth -= 1
@@ -218,7 +252,7 @@ struct Parser {
     }
 
     private mutating func parseCall(name: String, nameToken: Token) throws(ExpressionSyntaxError) -> SyntaxNode {
-        let open = advance()
+        let open = try advance()
         try enter(open)
         defer { depth -= 1 }
         var arguments: [SyntaxNode] = []
@@ -228,7 +262,7 @@ struct Parser {
             while true {
                 arguments.append(try parseOr())
                 guard case .comma = current.kind else { break }
-                _ = advance()
+                _ = try advance()
             }
         }
         let close = try expect(.rightParen, closing: open)
@@ -255,6 +289,6 @@ struct Parser {
                     "expected \(closer) to close \(open.quoted) at \(open.offset + messageOffsetBase), found \(current.quoted)"
             )
         }
-        return advance()
+        return try advance()
     }
 }

@@ -5,7 +5,21 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     public let text: String
     /// Each `${{ }}` in order of appearance.
     public let expressions: [EmbeddedExpression]
-    let parts: [Part]
+    /// The scanner's parts; empty for a text without `${{ }}` (most values), whose one literal
+    /// part `parts` makes when asked rather than an array per value (issue 19).
+    private let scannedParts: [Part]
+
+    /// The pieces of the template in order.
+    var parts: [Part] {
+        if expressions.isEmpty { return text.isEmpty ? [] : [.literal(text)] }
+        return scannedParts
+    }
+
+    private init(text: String, expressions: [EmbeddedExpression], parts: [Part]) {
+        self.text = text
+        self.expressions = expressions
+        self.scannedParts = parts
+    }
 
     /// A piece of the template: literal text or the index of an embedded expression.
     enum Part: Sendable, Hashable {
@@ -20,7 +34,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     public static func parse(_ text: String) throws(ExpressionSyntaxError) -> Template {
         // Most values hold no `${{`: a byte search spares them the scanner's per-Character codes.
         if !containsOpening(text) {
-            return Template(text: text, expressions: [], parts: text.isEmpty ? [] : [.literal(text)])
+            return Template(text: text, expressions: [], parts: [])
         }
         let (parts, expressions) = try TemplateScanner.scan(SourceText(text))
         return Template(text: text, expressions: expressions, parts: parts)
@@ -28,19 +42,22 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `text` has a `${{` anywhere (the bytes `$`, `{`, `{`).
     private static func containsOpening(_ text: String) -> Bool {
-        var utf8 = text.utf8.makeIterator()
-        var run = 0
-        while let byte = utf8.next() {
-            if byte == UInt8(ascii: "$") {
-                run = 1
-            } else if byte == UInt8(ascii: "{"), run > 0 {
-                run += 1
-                if run == 3 { return true }
-            } else {
-                run = 0
+        // Over the contiguous bytes rather than the UTF-8 view's iterator (issue 19).
+        var text = text
+        return text.withUTF8 { bytes in
+            var run = 0
+            for byte in bytes {
+                if byte == UInt8(ascii: "$") {
+                    run = 1
+                } else if byte == UInt8(ascii: "{"), run > 0 {
+                    run += 1
+                    if run == 3 { return true }
+                } else {
+                    run = 0
+                }
             }
+            return false
         }
-        return false
     }
 
     /// No `${{ }}` at all: the value is the text itself.

@@ -250,11 +250,17 @@ enum YAMLComposer {
         private func firstKey(_ key: String, in parent: Int) -> Node.Mark? {
             if let position = frames[parent].keyIndex?[key] { return frames[parent].pairs[position].key.mark }
             guard frames[parent].keyIndex == nil else { return nil }
-            for (position, pair) in frames[parent].pairs.enumerated()
-            where pair.key.scalar?.string == key && !frames[parent].otherKeys.contains(position) {
-                return pair.key.mark
+            // Lengths first, in place: no copy of each key's scalar (issue 19).
+            let length = key.utf8.count
+            return frames[parent].pairs.withUnsafeBufferPointer { pairs in
+                for position in pairs.indices {
+                    guard case .scalar(let scalar) = pairs[position].key, scalar.string.utf8.count == length,
+                        scalar.string == key, !frames[parent].otherKeys.contains(position)
+                    else { continue }
+                    return scalar.mark
+                }
+                return nil
             }
-            return nil
         }
 
         /// A key written as an alias or a collection repeats another key when their values are

@@ -64,16 +64,20 @@ struct NodeReader {
 
     // MARK: Shapes
 
+    /// A mapping's entries, in file order.
+    typealias Entries = [Entry]
+
     /// The entries of a mapping with string keys; a type error and nil when `node` is not one.
-    mutating func mapping(_ node: Node, _ what: String) -> [Entry]? {
+    mutating func mapping(_ node: Node, _ what: @autoclosure () -> String) -> Entries? {
         guard case .mapping(let mapping) = node else {
-            typeError(what, expected: "a mapping", at: node)
+            typeError(what(), expected: "a mapping", at: node)
             return nil
         }
         var entries: [Entry] = []
+        entries.reserveCapacity(mapping.pairs.count)
         for (key, value) in mapping {
             guard case .scalar(let scalar) = key else {
-                error("keys in \(what) must be plain names, not \(describe(key))", at: key)
+                error("keys in \(what()) must be plain names, not \(describe(key))", at: key)
                 continue
             }
             entries.append(Entry(key: scalar.string, keyNode: key, value: value))
@@ -82,17 +86,19 @@ struct NodeReader {
     }
 
     /// Reports every key of `entries` that is not in `allowed`, with the closest allowed one.
-    mutating func rejectUnknownKeys(_ entries: [Entry], allowed: [String], in what: String) {
+    mutating func rejectUnknownKeys(_ entries: Entries, allowed: [String], in what: String) {
         for entry in entries where !allowed.contains(entry.key) {
             unknownKey(entry, allowed: allowed, in: what)
         }
     }
 
-    /// The same for a long list read once per step, looked up in `known` (the same keys as a set)
-    /// rather than compared key by key.
-    mutating func rejectUnknownKeys(_ entries: [Entry], allowed: [String], known: Set<String>, in what: String) {
+    /// The same for a long list read once per step, looked up in `known` (the same keys, found by
+    /// length: issue 19) rather than compared key by key.
+    mutating func rejectUnknownKeys(
+        _ entries: Entries, allowed: [String], known: KeySet, in what: @autoclosure () -> String
+    ) {
         for entry in entries where !known.contains(entry.key) {
-            unknownKey(entry, allowed: allowed, in: what)
+            unknownKey(entry, allowed: allowed, in: what())
         }
     }
 
@@ -110,14 +116,14 @@ struct NodeReader {
     // MARK: Scalars
 
     /// A scalar's text with its location; numbers and booleans keep their YAML spelling.
-    mutating func text(_ node: Node, _ what: String) -> ScalarText? {
+    mutating func text(_ node: Node, _ what: @autoclosure () -> String) -> ScalarText? {
         guard case .scalar(let scalar) = node else {
-            typeError(what, expected: "text", at: node)
+            typeError(what(), expected: "text", at: node)
             return nil
         }
         // An empty or `~` value is almost always a forgotten value; quote "" to mean empty text.
         if scalar.style == .plain, case .null = PlainScalar.classify(scalar.string) {
-            typeError(what, expected: "text", at: node, hint: "write \"\" for empty text")
+            typeError(what(), expected: "text", at: node, hint: "write \"\" for empty text")
             return nil
         }
         return scalarText(scalar, node: node)
@@ -126,15 +132,30 @@ struct NodeReader {
     func scalarText(_ scalar: Node.Scalar, node: Node) -> ScalarText {
         let start = location(node)
         var textStart: SourceLocation?
-        // Byte searches: `String.contains` with a string argument goes through Foundation here.
-        if !scalar.string.utf8.contains(UInt8(ascii: "\n")) {
+        // One pass over the bytes for the newline and the quotes that stop offsets from mapping
+        // onto columns (`String.contains` with a string argument goes through Foundation here).
+        var newline = false
+        var singleQuote = false
+        var escaped = false
+        // Over the contiguous bytes rather than the UTF-8 view's iterator (issue 19).
+        var string = scalar.string
+        string.withUTF8 { bytes in
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\n"): newline = true
+                case UInt8(ascii: "'"): singleQuote = true
+                case UInt8(ascii: "\\"), UInt8(ascii: "\""): escaped = true
+                default: continue
+                }
+            }
+        }
+        if !newline {
             switch scalar.style {
             case .plain, .any:
                 textStart = start
-            case .singleQuoted where !scalar.string.utf8.contains(UInt8(ascii: "'")):
+            case .singleQuoted where !singleQuote:
                 textStart = SourceLocation(file: file, line: start.line, column: start.column + 1)
-            case .doubleQuoted
-            where !scalar.string.utf8.contains(UInt8(ascii: "\\")) && !scalar.string.utf8.contains(UInt8(ascii: "\"")):
+            case .doubleQuoted where !escaped:
                 textStart = SourceLocation(file: file, line: start.line, column: start.column + 1)
             default:
                 textStart = nil
@@ -144,8 +165,8 @@ struct NodeReader {
     }
 
     /// A string value: any scalar except null, collections refused.
-    mutating func string(_ node: Node, _ what: String) -> String? {
-        text(node, what)?.text
+    mutating func string(_ node: Node, _ what: @autoclosure () -> String) -> String? {
+        text(node, what())?.text
     }
 
     mutating func bool(_ node: Node, _ what: String) -> Bool? {
@@ -239,6 +260,7 @@ struct NodeReader {
     /// A mapping of names to scalar values (`headers`, `env`, `query`, `form`).
     mutating func namedValues(_ node: Node, _ what: String) -> [NamedValue] {
         guard let entries = mapping(node, what) else { return [] }
+        if entries.isEmpty { return [] }
         return entries.compactMap { entry in
             guard let value = text(entry.value, "'\(Echo.text(entry.key))' in \(what)") else { return nil }
             return NamedValue(name: entry.key, location: location(entry.keyNode), value: value)

@@ -14,20 +14,21 @@ extension StepParser {
 
     /// `for-each` with `as`, `concurrency` and, on a step that is not a group, `parallel`,
     /// `at-least` and `fail-fast`. Reports `as` or `concurrency` without `for-each`.
-    mutating func parseForEach(_ field: NodeReader.Fields, what: String) -> ForEach? {
+    mutating func parseForEach(_ field: NodeReader.Fields, what: @autoclosure () -> String) -> ForEach? {
         let repeatsGroup = field["for-each"] != nil && field["steps"] != nil
         if let stray = field["items"], !repeatsGroup {
             reader.error(
-                "'items' only applies to a group with 'for-each', not to \(what)", at: stray.keyNode,
+                "'items' only applies to a group with 'for-each', not to \(what())", at: stray.keyNode,
                 hint: field["for-each"] == nil
                     ? "add 'for-each: ${{ … }}' and 'steps' to run a group once per item"
                     : "on a step that is not a group, write 'parallel', 'at-least' and 'fail-fast' next to 'for-each'")
         }
         guard let entry = field["for-each"] else {
+            guard field["as"] != nil || field["concurrency"] != nil else { return nil }
             for key in ["as", "concurrency"] {
                 guard let stray = field[key] else { continue }
                 reader.error(
-                    "'\(key)' only applies to 'for-each' steps, not to \(what)", at: stray.keyNode,
+                    "'\(key)' only applies to 'for-each' steps, not to \(what())", at: stray.keyNode,
                     hint: "add 'for-each: ${{ … }}' with the items to run the step once per item")
             }
             return nil

@@ -6,7 +6,7 @@ extension StepParser {
         ] + transportKeys
     /// Everything an `http` mapping may hold, joined once rather than per request.
     static let allHTTPKeys = httpKeys + responseBodyKeys
-    static let allHTTPKeySet = Set(allHTTPKeys)
+    static let allHTTPKeySet = NodeReader.KeySet(allHTTPKeys)
     static let bodyKeys = ["json", "form", "body", "body-file", "multipart"]
     static let uploadKeys =
         ["file", "url", "protocol", "method", "chunk-size", "headers", "metadata", "expect"] + transportKeys

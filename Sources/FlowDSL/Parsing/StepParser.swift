@@ -10,7 +10,7 @@ struct StepParser {
     static let runKeys = ["env", "cwd"]
     static let usesKeys = ["with"]
     static let allStepKeys = commonKeys + kindKeys + groupKeys + requestKeys + runKeys + forEachKeys + usesKeys
-    static let allStepKeySet = Set(allStepKeys)
+    static let allStepKeySet = NodeReader.KeySet(allStepKeys)
 
     var reader: NodeReader
 
@@ -20,7 +20,7 @@ struct StepParser {
     }
 
     /// Keys that do not change what a step does, left out of its definition's fingerprint.
-    private static let undefiningKeys: Set<String> = ["name", "description"]
+    private static let undefiningKeys = ["name", "description"]
 
     /// The fingerprint of a step's definition (see `Step.definitionFingerprint`).
     static func fingerprint(of node: Node) -> UInt64 {
@@ -38,35 +38,51 @@ struct StepParser {
                 hint: "ids match [A-Za-z_][A-Za-z0-9_-]*"
             )
         }
-        let what = "step '\(Echo.text(id))'"
-        guard let fields = reader.mapping(entry.value, what) else { return nil }
-        reader.rejectUnknownKeys(fields, allowed: Self.allStepKeys, known: Self.allStepKeySet, in: what)
+        // The step's name in messages, made only for a message (issue 19).
+        var whatText: String?
+        func what() -> String {
+            if let whatText { return whatText }
+            let text = "step '\(Echo.text(id))'"
+            whatText = text
+            return text
+        }
+        guard let fields = reader.mapping(entry.value, what()) else { return nil }
+        reader.rejectUnknownKeys(fields, allowed: Self.allStepKeys, known: Self.allStepKeySet, in: what())
         let field = NodeReader.Fields(fields)
 
         // On a `for-each` step that is not a group, `parallel` is the items' policy, not a kind.
         let forEachPolicy = Self.forEachOwnsPolicy(field)
-        let kinds = fields.filter { Self.kindKeys.contains($0.key) && !(forEachPolicy && $0.key == "parallel") }
+        // The kind keys; an array only when there is more than one (a message lists them).
+        var kindPositions: (first: Int?, count: Int) = (nil, 0)
+        for position in fields.indices {
+            let key = fields[position].key
+            guard Self.kindKeys.contains(key) && !(forEachPolicy && key == "parallel") else { continue }
+            if kindPositions.first == nil { kindPositions.first = position }
+            kindPositions.count += 1
+        }
+        let kindEntry = kindPositions.count == 1 ? kindPositions.first.map { fields[$0] } : nil
         var kind = StepKind.sleep(.zero)
-        if kinds.isEmpty {
+        if kindPositions.count == 0 {
             let orphanGroup = field["steps"] != nil
             reader.error(
-                "\(what) has no kind",
+                "\(what()) has no kind",
                 at: entry.keyNode,
                 hint: orphanGroup
                     ? "a group needs 'parallel: all' or 'parallel: any' next to 'steps'"
                     : "give it one of 'http', 'upload', 'run', 'sleep', 'uses', or 'parallel' with 'steps'"
             )
-        } else if kinds.count > 1 {
+        } else if let kindEntry {
+            if let parsed = parseKind(kindEntry, fields: field, id: id) { kind = parsed }
+        } else {
+            let kinds = fields.filter { Self.kindKeys.contains($0.key) && !(forEachPolicy && $0.key == "parallel") }
             reader.error(
-                "\(what) has more than one kind: \(kinds.map { "'\($0.key)'" }.joined(separator: ", "))",
+                "\(what()) has more than one kind: \(kinds.map { "'\($0.key)'" }.joined(separator: ", "))",
                 at: kinds[1].keyNode,
                 hint: "split it into one step per kind"
             )
-        } else if let parsed = parseKind(kinds[0], fields: field, id: id) {
-            kind = parsed
         }
-        rejectMisplacedKeys(fields, kind: kinds.count == 1 ? kinds[0].key : nil, what: what, forEach: forEachPolicy)
-        let forEach = parseForEach(field, what: what)
+        rejectMisplacedKeys(fields, kind: kindEntry?.key, what: what(), forEach: forEachPolicy)
+        let forEach = parseForEach(field, what: what())
 
         var needs: [String] = []
         var needLocations: [SourceLocation] = []
@@ -79,9 +95,7 @@ struct StepParser {
         }
         var outputs: [NamedValue] = []
         if let outputsField = field["outputs"] {
-            outputs = reader.namedValues(outputsField.value, "'outputs'").map {
-                NamedValue(name: $0.name, location: $0.location, value: $0.value)
-            }
+            outputs = reader.namedValues(outputsField.value, "'outputs'")
         }
         return Step(
             id: id,
@@ -102,17 +116,28 @@ struct StepParser {
                 ?? false,
             outputs: outputs,
             forEach: forEach,
-            repeat: field["repeat"].flatMap { parseRepeat($0, kind: kinds.count == 1 ? kind : nil, id: id) },
+            repeat: field["repeat"].flatMap { parseRepeat($0, kind: kindEntry != nil ? kind : nil, id: id) },
             definitionFingerprint: Self.fingerprint(of: entry.value)
         )
     }
 
     /// Keys that belong to another kind (`steps` without `parallel`, `cwd` on an http step).
     private mutating func rejectMisplacedKeys(
-        _ fields: [NodeReader.Entry], kind: String?, what: String, forEach: Bool
+        _ fields: NodeReader.Entries, kind: String?, what: @autoclosure () -> String, forEach: Bool
     ) {
         // On a for-each step that is not a group, `at-least` and `fail-fast` are the items' policy.
-        for entry in fields where !(forEach && (entry.key == "at-least" || entry.key == "fail-fast")) {
+        guard kind != nil else { return }
+        for position in fields.indices {
+            // Only keys starting like one of those below need comparing.
+            switch fields[position].key.utf8.first {
+            case UInt8(ascii: "s"), UInt8(ascii: "a"), UInt8(ascii: "f"), UInt8(ascii: "e"), UInt8(ascii: "c"),
+                UInt8(ascii: "w"):
+                break
+            default:
+                continue
+            }
+            let entry = fields[position]
+            if forEach && (entry.key == "at-least" || entry.key == "fail-fast") { continue }
             let owner: String
             switch entry.key {
             case "steps", "at-least", "fail-fast": owner = "parallel"
@@ -123,7 +148,7 @@ struct StepParser {
             }
             guard let kind, kind != owner else { continue }
             reader.error(
-                "'\(Echo.text(entry.key))' only applies to '\(owner)' steps, not to \(what)", at: entry.keyNode)
+                "'\(Echo.text(entry.key))' only applies to '\(owner)' steps, not to \(what())", at: entry.keyNode)
         }
     }
 
