@@ -20,15 +20,45 @@ enum ChecksumAlgorithm: String, Sendable {
 
 /// Computes a chunk's checksum before it is sent, reading the file range with `FileRangeReader`.
 enum ChunkChecksum {
+    /// Chunks up to this size are kept in memory from the read that hashes them and sent from
+    /// there, rather than read from the file a second time (see `read`).
+    static let keptChunkLimit: Int64 = 8 << 20
+
     /// The `Upload-Checksum` value (`<algorithm> <base64 digest>`) of `length` bytes at `offset`.
     static func header(
         path: String, offset: Int64, length: Int64, algorithm: ChecksumAlgorithm, queue: DispatchQueue
     ) -> Future<String> {
-        let hasher = LockedBox(AnyHasher(algorithm))
-        return FileRangeReader.read(path: path, offset: offset, length: length, queue: queue) { _, bytes in
-            hasher.withLock { $0.update(bytes) }
+        read(path: path, offset: offset, length: length, algorithm: algorithm, keep: false, queue: queue)
+            .map(on: queue) { $0.header }
+    }
+
+    /// The `Upload-Checksum` value of `length` bytes at `offset`, and, with `keep`, those bytes:
+    /// one read of the chunk both hashes it and gives the body to send.
+    static func read(
+        path: String, offset: Int64, length: Int64, algorithm: ChecksumAlgorithm, keep: Bool, queue: DispatchQueue
+    ) -> Future<(header: String, bytes: [UInt8]?)> {
+        struct Reading {
+            var hasher: AnyHasher
+            var bytes: [UInt8]?
         }
-        .map(on: queue) { algorithm.rawValue + " " + hasher.withLock { $0.base64Digest() } }
+        var start = Reading(hasher: AnyHasher(algorithm), bytes: nil)
+        if keep {
+            start.bytes = []
+            start.bytes?.reserveCapacity(Int(length))
+        }
+        let reading = LockedBox(start)
+        return FileRangeReader.read(path: path, offset: offset, length: length, queue: queue) { _, bytes in
+            reading.withLock { reading in
+                reading.hasher.update(bytes)
+                reading.bytes?.append(contentsOf: bytes)
+            }
+        }
+        .map(on: queue) {
+            reading.withLock { reading in
+                defer { reading.bytes = nil }
+                return (algorithm.rawValue + " " + reading.hasher.base64Digest(), reading.bytes)
+            }
+        }
     }
 }
 

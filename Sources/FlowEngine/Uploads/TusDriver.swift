@@ -79,21 +79,26 @@ final class TusDriver: UploadProtocolDriver {
     func send(_ session: UploadSession, offset: Int64, length: Int64) -> Future<ServerAnswer> {
         let target = session.target
         let (location, algorithm) = state.withLock { ($0.location ?? target.url, $0.checksum) }
-        let checksum: Future<String?> =
+        // With a checksum, a chunk small enough is read once: the read that hashes it keeps its
+        // bytes, which are then sent from memory instead of read from the file again.
+        let keep = length <= ChunkChecksum.keptChunkLimit
+        let checksum: Future<(header: String, bytes: [UInt8]?)?> =
             algorithm.map { algorithm in
-                ChunkChecksum.header(
-                    path: target.file.path, offset: offset, length: length, algorithm: algorithm, queue: session.queue
+                ChunkChecksum.read(
+                    path: target.file.path, offset: offset, length: length, algorithm: algorithm, keep: keep,
+                    queue: session.queue
                 ).map(on: session.queue) { Optional($0) }
             } ?? .succeeded(nil, on: session.queue)
         let what = "PATCH \(location) (bytes \(offset)-\(offset + length - 1) of \(target.file.size))"
         return checksum.flatMap(on: session.queue) { checksum in
-            var patch = HTTPRequest(
-                method: "PATCH", url: location, body: .file(path: target.file.path, offset: offset, length: length))
+            let body: HTTPBody =
+                checksum?.bytes.map { .bytes($0) } ?? .file(path: target.file.path, offset: offset, length: length)
+            var patch = HTTPRequest(method: "PATCH", url: location, body: body)
             patch.headers.set("Tus-Resumable", Self.version)
             patch.headers.set("Upload-Offset", String(offset))
             patch.headers.set("Content-Type", "application/offset+octet-stream")
-            if let checksum { patch.headers.set("Upload-Checksum", checksum) }
-            return session.send(patch, chunkStart: offset).map(on: session.queue) { response in
+            if let checksum { patch.headers.set("Upload-Checksum", checksum.header) }
+            return session.answer(session.send(patch, chunkStart: offset)) { response in
                 guard response.status == 204 || response.status == 200 else {
                     throw UploadStatusError(
                         request: what, expected: "204 No Content", response: response, masker: session.masker)
@@ -108,7 +113,7 @@ final class TusDriver: UploadProtocolDriver {
         var head = HTTPRequest(method: "HEAD", url: location)
         head.headers.set("Tus-Resumable", Self.version)
         let what = "HEAD \(location) (asking for the offset)"
-        return session.send(head).map(on: session.queue) { response in
+        return session.answer(session.send(head)) { response in
             guard (200...299).contains(response.status) else {
                 throw UploadStatusError(
                     request: what, expected: "200 OK", response: response, masker: session.masker, asking: true)
