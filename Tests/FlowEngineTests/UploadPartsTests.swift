@@ -50,6 +50,12 @@ import Testing
         ).value
         #expect(unkept.bytes == nil)
         #expect(unkept.header == kept.header)
+        let here = try ChunkChecksum.readHere(path: path, offset: 100_000, length: 102_400, algorithm: .sha256)
+        #expect(here.bytes == Array(range))
+        #expect(here.header == kept.header)
+        #expect(throws: UploadFileError.self) {
+            _ = try ChunkChecksum.readHere(path: path, offset: 250_000, length: 102_400, algorithm: .sha1)
+        }
     }
 
     /// md5 and crc32c are computed as the file is sent only for GCS; any other server reporting

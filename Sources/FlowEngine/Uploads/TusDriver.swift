@@ -79,18 +79,8 @@ final class TusDriver: UploadProtocolDriver {
     func send(_ session: UploadSession, offset: Int64, length: Int64) -> Future<ServerAnswer> {
         let target = session.target
         let (location, algorithm) = state.withLock { ($0.location ?? target.url, $0.checksum) }
-        // With a checksum, a chunk small enough is read once: the read that hashes it keeps its
-        // bytes, which are then sent from memory instead of read from the file again.
-        let keep = length <= ChunkChecksum.keptChunkLimit
-        let checksum: Future<(header: String, bytes: [UInt8]?)?> =
-            algorithm.map { algorithm in
-                ChunkChecksum.read(
-                    path: target.file.path, offset: offset, length: length, algorithm: algorithm, keep: keep,
-                    queue: session.queue
-                ).map(on: session.queue) { Optional($0) }
-            } ?? .succeeded(nil, on: session.queue)
         let what = "PATCH \(location) (bytes \(offset)-\(offset + length - 1) of \(target.file.size))"
-        return checksum.flatMap(on: session.queue) { checksum in
+        let send: @Sendable ((header: String, bytes: [UInt8]?)?) -> Future<ServerAnswer> = { checksum in
             let body: HTTPBody =
                 checksum?.bytes.map { .bytes($0) } ?? .file(path: target.file.path, offset: offset, length: length)
             var patch = HTTPRequest(method: "PATCH", url: location, body: body)
@@ -106,6 +96,25 @@ final class TusDriver: UploadProtocolDriver {
                 return try self.answer(response, what: what, session: session)
             }
         }
+        guard let algorithm else { return send(nil) }
+        // With a checksum, a chunk small enough is read once: the read that hashes it keeps its
+        // bytes, which are then sent from memory instead of read from the file again.
+        if length <= ChunkChecksum.readHereLimit, InlineCallbacks.areAllowed {
+            // On the HTTP client's thread, handling the last chunk's answer inline: it reads
+            // request bodies with `pread` anyway, and reading the chunk here spares the hops
+            // through DispatchIO's threads and back.
+            do {
+                return send(
+                    try ChunkChecksum.readHere(
+                        path: target.file.path, offset: offset, length: length, algorithm: algorithm))
+            } catch {
+                return .failed(error, on: session.queue)
+            }
+        }
+        return ChunkChecksum.read(
+            path: target.file.path, offset: offset, length: length, algorithm: algorithm,
+            keep: length <= ChunkChecksum.keptChunkLimit, queue: session.queue
+        ).flatMap(on: session.queue) { send($0) }
     }
 
     func ask(_ session: UploadSession) -> Future<ServerAnswer> {
