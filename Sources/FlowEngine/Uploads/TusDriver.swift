@@ -111,10 +111,24 @@ final class TusDriver: UploadProtocolDriver {
                 return .failed(error, on: session.queue)
             }
         }
-        return ChunkChecksum.read(
+        let read = ChunkChecksum.read(
             path: target.file.path, offset: offset, length: length, algorithm: algorithm,
-            keep: length <= ChunkChecksum.keptChunkLimit, queue: session.queue
-        ).flatMap(on: session.queue) { send($0) }
+            keep: length <= ChunkChecksum.keptChunkLimit, queue: session.queue)
+        // Not `flatMap`, whose result would always complete on the queue: this PATCH's answer
+        // must be able to arrive inline, so that the next chunk is read on the curl thread.
+        let answer = Promise<ServerAnswer>(on: session.queue)
+        answer.onCancel { read.cancel() }
+        read.whenComplete(on: session.queue) { result in
+            switch result {
+            case .success(let checksum):
+                let sent = send(checksum)
+                answer.onCancel { sent.cancel() }
+                sent.whenCompleteInline(otherwiseOn: session.queue) { answer.complete($0) }
+            case .failure(let error):
+                answer.fail(error)
+            }
+        }
+        return answer.future
     }
 
     func ask(_ session: UploadSession) -> Future<ServerAnswer> {
