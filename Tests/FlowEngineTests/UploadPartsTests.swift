@@ -32,6 +32,100 @@ import Testing
         }
     }
 
+    /// A tus chunk small enough is read once: the read that hashes it keeps the bytes to send.
+    @Test func aKeptChunkIsTheRangesBytesWithItsChecksum() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("flow-kept-\(UUID())").path
+        let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let queue = DispatchQueue(label: "test")
+        let kept = try await ChunkChecksum.read(
+            path: path, offset: 100_000, length: 102_400, algorithm: .sha256, keep: true, queue: queue
+        ).value
+        let range = bytes[100_000..<202_400]
+        #expect(kept.bytes == Array(range))
+        #expect(kept.header == "sha256 " + Data(SHA256.hash(data: range)).base64EncodedString())
+        let unkept = try await ChunkChecksum.read(
+            path: path, offset: 100_000, length: 102_400, algorithm: .sha256, keep: false, queue: queue
+        ).value
+        #expect(unkept.bytes == nil)
+        #expect(unkept.header == kept.header)
+        let here = try ChunkChecksum.readHere(path: path, offset: 100_000, length: 102_400, algorithm: .sha256)
+        #expect(here.bytes == Array(range))
+        #expect(here.header == kept.header)
+        #expect(throws: UploadFileError.self) {
+            _ = try ChunkChecksum.readHere(path: path, offset: 250_000, length: 102_400, algorithm: .sha1)
+        }
+    }
+
+    /// md5 and crc32c are computed as the file is sent only for GCS; any other server reporting
+    /// them gets them from a second read of the file (`GCSDigests`).
+    @Test func gcsDigestsAreKeptOnlyForGoogleCloudStorage() async throws {
+        func target(_ url: String) throws -> UploadTarget {
+            UploadTarget(
+                url: url, file: try UploadFile(path: "/etc/hostname"), uploadProtocol: .contentRange, method: "PUT",
+                chunkSize: 1024, headers: HTTPHeaders(), metadata: [], controlTimeout: .seconds(1),
+                location: SourceLocation(file: "t.yaml", line: 1, column: 1))
+        }
+        #expect(try target("https://storage.googleapis.com/upload/storage/v1/b/b/o?name=x").isGoogleCloudStorage)
+        #expect(
+            try target("http://127.0.0.1:9/upload/storage/v1/b/b/o?uploadType=resumable&upload_id=abc")
+                .isGoogleCloudStorage)
+        #expect(try target("http://127.0.0.1:9/session?upload_id=abc").isGoogleCloudStorage)
+        #expect(try !target("http://127.0.0.1:9/uploads/cr/x").isGoogleCloudStorage)
+        #expect(try !target("https://googleapis.com.example.org/x").isGoogleCloudStorage)
+
+        let data = Array("hello, resumable world".utf8)
+        let digest = StreamDigest(gcsDigests: false)
+        data.withUnsafeBytes { digest.feed(offset: 0, $0) }
+        #expect(digest.finalHex(size: Int64(data.count)) == SHA256.hash(data: data).hexString)
+        #expect(digest.finalMD5Base64(size: Int64(data.count)) == nil)
+        #expect(digest.finalCRC32CBase64(size: Int64(data.count)) == nil)
+
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("flow-gcs-\(UUID())").path
+        let bytes = (0..<2_500_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let late = try await GCSDigests.compute(path: path, size: Int64(bytes.count), queue: DispatchQueue(label: "t"))
+            .value
+        var crc = CRC32C()
+        bytes.withUnsafeBytes { crc.update($0) }
+        #expect(late.md5 == Data(Insecure.MD5.hash(data: bytes)).base64EncodedString())
+        #expect(late.crc32c == crc.base64)
+    }
+
+    /// The hardware crc32c (SSE4.2, where the CPU has it) and slicing-by-8 agree, whatever the
+    /// lengths, alignments and pieces.
+    @Test func crc32cAgreesWithItsSoftwareFallbackAndABitwiseReference() {
+        func reference(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+            }
+            return crc ^ 0xFFFF_FFFF
+        }
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<4_096).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        for start in 0..<9 {
+            for length in stride(from: 0, to: 600, by: 37) {
+                let slice = bytes[start..<(start + length)]
+                let expected = reference(slice)
+                var whole = CRC32C()
+                var pieces = CRC32C()
+                slice.withUnsafeBytes { all in
+                    whole.update(all)
+                    #expect(CRC32C.softwareValue(all) == expected)
+                    let cut = length / 3
+                    pieces.update(UnsafeRawBufferPointer(rebasing: all[..<cut]))
+                    pieces.update(UnsafeRawBufferPointer(rebasing: all[cut...]))
+                }
+                #expect(whole.value == expected, "start \(start), length \(length)")
+                #expect(pieces.value == expected, "start \(start), length \(length), in two pieces")
+            }
+        }
+    }
+
     @Test func sha256IsPreferredThenSha1ThenNone() {
         #expect(ChecksumAlgorithm.preferred(in: ["md5", "sha1", "SHA256"]) == .sha256)
         #expect(ChecksumAlgorithm.preferred(in: ["md5", "sha1"]) == .sha1)

@@ -5,6 +5,7 @@
 // functions deprecated, and a warning is an error in this package. The contexts are plain
 // structs, so a Swift value holding one copies its state (a hash can be forked midway).
 #include <stddef.h>
+#include <stdint.h>
 #include <openssl/sha.h>
 #include <openssl/md5.h>
 
@@ -19,5 +20,12 @@ void flow_sha1_final(SHA_CTX *context, unsigned char digest[20]);
 void flow_md5_init(MD5_CTX *context);
 void flow_md5_update(MD5_CTX *context, const void *bytes, size_t count);
 void flow_md5_final(MD5_CTX *context, unsigned char digest[16]);
+
+/// CRC-32C (Castagnoli) of `count` more bytes after `crc` (0 to start; the result is the final
+/// checksum of everything so far, and the `crc` to pass with the next bytes): the SSE4.2 `crc32`
+/// instruction when the CPU has it, otherwise slicing-by-8 in software.
+uint32_t flow_crc32c_update(uint32_t crc, const void *bytes, size_t count);
+/// The same, always in software (slicing-by-8), for tests comparing the two.
+uint32_t flow_crc32c_software(uint32_t crc, const void *bytes, size_t count);
 
 #endif

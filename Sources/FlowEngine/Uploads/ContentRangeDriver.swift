@@ -21,7 +21,7 @@ struct ContentRangeDriver: UploadProtocolDriver {
             body: .file(path: target.file.path, offset: offset, length: length))
         request.headers.set("Content-Range", range)
         let what = "\(target.method) \(target.url) (\(range))"
-        return session.send(request, chunkStart: offset).map(on: session.queue) { response in
+        return session.answer(session.send(request, chunkStart: offset)) { response in
             try answer(response, what: what, session: session, afterChunkEnding: offset + length)
         }
     }
@@ -31,7 +31,7 @@ struct ContentRangeDriver: UploadProtocolDriver {
         var request = HTTPRequest(method: target.method, url: target.url)
         request.headers.set("Content-Range", "bytes */\(target.file.size)")
         let what = "\(target.method) \(target.url) (Content-Range: bytes */\(target.file.size), asking for the offset)"
-        return session.send(request).map(on: session.queue) { response in
+        return session.answer(session.send(request)) { response in
             try answer(response, what: what, session: session, afterChunkEnding: nil)
         }
     }

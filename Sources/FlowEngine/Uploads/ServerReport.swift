@@ -56,6 +56,14 @@ enum ServerReport {
         return false
     }
 
+    /// Whether the answer reports GCS's `md5Hash` or `crc32c`, to compare with the file's.
+    static func reportsGCSDigests(_ response: HTTPResponse) -> Bool {
+        guard let members = members(of: response) else { return false }
+        if case .string? = members["md5Hash"] { return true }
+        if case .string? = members["crc32c"] { return true }
+        return false
+    }
+
     private static func members(of response: HTTPResponse) -> [String: Value]? {
         guard let json = try? Value(jsonText: response.text), case .object(let members) = json else { return nil }
         return members

@@ -2,9 +2,13 @@ import FlowDigest
 import FlowTasks
 import Foundation
 
-/// The sha256 (and md5 and crc32c, which Google Cloud Storage reports as `md5Hash` and `crc32c`)
-/// of a file computed from
-/// the pieces an upload reads to send, so the file is read once.
+/// The sha256 (and, for Google Cloud Storage, the md5 and crc32c it reports as `md5Hash` and
+/// `crc32c`) of a file computed from the pieces an upload reads to send, so the file is read once.
+///
+/// md5 and crc32c are kept only when asked for (`gcsDigests`: the upload goes to GCS, the one
+/// server known to report them); for any other server they would cost a third of the upload's
+/// CPU to compare with nothing. Should another server report them anyway, the session hashes the
+/// file again for them (`GCSDigests.compute`).
 ///
 /// Pieces arrive in file order, but a resumed upload reads some bytes again (from the server's
 /// offset): only bytes past what was already hashed are added. Fed on the HTTP client's transfer
@@ -12,12 +16,20 @@ import Foundation
 final class StreamDigest: Sendable {
     private struct State {
         var hasher = SHA256()
-        var md5 = Insecure.MD5()
-        var crc32c = CRC32C()
+        var md5: Insecure.MD5?
+        var crc32c: CRC32C?
         var hashedUpTo: Int64 = 0
     }
 
-    private let state = LockedBox(State())
+    private let state: LockedBox<State>
+    /// Whether md5 and crc32c are computed too.
+    let gcsDigests: Bool
+
+    /// A digest of nothing yet; `gcsDigests` adds GCS's md5 and crc32c to the sha256.
+    init(gcsDigests: Bool = true) {
+        self.gcsDigests = gcsDigests
+        state = LockedBox(State(md5: gcsDigests ? Insecure.MD5() : nil, crc32c: gcsDigests ? CRC32C() : nil))
+    }
 
     /// How many bytes from the start have been hashed.
     var hashedBytes: Int64 { state.withLock { $0.hashedUpTo } }
@@ -32,8 +44,8 @@ final class StreamDigest: Sendable {
             let skip = Int(state.hashedUpTo - offset)
             let fresh = UnsafeRawBufferPointer(rebasing: bytes[skip...])
             state.hasher.update(bufferPointer: fresh)
-            state.md5.update(bufferPointer: fresh)
-            state.crc32c.update(fresh)
+            state.md5?.update(bufferPointer: fresh)
+            state.crc32c?.update(fresh)
             state.hashedUpTo = end
         }
     }
@@ -46,19 +58,21 @@ final class StreamDigest: Sendable {
         }
     }
 
-    /// The md5 digest in base64 (as GCS's `md5Hash`), when exactly `size` bytes were hashed.
+    /// The md5 digest in base64 (as GCS's `md5Hash`), when exactly `size` bytes were hashed and
+    /// md5 was kept.
     func finalMD5Base64(size: Int64) -> String? {
         state.withLock { state in
-            guard state.hashedUpTo == size else { return nil }
-            return Data(state.md5.finalize()).base64EncodedString()
+            guard state.hashedUpTo == size, let md5 = state.md5 else { return nil }
+            return Data(md5.finalize()).base64EncodedString()
         }
     }
 }
 
 extension StreamDigest {
-    /// The crc32c in base64 (as GCS's `crc32c`), when exactly `size` bytes were hashed.
+    /// The crc32c in base64 (as GCS's `crc32c`), when exactly `size` bytes were hashed and crc32c
+    /// was kept.
     func finalCRC32CBase64(size: Int64) -> String? {
-        state.withLock { state in state.hashedUpTo == size ? state.crc32c.base64 : nil }
+        state.withLock { state in state.hashedUpTo == size ? state.crc32c?.base64 : nil }
     }
 }
 

@@ -79,21 +79,16 @@ final class TusDriver: UploadProtocolDriver {
     func send(_ session: UploadSession, offset: Int64, length: Int64) -> Future<ServerAnswer> {
         let target = session.target
         let (location, algorithm) = state.withLock { ($0.location ?? target.url, $0.checksum) }
-        let checksum: Future<String?> =
-            algorithm.map { algorithm in
-                ChunkChecksum.header(
-                    path: target.file.path, offset: offset, length: length, algorithm: algorithm, queue: session.queue
-                ).map(on: session.queue) { Optional($0) }
-            } ?? .succeeded(nil, on: session.queue)
         let what = "PATCH \(location) (bytes \(offset)-\(offset + length - 1) of \(target.file.size))"
-        return checksum.flatMap(on: session.queue) { checksum in
-            var patch = HTTPRequest(
-                method: "PATCH", url: location, body: .file(path: target.file.path, offset: offset, length: length))
+        let send: @Sendable ((header: String, bytes: [UInt8]?)?) -> Future<ServerAnswer> = { checksum in
+            let body: HTTPBody =
+                checksum?.bytes.map { .bytes($0) } ?? .file(path: target.file.path, offset: offset, length: length)
+            var patch = HTTPRequest(method: "PATCH", url: location, body: body)
             patch.headers.set("Tus-Resumable", Self.version)
             patch.headers.set("Upload-Offset", String(offset))
             patch.headers.set("Content-Type", "application/offset+octet-stream")
-            if let checksum { patch.headers.set("Upload-Checksum", checksum) }
-            return session.send(patch, chunkStart: offset).map(on: session.queue) { response in
+            if let checksum { patch.headers.set("Upload-Checksum", checksum.header) }
+            return session.answer(session.send(patch, chunkStart: offset)) { response in
                 guard response.status == 204 || response.status == 200 else {
                     throw UploadStatusError(
                         request: what, expected: "204 No Content", response: response, masker: session.masker)
@@ -101,6 +96,39 @@ final class TusDriver: UploadProtocolDriver {
                 return try self.answer(response, what: what, session: session)
             }
         }
+        guard let algorithm else { return send(nil) }
+        // With a checksum, a chunk small enough is read once: the read that hashes it keeps its
+        // bytes, which are then sent from memory instead of read from the file again.
+        if length <= ChunkChecksum.readHereLimit, InlineCallbacks.areAllowed {
+            // On the HTTP client's thread, handling the last chunk's answer inline: it reads
+            // request bodies with `pread` anyway, and reading the chunk here spares the hops
+            // through DispatchIO's threads and back.
+            do {
+                return send(
+                    try ChunkChecksum.readHere(
+                        path: target.file.path, offset: offset, length: length, algorithm: algorithm))
+            } catch {
+                return .failed(error, on: session.queue)
+            }
+        }
+        let read = ChunkChecksum.read(
+            path: target.file.path, offset: offset, length: length, algorithm: algorithm,
+            keep: length <= ChunkChecksum.keptChunkLimit, queue: session.queue)
+        // Not `flatMap`, whose result would always complete on the queue: this PATCH's answer
+        // must be able to arrive inline, so that the next chunk is read on the curl thread.
+        let answer = Promise<ServerAnswer>(on: session.queue)
+        answer.onCancel { read.cancel() }
+        read.whenComplete(on: session.queue) { result in
+            switch result {
+            case .success(let checksum):
+                let sent = send(checksum)
+                answer.onCancel { sent.cancel() }
+                sent.whenCompleteInline(otherwiseOn: session.queue) { answer.complete($0) }
+            case .failure(let error):
+                answer.fail(error)
+            }
+        }
+        return answer.future
     }
 
     func ask(_ session: UploadSession) -> Future<ServerAnswer> {
@@ -108,7 +136,7 @@ final class TusDriver: UploadProtocolDriver {
         var head = HTTPRequest(method: "HEAD", url: location)
         head.headers.set("Tus-Resumable", Self.version)
         let what = "HEAD \(location) (asking for the offset)"
-        return session.send(head).map(on: session.queue) { response in
+        return session.answer(session.send(head)) { response in
             guard (200...299).contains(response.status) else {
                 throw UploadStatusError(
                     request: what, expected: "200 OK", response: response, masker: session.masker, asking: true)

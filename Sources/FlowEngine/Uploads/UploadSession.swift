@@ -18,8 +18,12 @@ struct UploadOutcome: Sendable {
 /// One run of an upload step: chunks in order, and after any error, asking the server how much it
 /// holds and continuing from exactly there — never from what the client assumes it sent.
 ///
-/// Every field below the lets is touched only on `queue` (serial), which is why this class can be
-/// `@unchecked Sendable`; the cancel handler reaches it only through `queue` and the driver's own lock.
+/// Every field below the lets is touched only inside `enter`, which holds `executor` (the lock is
+/// their one owner), which is why this class can be `@unchecked Sendable`. Code enters from a
+/// block on `queue`, or inline on the HTTP client's thread when a chunk's answer arrives there
+/// (`Future.whenCompleteInline`): the next chunk then goes out with no thread hop at all. The
+/// cancel handler reaches the fields only through `queue`, the request in flight through
+/// `cancelCurrent`'s own lock, and the driver's state through the driver's lock.
 final class UploadSession: @unchecked Sendable {
     let target: UploadTarget
     let client: HTTPClient
@@ -30,7 +34,7 @@ final class UploadSession: @unchecked Sendable {
     private let driver: any UploadProtocolDriver
     private let report: @Sendable (StepProgress) -> Void
     private let cleanups: CleanupTracker
-    private let digest = StreamDigest()
+    private let digest: StreamDigest
     private let promise: Promise<UploadOutcome>
     private let progress = ProgressThrottle()
     /// An earlier run's session of this upload, to continue (see `UploadDurability`).
@@ -38,8 +42,10 @@ final class UploadSession: @unchecked Sendable {
     /// Told where the upload lives and how many bytes the server confirmed, for the journal.
     private let recordSession: (@Sendable (_ target: String, _ confirmed: Int64) -> Void)?
 
-    /// Cancels the request in flight.
-    private var cancelCurrent: (() -> Void)?
+    /// Held while the fields below run: see the class's comment.
+    private let executor = LockedBox(())
+    /// Cancels the request in flight; its own lock, since drivers send from their callbacks too.
+    private let cancelCurrent = LockedBox<(@Sendable () -> Void)?>(nil)
     /// Errors since the server's offset last moved forward; the retry budget counts these.
     private var failures = 0
     private var attempts = 1
@@ -50,6 +56,15 @@ final class UploadSession: @unchecked Sendable {
     /// Whether this is an interrupted run's session, continued (see `adopt`): the same file on the
     /// same upload, so the server holding all of it means the interrupted run sent it all.
     private var adoptedSession = false
+    /// The file's md5 and crc32c, hashed after the fact for a server that reported them though it
+    /// was not taken for GCS (see `StreamDigest.gcsDigests`).
+    private var lateGCSDigests: (md5: String, crc32c: String)?
+    /// When the file was last checked unchanged between chunks (a `stat`): at most every 100 ms,
+    /// since `finish` checks it again before the upload can succeed anyway.
+    private var fileCheck = Pacer(every: .milliseconds(100))
+    /// When the journal was last told the confirmed offset: at most every 100 ms (a resumed run
+    /// asks the server for the offset anyway; the upload's URL is recorded before the first chunk).
+    private var offsetRecord = Pacer(every: .milliseconds(100))
 
     init(
         target: UploadTarget, client: HTTPClient, rules: UploadRetryRules, masker: SecretMasker,
@@ -60,6 +75,7 @@ final class UploadSession: @unchecked Sendable {
         self.adopted = adopted
         self.recordSession = recordSession
         self.target = target
+        digest = StreamDigest(gcsDigests: target.isGoogleCloudStorage)
         self.client = client
         self.policy = rules.policy()
         self.rules = rules
@@ -84,21 +100,29 @@ final class UploadSession: @unchecked Sendable {
                 cleanups.add(cleanup)
                 report(.line(line, stream: .stderr))
             }
-            queue.async { self.stop() }
+            queue.async { self.enter { self.stop() } }
         }
-        queue.async { [self] in
-            report(.attempt(1))
-            report(.bytes(done: 0, total: target.file.size))
-            if let adopted {
-                guard adopted.fileIdentity != target.file.identityText else { return self.adopt(adopted) }
-                report(
-                    .line(
-                        "'\(masker(target.file.path))' changed since the interrupted run; uploading it from the start",
-                        stream: .stderr))
-            }
-            begin()
-        }
+        queue.async { [self] in enter { started() } }
         return promise.future
+    }
+
+    /// Runs `body` as the fields' owner (see the class's comment). Never called from inside
+    /// itself: it runs only from a block or a future's callback, which never run nested.
+    private func enter(_ body: () -> Void) {
+        executor.withLock { _ in body() }
+    }
+
+    private func started() {
+        report(.attempt(1))
+        report(.bytes(done: 0, total: target.file.size))
+        if let adopted {
+            guard adopted.fileIdentity != target.file.identityText else { return self.adopt(adopted) }
+            report(
+                .line(
+                    "'\(masker(target.file.path))' changed since the interrupted run; uploading it from the start",
+                    stream: .stderr))
+        }
+        begin()
     }
 
     /// A new upload: the protocol's preparation (tus: creation), then the chunks from byte 0.
@@ -119,27 +143,33 @@ final class UploadSession: @unchecked Sendable {
             .line(
                 "continuing the upload of the interrupted run (\(masker(session.target))); asking the server how much "
                     + "it holds", stream: .stderr))
-        driver.ask(self).whenComplete(on: queue) { [self] result in
-            guard !finished else { return }
-            switch result {
-            case .success(let answer):
-                if case .offset(let held, _) = answer {
-                    report(.line("the server holds \(held) of \(target.file.size) bytes", stream: .stderr))
-                }
-                handle(answer, sentFrom: nil)
-            case .failure(FutureError.cancelled):
-                return
-            case .failure(let error):
-                report(
-                    .line(
-                        "\(Self.message(of: error, masker: masker)); the server no longer has that upload, "
-                            + "starting it over", stream: .stderr))
-                begin()
+        driver.ask(self).whenComplete(on: queue) { [self] result in enter { adopted(result) } }
+    }
+
+    private func adopted(_ result: Result<ServerAnswer, any Error>) {
+        guard !finished else { return }
+        switch result {
+        case .success(let answer):
+            if case .offset(let held, _) = answer {
+                report(.line("the server holds \(held) of \(target.file.size) bytes", stream: .stderr))
             }
+            handle(answer, sentFrom: nil)
+        case .failure(FutureError.cancelled):
+            return
+        case .failure(let error):
+            report(
+                .line(
+                    "\(Self.message(of: error, masker: masker)); the server no longer has that upload, "
+                        + "starting it over", stream: .stderr))
+            begin()
         }
     }
 
     // MARK: Requests
+
+    /// Chunks of at least this size report progress as their bytes go out; smaller ones only
+    /// between chunks.
+    static let progressWithinChunk: Int64 = 1 << 20
 
     /// Sends a request of the upload (the step's headers added); `chunkStart` marks a chunk, whose
     /// bytes feed the sha256 and the progress reports.
@@ -151,17 +181,39 @@ final class UploadSession: @unchecked Sendable {
             // itself (as it does when a kept-alive connection dies); the upload asks first.
             request.mayResendBody = false
             let digest = digest
-            request.bodyObserver = { offset, bytes in digest.feed(offset: offset, bytes) }
-            let (report, progress, total) = (report, progress, target.file.size)
-            onProgress = { sent in
-                if progress.due() { report(.bytes(done: chunkStart + sent.bytesSent, total: total)) }
+            // A file body's pieces come with their file offsets; bytes in memory (a tus chunk
+            // kept from its checksum's read) with offsets into the body, which starts at the chunk.
+            let base: Int64
+            if case .bytes = request.body { base = chunkStart } else { base = 0 }
+            request.bodyObserver = { offset, bytes in digest.feed(offset: base + offset, bytes) }
+            // Within a chunk only when it is large: a small one is sent in well under the 100 ms
+            // between reports, and each report from curl's thread is a hop to another queue.
+            if request.body.count >= Self.progressWithinChunk {
+                let (report, progress, total) = (report, progress, target.file.size)
+                onProgress = { sent in
+                    if progress.due() { report(.bytes(done: chunkStart + sent.bytesSent, total: total)) }
+                }
             }
         } else {
             request.timeout = target.controlTimeout
         }
         let future = client.execute(request, progress: onProgress)
-        cancelCurrent = { future.cancel() }
+        cancelCurrent.withLock { $0 = { future.cancel() } }
         return future
+    }
+
+    /// The server's answer to `request`, from `transform`: run inline on the HTTP client's thread
+    /// when it allows (a single transfer in flight), else on `queue`. `transform` must only read
+    /// the session's lets (and the driver's locked state).
+    func answer(
+        _ request: Future<HTTPResponse>, _ transform: @escaping @Sendable (HTTPResponse) throws -> ServerAnswer
+    ) -> Future<ServerAnswer> {
+        let promise = Promise<ServerAnswer>(on: queue)
+        promise.onCancel { request.cancel() }
+        request.whenCompleteInline(otherwiseOn: queue) { result in
+            promise.complete(result.flatMap { response in Result { try transform(response) } })
+        }
+        return promise.future
     }
 
     // MARK: The loop
@@ -169,11 +221,13 @@ final class UploadSession: @unchecked Sendable {
     /// Continues from the server's `offset`: the next chunk, or, for an empty file, asking.
     private func next(from offset: Int64) {
         guard !finished else { return }
-        report(.bytes(done: offset, total: target.file.size))
-        do {
-            try target.file.checkUnchanged()
-        } catch {
-            return fail(error)
+        if progress.due() { report(.bytes(done: offset, total: target.file.size)) }
+        if fileCheck.due() {
+            do {
+                try target.file.checkUnchanged()
+            } catch {
+                return fail(error)
+            }
         }
         if target.file.size == 0 {
             perform(driver.ask(self), recoverFrom: offset) { self.handle($0, sentFrom: nil) }
@@ -218,7 +272,7 @@ final class UploadSession: @unchecked Sendable {
                     at: sentFrom)
             }
             if let sentFrom, offset > sentFrom { failures = 0 }
-            recordSession?(driver.uploadURL ?? target.url, offset)
+            if let recordSession, offsetRecord.due() { recordSession(driver.uploadURL ?? target.url, offset) }
             next(from: offset)
         }
     }
@@ -227,11 +281,14 @@ final class UploadSession: @unchecked Sendable {
     private func perform<Value: Sendable>(
         _ future: Future<Value>, recoverFrom offset: Int64, then body: @escaping @Sendable (Value) -> Void
     ) {
-        future.whenComplete(on: queue) { [self] result in
-            guard !finished else { return }
-            switch result {
-            case .success(let value): body(value)
-            case .failure(let error): recover(from: error, at: offset)
+        // Inline when the future completes inline (a chunk's answer, see `answer`); see `enter`.
+        future.whenCompleteInline(otherwiseOn: queue) { [self] result in
+            enter {
+                guard !finished else { return }
+                switch result {
+                case .success(let value): body(value)
+                case .failure(let error): recover(from: error, at: offset)
+                }
             }
         }
     }
@@ -318,8 +375,17 @@ final class UploadSession: @unchecked Sendable {
                         + "left there by an earlier run?); use a new upload URL"))
         }
         acknowledged = true
-        let md5 = digest.finalMD5Base64(size: target.file.size)
-        let crc32c = digest.finalCRC32CBase64(size: target.file.size)
+        if !digest.gcsDigests, lateGCSDigests == nil, ServerReport.reportsGCSDigests(response) {
+            return perform(
+                GCSDigests.compute(path: target.file.path, size: target.file.size, queue: queue),
+                recoverFrom: target.file.size
+            ) { digests in
+                self.lateGCSDigests = digests
+                self.finish(response)
+            }
+        }
+        let md5 = digest.finalMD5Base64(size: target.file.size) ?? lateGCSDigests?.md5
+        let crc32c = digest.finalCRC32CBase64(size: target.file.size) ?? lateGCSDigests?.crc32c
         if let problem = ServerReport.mismatch(
             in: response, size: target.file.size, sha256: sha256, md5Base64: md5, crc32cBase64: crc32c)
         {
@@ -359,7 +425,7 @@ final class UploadSession: @unchecked Sendable {
 
     private func stop() {
         finished = true
-        cancelCurrent?()
+        cancelCurrent.withLock { $0 }?()
     }
 
     /// Why an upload is recovering, in short: an offset mismatch says so rather than quoting the
@@ -384,6 +450,23 @@ final class UploadSession: @unchecked Sendable {
     /// `reference` (perhaps relative, as a `Location` may be) made absolute against `base`.
     static func resolve(_ reference: String, against base: String) -> String {
         URL(string: reference, relativeTo: URL(string: base))?.absoluteString ?? reference
+    }
+}
+
+/// Says "now" at most once per interval (the first time at once); owned by whoever owns the value.
+private struct Pacer {
+    let interval: Duration
+    private var last: ContinuousClock.Instant?
+
+    init(every interval: Duration) {
+        self.interval = interval
+    }
+
+    mutating func due() -> Bool {
+        let now = ContinuousClock.now
+        if let last, now - last < interval { return false }
+        last = now
+        return true
     }
 }
 

@@ -35,6 +35,20 @@ struct UploadTarget: Sendable {
         return request
     }
 
+    /// Whether the upload goes to Google Cloud Storage (or an emulator of its resumable uploads),
+    /// which reports the stored object's `md5Hash` and `crc32c`: its host is under
+    /// `googleapis.com`, or its URL is a resumable upload's (`uploadType=resumable`, `upload_id=`).
+    /// Only then are md5 and crc32c computed as the file is sent (see `StreamDigest`).
+    var isGoogleCloudStorage: Bool {
+        guard let components = URLComponents(string: url) else { return false }
+        let host = (components.host ?? "").lowercased()
+        if host == "googleapis.com" || host.hasSuffix(".googleapis.com") { return true }
+        return (components.queryItems ?? []).contains { item in
+            let name = item.name.lowercased()
+            return name == "upload_id" || (name == "uploadtype" && item.value?.lowercased() == "resumable")
+        }
+    }
+
     /// The `Upload-Metadata` header: `key base64(value)` pairs.
     var metadataHeader: String {
         metadata.map { "\($0.0) \(Data($0.1.utf8).base64EncodedString())" }.joined(separator: ",")
