@@ -38,11 +38,17 @@ test: deps
 	@# printed when it fails.
 	@( $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan \
 		> .build-tsan.log 2>&1; echo $$? > .build-tsan.status ) & \
-	$(SWIFT) test --skip-build --no-parallel; plain=$$?; wait; \
+	$(SWIFT) test --skip-build --no-parallel 2>&1 | tee .build-test.log; plain=$${PIPESTATUS[0]}; wait; \
+	if [ $$plain != 0 ]; then grep -B2 -A30 -m5 -E '✘|error:' .build-test.log | head -150; fi; \
 	if [ "$$(cat .build-tsan.status)" != 0 ]; then cat .build-tsan.log; exit 1; fi; exit $$plain
 	@date +'make test: %T suites under the thread sanitizer'
+	@# A race report scrolls far above the log's end, so on failure its first lines are printed again
+	@# last, where a CI log's tail shows them.
 	TSAN_OPTIONS="suppressions=$(CURDIR)/.tsan-suppressions" \
-		$(SWIFT) test --skip-build --sanitize=thread --no-parallel --scratch-path .build-tsan --filter '$(TSAN_SUITES)'
+		$(SWIFT) test --skip-build --sanitize=thread --no-parallel --scratch-path .build-tsan \
+		--filter '$(TSAN_SUITES)' 2>&1 | tee .build-tsan-test.log; status=$${PIPESTATUS[0]}; \
+	if [ $$status != 0 ]; then grep -B2 -A60 -m3 -E 'WARNING: ThreadSanitizer|✘' .build-tsan-test.log \
+		| head -150; fi; exit $$status
 	@date +'make test: %T lint'
 	$(SWIFT) format lint --strict -r Sources Tests bench
 	@date +'make test: %T all checks passed'

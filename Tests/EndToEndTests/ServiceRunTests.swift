@@ -102,7 +102,7 @@ import Testing
             services:
               slow:
                 run: "echo still starting; sleep 30"
-                timeout: 500ms
+                timeout: 2s
             steps:
               hello: { run: echo hello }
             """)
@@ -111,7 +111,7 @@ import Testing
         let outcome = try await FlowProcess.run(["run", file])
         #expect(ContinuousClock.now - began < .seconds(10))
         #expect(outcome.exitCode == 1)
-        #expect(outcome.stderr.contains("service 'slow' was not ready after 500ms"))
+        #expect(outcome.stderr.contains("service 'slow' was not ready after 2s"))
         #expect(outcome.stderr.contains("  | still starting"))
     }
 
