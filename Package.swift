@@ -63,10 +63,13 @@ let package = Package(
         ),
         // Knows nothing of FlowDSL/FlowEngine: stores plain strings, ints and dates (see journal-api).
         // GRDBSQLite (GRDB's own SQLite module) for binding the writer's arguments directly.
+        // CSQLiteShim: the one SQLite call Swift cannot make (variadic `sqlite3_db_config`).
+        .target(name: "CSQLiteShim", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "FlowJournal",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CSQLiteShim",
             ]),
         .executableTarget(
             name: "flow",

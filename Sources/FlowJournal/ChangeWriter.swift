@@ -122,6 +122,8 @@ struct ChangeWriter {
                 bind.real(at.timeIntervalSince1970)
                 bind.text(run)
             }
+        case .deferred(let make):
+            try execute(make())
         }
     }
 

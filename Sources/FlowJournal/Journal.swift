@@ -1,5 +1,7 @@
+import CSQLiteShim
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A workflow's run journal: DIR/journal.sqlite, an SQLite database in WAL mode.
 ///
@@ -42,6 +44,19 @@ public final class Journal: Sendable {
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "flow.journal"
+        configuration.prepareDatabase { db in
+            // In WAL mode NORMAL syncs at checkpoints only, not at every commit: a commit is still
+            // durable when the process dies (kill -9 included), which is what a resume needs; a power
+            // loss may lose the last commits but never corrupts the file (SQLite's documented
+            // guarantee). FULL cost an fdatasync per batch on the writer thread.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Closing the last connection would copy the log into the database and sync both, in
+            // series after the run's last step (about 90 ms for 10,000 steps). The log is left for
+            // SQLite's automatic checkpoints (every 1,000 pages, on a writer thread) instead.
+            guard let connection = db.sqliteConnection else { return }
+            let code = flow_sqlite_skip_checkpoint_on_close(UnsafeMutableRawPointer(connection))
+            if code != SQLITE_OK { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+        }
         do {
             let database = try DatabaseQueue(path: file, configuration: configuration)
             try JournalMigrations.migrate(database, file: file)

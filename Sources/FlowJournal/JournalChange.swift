@@ -22,4 +22,7 @@ public enum JournalChange: Sendable {
         fileIdentity: String)
     /// The run ended: succeeded, failed or interrupted.
     case runFinished(run: String, state: String, at: Date)
+    /// A change made on the journal's thread just before it is written, in its place among the
+    /// others: for work the recording thread should not wait for, such as encoding a step's outputs.
+    case deferred(@Sendable () -> JournalChange)
 }

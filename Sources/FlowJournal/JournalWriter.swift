@@ -131,6 +131,11 @@ final class JournalWriter: @unchecked Sendable {
     }
 
     private func write(_ batch: [JournalChange]) -> JournalError? {
+        var batch = batch
+        // Before the transaction, so that other processes' writes wait for none of this work.
+        for index in batch.indices {
+            if case .deferred(let make) = batch[index] { batch[index] = make() }
+        }
         do {
             let skip = ChangeWriter.superseded(batch)
             try database.write { db in

@@ -31,13 +31,21 @@ public struct StepFinish: Sendable {
     public let startedAt: Date?
     /// When it ended.
     public let finishedAt: Date
-    /// The record as `StepRecordsFile` encodes one step (status, outputs, items, error), as JSON
-    /// text; nil when it holds a secret value (`containsSecret`), and for items.
-    public let outputsJSON: String?
-    /// Whether the outputs held a secret value: they are not kept, and the step runs again on resume.
-    public let containsSecret: Bool
+    /// Encodes the outputs (see `StepOutputs`). Encoding is most of what recording a step costs,
+    /// so a recorder calls this off the run's queue, on the thread that writes the change.
+    public let outputs: @Sendable () -> StepOutputs
     /// Why it failed, masked.
     public let error: String?
+}
+
+/// A finished step's or item's outputs as the journal keeps them.
+public struct StepOutputs: Sendable {
+    /// A step's record as `StepRecordsFile` encodes it (status, outputs, items, error), or an
+    /// item's value and outputs, as JSON text; nil when it holds a secret value, and for an item
+    /// that did not succeed.
+    public let json: String?
+    /// Whether the outputs held a secret value: they are not kept, and the step runs again on resume.
+    public let containsSecret: Bool
 }
 
 /// An upload's session: what a resumed run needs to continue it on the server instead of starting over.

@@ -39,13 +39,17 @@ final class RunRecording: Sendable {
             break
         case .finished:
             let begun = started.withLock { $0.removeValue(forKey: key) }
-            let (json, containsSecret) = JournalEntry.encode(event.record, masker: masker)
+            let (record, masker) = (event.record, masker)
             recorder.stepFinished(
                 StepFinish(
-                    step: event.id, item: nil, state: event.record.state,
-                    attempts: event.record.output?.attempts ?? begun?.attempt ?? 0, startedAt: begun?.date,
-                    finishedAt: now, outputsJSON: json, containsSecret: containsSecret,
-                    error: event.record.error.map { masker(String(describing: $0)) }))
+                    step: event.id, item: nil, state: record.state,
+                    attempts: record.output?.attempts ?? begun?.attempt ?? 0, startedAt: begun?.date,
+                    finishedAt: now,
+                    outputs: {
+                        let (json, containsSecret) = JournalEntry.encode(record, masker: masker)
+                        return StepOutputs(json: json, containsSecret: containsSecret)
+                    },
+                    error: record.error.map { masker(String(describing: $0)) }))
             markUnknownOutcomes(step: event.id, item: nil, at: now)
         }
     }
@@ -69,17 +73,17 @@ final class RunRecording: Sendable {
             let begun = started.withLock { $0.removeValue(forKey: key) }
             // A succeeded item keeps its value and outputs, so that a resume need not run it again;
             // never when they hold a secret value (then it runs again).
-            var json: String?
-            var containsSecret = false
-            if state == .succeeded {
-                let text = PriorItem(item: item.item, outputs: item.outputs).jsonText
-                containsSecret = !masker.isEmpty && masker(text) != text
-                json = containsSecret ? nil : text
-            }
+            let (value, outputs, masker) = (item.item, item.outputs, masker)
             recorder.stepFinished(
                 StepFinish(
                     step: step, item: item.index, state: state, attempts: begun?.attempt ?? 1, startedAt: begun?.date,
-                    finishedAt: now, outputsJSON: json, containsSecret: containsSecret,
+                    finishedAt: now,
+                    outputs: {
+                        guard state == .succeeded else { return StepOutputs(json: nil, containsSecret: false) }
+                        let text = PriorItem(item: value, outputs: outputs).jsonText
+                        let containsSecret = !masker.isEmpty && masker(text) != text
+                        return StepOutputs(json: containsSecret ? nil : text, containsSecret: containsSecret)
+                    },
                     error: message.map { masker($0) }))
             markUnknownOutcomes(step: step, item: item.index, at: now)
         }

@@ -22,11 +22,16 @@ final class JournalRecorder: RunRecorder {
     }
 
     func stepFinished(_ finish: StepFinish) {
+        let runID = runID
+        // The outputs are encoded on the journal's thread, not the run's queue.
         journal.record(
-            .stepFinished(
-                run: runID, step: finish.step, item: finish.item, state: finish.state.rawValue,
-                attempts: finish.attempts, startedAt: finish.startedAt, finishedAt: finish.finishedAt,
-                outputsJSON: finish.outputsJSON, containsSecret: finish.containsSecret, error: finish.error))
+            .deferred {
+                let outputs = finish.outputs()
+                return .stepFinished(
+                    run: runID, step: finish.step, item: finish.item, state: finish.state.rawValue,
+                    attempts: finish.attempts, startedAt: finish.startedAt, finishedAt: finish.finishedAt,
+                    outputsJSON: outputs.json, containsSecret: outputs.containsSecret, error: finish.error)
+            })
     }
 
     func unsafeSend(_ step: String, item: Int?, at date: Date) -> Future<Void> {
