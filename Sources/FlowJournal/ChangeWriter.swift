@@ -19,8 +19,11 @@ struct ChangeWriter {
     private let unsafeSend: Statement
     private let transfer: Statement
     private let runFinished: Statement
+    private let stepHashes: Statement
+    private let db: Database
 
     init(_ db: Database) throws {
+        self.db = db
         // A first attempt (also on resume) starts the step afresh: earlier outputs are stale.
         stepStarted = try db.cachedStatement(
             sql: """
@@ -60,6 +63,7 @@ struct ChangeWriter {
                     file_identity = excluded.file_identity
                 """)
         runFinished = try db.cachedStatement(sql: "UPDATE run SET state = ?, finished_at = ? WHERE id = ?")
+        stepHashes = try db.cachedStatement(sql: "UPDATE run SET step_hashes = ? WHERE id = ?")
     }
 
     /// Applies `change`; returns false when it was refused by a constraint (say, a run id the journal
@@ -122,6 +126,14 @@ struct ChangeWriter {
                 bind.real(at.timeIntervalSince1970)
                 bind.text(run)
             }
+        case .stepHashes(let run, let hashes):
+            let text = JournalJSON.encode(hashes)
+            try perform(stepHashes) { bind in
+                bind.text(text)
+                bind.text(run)
+            }
+        case .pruneRuns(let file, let kept):
+            try JournalPruning.prune(file: file, keeping: kept, in: db)
         case .deferred(let make):
             try execute(make())
         }

@@ -89,16 +89,14 @@ public final class Journal: Sendable {
     }
 
     /// Synchronous (called once before the run starts): inserts the run and returns its id
-    /// (e.g. "20261123-130455-a1b2": UTC start time, random suffix), then prunes old runs of the
-    /// same file (see the type's comment for the rule).
+    /// (e.g. "20261123-130455-a1b2": UTC start time, random suffix). Pruning the file's old runs
+    /// (see the type's comment for the rule) is recorded as the run's first change, which the
+    /// journal's thread writes while the run goes on.
     public func beginRun(_ run: NewRun) throws(JournalError) -> String {
         let identity = ProcessIdentity.current
         do {
-            let id = try database.write { db in
-                let id = try insert(run, identity: identity, in: db)
-                try JournalPruning.prune(file: run.file, keeping: Journal.keptRunsPerFile, in: db)
-                return id
-            }
+            let id = try database.write { db in try insert(run, identity: identity, in: db) }
+            record(.pruneRuns(file: run.file, keeping: Journal.keptRunsPerFile))
             return id
         } catch {
             throw JournalError.from(error, file: file)
@@ -128,7 +126,7 @@ public final class Journal: Sendable {
                         WHERE id = ?
                         """,
                     arguments: [
-                        fileHash, try JournalJSON.encode(stepHashes), identity.pid, identity.started, identity.host,
+                        fileHash, JournalJSON.encode(stepHashes), identity.pid, identity.started, identity.host,
                         id,
                     ])
             }
@@ -174,8 +172,8 @@ public final class Journal: Sendable {
     }
 
     private func insert(_ run: NewRun, identity: ProcessIdentity, in db: Database) throws -> String {
-        let stepHashes = try JournalJSON.encode(run.stepHashes)
-        let inputs = try JournalJSON.encode(run.inputs)
+        let stepHashes = JournalJSON.encode(run.stepHashes)
+        let inputs = JournalJSON.encode(run.inputs)
         // The random suffix rarely clashes; draw again when it does.
         for _ in 0..<16 {
             let id = RunID.make(startedAt: run.startedAt)

@@ -22,6 +22,13 @@ public enum JournalChange: Sendable {
         fileIdentity: String)
     /// The run ended: succeeded, failed or interrupted.
     case runFinished(run: String, state: String, at: Date)
+    /// The run's step definition hashes (replacing those `beginRun` stored): recorded right after
+    /// it, so that computing and writing a large workflow's hashes does not delay its first step.
+    /// Changes are committed in order, so no step of the run is in the journal without them.
+    case stepHashes(run: String, hashes: [String: String])
+    /// Deletes old runs of `file`, keeping `kept` (see the rule in `Journal`); `beginRun` records it,
+    /// so that a new run does not wait while its file's oldest run's rows are deleted.
+    case pruneRuns(file: String, keeping: Int)
     /// A change made on the journal's thread just before it is written, in its place among the
     /// others: for work the recording thread should not wait for, such as encoding a step's outputs.
     case deferred(@Sendable () -> JournalChange)

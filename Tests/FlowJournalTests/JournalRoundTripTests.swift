@@ -62,10 +62,8 @@ struct JournalJSONTests {
             "quote": #"say "hi""#, "back\\slash": #"C:\\temp\\"#, "lines": "a\nb\r\tc\u{1}\u{1F}",
             "url": "https://h/a/b", "ünï": "日本語 ✓", "": "",
         ]
-        let text = try JournalJSON.encode(map)
+        let text = JournalJSON.encode(map)
         #expect(try JournalJSON.decode(text) == map)
-        // Keys in UTF-8 order, so one map always gives one text.
-        #expect(text.hasPrefix(#"{"":"","back"#), "\(text)")
         #expect(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String] == map)
     }
 }

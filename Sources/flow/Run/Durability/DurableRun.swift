@@ -38,7 +38,6 @@ struct DurableRun {
         guard let fileHash = StepDefinitionHash.fileHash(path: file) else {
             throw Problem(message: "cannot read \(workflow.file) to record it in the journal")
         }
-        let hashes = StepDefinitionHash.hashes(of: workflow)
         let journal: Journal
         do {
             journal = try Journal.open(stateDirectory: settings.stateDirectory)
@@ -49,8 +48,10 @@ struct DurableRun {
             guard settings.resume else {
                 let runID = try journal.beginRun(
                     NewRun(
-                        file: file, fileHash: fileHash, stepHashes: hashes,
+                        file: file, fileHash: fileHash, stepHashes: [:],
                         inputs: inputs.mapValues { masker($0.description) }, startedAt: Date()))
+                // Hashed on the journal's thread while the first steps run: about 1 µs a step.
+                journal.record(.deferred { .stepHashes(run: runID, hashes: StepDefinitionHash.hashes(of: workflow)) })
                 return DurableRun(
                     journal: journal, runID: runID, recorder: JournalRecorder(journal: journal, runID: runID),
                     prior: PriorRun())
@@ -82,6 +83,7 @@ struct DurableRun {
                 journal.close()
                 throw Problem(message: "run '\(detail.run.id)' succeeded; there is nothing to resume")
             }
+            let hashes = StepDefinitionHash.hashes(of: workflow)
             let plan = ResumePlan(detail, workflow: workflow, hashes: hashes, reruns: settings.reruns)
             guard plan.unknownOutcomes.isEmpty else {
                 journal.close()
