@@ -16,6 +16,7 @@ void flow_md5_final(MD5_CTX *context, unsigned char digest[16]) { MD5_Final(dige
 
 // CRC-32C (Castagnoli), reflected, polynomial 0x82F63B78: the x86-64 SSE4.2 `crc32` instruction
 // when the CPU has it (checked once at run time), else slicing-by-8 tables (8 bytes a step).
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -37,12 +38,10 @@ static void flow_crc32c_make_table(void) {
 }
 
 uint32_t flow_crc32c_software(uint32_t crc, const void *bytes, size_t count) {
-    static int ready = 0;
-    if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
-        // Idempotent: racing threads write the same values.
-        flow_crc32c_make_table();
-        __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
-    }
+    // Once, whichever thread comes first; the others wait for it (two threads writing the table at
+    // once would write the same values, but that is still a data race).
+    static pthread_once_t made = PTHREAD_ONCE_INIT;
+    pthread_once(&made, flow_crc32c_make_table);
     const unsigned char *next = bytes;
     crc = ~crc;
     while (count > 0 && ((uintptr_t)next & 7) != 0) {

@@ -18,6 +18,8 @@ final class OpenUnsafeSends: Sendable {
     /// Removes and returns the open sends of `step` (its items, and steps of the files it called).
     func take(step: String, item: Int?) -> [TransferKey] {
         open.withLock { open in
+            // Nearly always: most steps send nothing unsafe, and this runs at every step's end.
+            guard !open.isEmpty else { return [] }
             let taken = open.filter { key in
                 if item != nil { return key.step == step && key.item == item }
                 return key.step == step || key.step.hasPrefix(step + "/") || key.step.hasPrefix(step + "[")

@@ -17,11 +17,12 @@ public enum StepDefinitionHash {
         // What every step inherits, hashed once; then each step's parsed fingerprint (a step made
         // in code has none, and is described by reflection, which costs ~100 µs a step).
         let inheritedDigest = digest(inherited)
+        let inheritedPrefix = String(inheritedDigest.prefix(32))
         var hashes: [String: String] = [:]
         hashes.reserveCapacity(workflow.allSteps.count)
         for step in workflow.allSteps {
             if let fingerprint = step.definitionFingerprint {
-                hashes[step.id] = inheritedDigest.prefix(32) + String(fingerprint, radix: 16)
+                hashes[step.id] = inheritedPrefix + String(fingerprint, radix: 16)
             } else {
                 var text = inherited
                 canonical(step, into: &text)
