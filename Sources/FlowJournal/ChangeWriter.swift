@@ -4,70 +4,37 @@ import GRDBSQLite
 
 /// Applies recorded changes to the database, inside the writer's transaction.
 ///
+/// Step changes (starts, finishes, unsafe sends, transfers) are not a row each: they are gathered
+/// into one `step_log` cell per run for the batch (`StepLogEncoder`), written by `finish`. Changes
+/// of the run itself (its end, its step hashes, pruning) are SQL statements run at once.
+///
 /// The statements are prepared once a batch, not looked up per change (a cache lookup hashes the
-/// whole SQL text), and each change is bound and stepped through SQLite's C API: GRDB's
-/// `StatementArguments` boxes every value in an existential and converts it again, which cost
-/// about as much as SQLite's own work (measured with perf in bench/journal). The statements are
-/// plain INSERT/UPDATEs inside GRDB's transaction, so skipping GRDB's per-statement hooks changes
-/// nothing it tracks.
-struct ChangeWriter {
-    /// The `item` column's value for a step without items (NULLs cannot be part of the key).
+/// whole SQL text), and bound and stepped through SQLite's C API: GRDB's `StatementArguments`
+/// boxes every value in an existential and converts it again. They are plain INSERT/UPDATEs inside
+/// GRDB's transaction, so skipping GRDB's per-statement hooks changes nothing it tracks.
+final class ChangeWriter {
+    /// The `item` column's value for a step without items in format 1's rows (NULLs cannot be part
+    /// of the key).
     static let noItem = -1
 
-    private let stepStarted: Statement
-    private let stepFinished: Statement
-    private let unsafeSend: Statement
-    private let transfer: Statement
+    private let logCell: Statement
     private let runFinished: Statement
     private let stepHashes: Statement
     private let db: Database
+    /// This batch's step changes, by run, in the order the runs first appeared.
+    private var logs: [String: StepLogEncoder] = [:]
+    private var runs: [String] = []
 
     init(_ db: Database) throws {
         self.db = db
-        // A first attempt (also on resume) starts the step afresh: earlier outputs are stale.
-        stepStarted = try db.cachedStatement(
-            sql: """
-                INSERT INTO step (run_id, step, item, state, attempts, started_at)
-                VALUES (?, ?, ?, 'running', ?, ?)
-                ON CONFLICT (run_id, step, item) DO UPDATE SET
-                    state = 'running', attempts = excluded.attempts,
-                    started_at = CASE WHEN excluded.attempts <= 1 OR started_at IS NULL
-                        THEN excluded.started_at ELSE started_at END,
-                    finished_at = NULL, outputs_json = NULL, contains_secret = 0, error = NULL,
-                    unsafe_in_flight = 0
-                """)
-        stepFinished = try db.cachedStatement(
-            sql: """
-                INSERT INTO step (run_id, step, item, state, attempts, started_at, finished_at,
-                    outputs_json, contains_secret, error, unsafe_in_flight)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
-                ON CONFLICT (run_id, step, item) DO UPDATE SET
-                    state = excluded.state, attempts = excluded.attempts,
-                    started_at = coalesce(excluded.started_at, started_at),
-                    finished_at = excluded.finished_at, outputs_json = excluded.outputs_json,
-                    contains_secret = excluded.contains_secret, error = excluded.error,
-                    unsafe_in_flight = 0
-                """)
-        unsafeSend = try db.cachedStatement(
-            sql: """
-                INSERT INTO step (run_id, step, item, state, attempts, started_at, unsafe_in_flight)
-                VALUES (?, ?, ?, 'running', 1, ?, 1)
-                ON CONFLICT (run_id, step, item) DO UPDATE SET unsafe_in_flight = 1
-                """)
-        transfer = try db.cachedStatement(
-            sql: """
-                INSERT INTO transfer (run_id, step, item, kind, target, bytes_confirmed, file_identity)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (run_id, step, item, kind) DO UPDATE SET
-                    target = excluded.target, bytes_confirmed = excluded.bytes_confirmed,
-                    file_identity = excluded.file_identity
-                """)
+        logCell = try db.cachedStatement(sql: "INSERT INTO step_log (run_id, changes) VALUES (?, ?)")
         runFinished = try db.cachedStatement(sql: "UPDATE run SET state = ?, finished_at = ? WHERE id = ?")
         stepHashes = try db.cachedStatement(sql: "UPDATE run SET step_hashes = ? WHERE id = ?")
     }
 
-    /// Applies `change`; returns false when it was refused by a constraint (say, a run id the journal
-    /// does not know), which drops that change alone and keeps the rest of the batch.
+    /// Applies `change` (a step change is only gathered; see `finish`); returns false when it was
+    /// refused by a constraint (say, a run id the journal does not know), which drops that change
+    /// alone and keeps the rest of the batch.
     func apply(_ change: JournalChange) throws -> Bool {
         do {
             try execute(change)
@@ -77,49 +44,30 @@ struct ChangeWriter {
         }
     }
 
+    /// Writes the gathered step changes: one `step_log` cell per run. A run the journal does not
+    /// know (a constraint refuses its cell) loses its cell alone.
+    func finish() throws {
+        for run in runs {
+            guard let log = logs[run], !log.isEmpty else { continue }
+            do {
+                try perform(logCell) { bind in
+                    bind.text(run)
+                    bind.blob(log.bytes)
+                }
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                continue
+            }
+        }
+        logs = [:]
+        runs = []
+    }
+
     private func execute(_ change: JournalChange) throws {
         switch change {
-        case .stepStarted(let run, let step, let item, let attempt, let at):
-            try perform(stepStarted) { bind in
-                bind.text(run)
-                bind.text(step)
-                bind.integer(item ?? Self.noItem)
-                bind.integer(attempt)
-                bind.real(at.timeIntervalSince1970)
-            }
-        case .stepFinished(
-            let run, let step, let item, let state, let attempts, let startedAt, let finishedAt, let outputsJSON,
-            let containsSecret, let error):
-            try perform(stepFinished) { bind in
-                bind.text(run)
-                bind.text(step)
-                bind.integer(item ?? Self.noItem)
-                bind.text(state)
-                bind.integer(attempts)
-                bind.real(startedAt?.timeIntervalSince1970)
-                bind.real(finishedAt.timeIntervalSince1970)
-                // The secret marker: never the outputs of a step that held a secret.
-                bind.text(containsSecret ? nil : outputsJSON)
-                bind.integer(containsSecret ? 1 : 0)
-                bind.text(error)
-            }
-        case .unsafeSend(let run, let step, let item, let at):
-            try perform(unsafeSend) { bind in
-                bind.text(run)
-                bind.text(step)
-                bind.integer(item ?? Self.noItem)
-                bind.real(at.timeIntervalSince1970)
-            }
-        case .transfer(let run, let step, let item, let kind, let target, let bytesConfirmed, let fileIdentity):
-            try perform(transfer) { bind in
-                bind.text(run)
-                bind.text(step)
-                bind.integer(item ?? Self.noItem)
-                bind.text(kind)
-                bind.text(target)
-                bind.integer(Int(bytesConfirmed))
-                bind.text(fileIdentity)
-            }
+        case .stepStarted(let run, _, _, _, _), .stepFinished(let run, _, _, _, _, _, _, _, _, _),
+            .unsafeSend(let run, _, _, _), .transfer(let run, _, _, _, _, _, _):
+            if logs[run] == nil { runs.append(run) }
+            _ = logs[run, default: StepLogEncoder()].add(change)
         case .runFinished(let run, let state, let at):
             try perform(runFinished) { bind in
                 bind.text(state)
@@ -170,6 +118,13 @@ struct ChangeWriter {
                 sqlite3_bind_text(handle, index, value, Int32(clamping: value.utf8.count), Self.transient)
             } else {
                 sqlite3_bind_null(handle, index)
+            }
+            index += 1
+        }
+
+        mutating func blob(_ value: [UInt8]) {
+            _ = value.withUnsafeBytes { bytes in
+                sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(clamping: bytes.count), Self.transient)
             }
             index += 1
         }

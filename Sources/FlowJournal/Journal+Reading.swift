@@ -9,9 +9,7 @@ extension Journal {
             return try database.read { db in
                 let filter = file == nil ? "" : "WHERE file = ?"
                 let arguments: StatementArguments = file.map { [$0] } ?? []
-                let counts = try JournalReading.stepCounts(
-                    in: db, where: file == nil ? nil : "run_id IN (SELECT id FROM run WHERE file = ?)",
-                    arguments: arguments)
+                let counts = try JournalReading.stepCounts(in: db, file: file)
                 return try Row.fetchAll(
                     db, sql: "\(JournalReading.runColumns) \(filter) ORDER BY started_at DESC, rowid DESC",
                     arguments: arguments
@@ -86,19 +84,41 @@ enum JournalReading {
             finishedAt: finished.map(Date.init(timeIntervalSince1970:)), stepCounts: counts[id] ?? [:])
     }
 
-    static func stepCounts(in db: Database, where condition: String?, arguments: StatementArguments) throws
-        -> [String: [String: Int]]
-    {
+    /// How many steps (and items) of each run are in each state: the runs of `file`, or every run.
+    static func stepCounts(in db: Database, file: String?) throws -> [String: [String: Int]] {
+        let filter = file == nil ? "" : "WHERE file = ?"
+        let arguments: StatementArguments = file.map { [$0] } ?? []
         var counts: [String: [String: Int]] = [:]
-        let filter = condition.map { "WHERE \($0)" } ?? ""
-        let rows = try Row.fetchAll(
-            db, sql: "SELECT run_id, state, count(*) AS n FROM step \(filter) GROUP BY run_id, state",
-            arguments: arguments)
-        for row in rows {
-            let id: String = try row.decode(forColumn: "run_id")
-            counts[id, default: [:]][try row.decode(forColumn: "state")] = try row.decode(forColumn: "n")
+        for id in try String.fetchAll(db, sql: "SELECT id FROM run \(filter)", arguments: arguments) {
+            counts[id] = try fold(run: id, in: db).stateCounts
         }
         return counts
+    }
+
+    /// The run's steps and transfers as they stand (see `StepLogFold`).
+    static func fold(run id: String, in db: Database) throws -> StepLogFold {
+        var fold = StepLogFold()
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM step WHERE run_id = ?", arguments: [id]) {
+            fold.add(try step(from: row))
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM transfer WHERE run_id = ?", arguments: [id]) {
+            fold.add(try transfer(from: row))
+        }
+        let cells = try Row.fetchCursor(
+            db, sql: "SELECT seq, changes FROM step_log WHERE run_id = ? ORDER BY seq", arguments: [id])
+        while let row = try cells.next() {
+            guard let data = row["changes"] as Data? else { continue }
+            do {
+                try fold.apply([UInt8](data))
+            } catch {
+                let seq: Int = row["seq"]
+                // Named as SQLite names damage, so that `JournalError.from` says which file.
+                throw DatabaseError(
+                    resultCode: .SQLITE_CORRUPT,
+                    message: "run \(id)'s step changes (step_log \(seq)) cannot be read: \(error)")
+            }
+        }
+        return fold
     }
 
     static func detail(id: String, in db: Database) throws -> JournalRunDetail? {
@@ -106,20 +126,11 @@ enum JournalReading {
             let row = try Row.fetchOne(
                 db, sql: "SELECT *, rowid FROM run WHERE id = ?", arguments: [id])
         else { return nil }
-        let counts = try stepCounts(in: db, where: "run_id = ?", arguments: [id])
-        let steps = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT * FROM step WHERE run_id = ?
-                ORDER BY started_at IS NULL, started_at, step, item
-                """,
-            arguments: [id]
-        ).map(step(from:))
-        let transfers = try Row.fetchAll(
-            db, sql: "SELECT * FROM transfer WHERE run_id = ? ORDER BY step, item, kind", arguments: [id]
-        ).map(transfer(from:))
+        let fold = try fold(run: id, in: db)
+        let steps = fold.orderedSteps
+        let transfers = fold.orderedTransfers
         return JournalRunDetail(
-            run: try run(from: row, counts: counts), fileHash: try row.decode(forColumn: "file_hash"),
+            run: try run(from: row, counts: [id: fold.stateCounts]), fileHash: try row.decode(forColumn: "file_hash"),
             stepHashes: try JournalJSON.decode(try row.decode(forColumn: "step_hashes")),
             inputs: try JournalJSON.decode(try row.decode(forColumn: "inputs")), steps: steps, transfers: transfers)
     }

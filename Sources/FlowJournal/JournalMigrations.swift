@@ -6,7 +6,9 @@ import GRDB
 /// create the tables. Here the check and the creation happen in one IMMEDIATE transaction, which
 /// takes the write lock first, so the second process waits and then finds the tables made.
 enum JournalMigrations {
-    static let steps: [@Sendable (Database) throws -> Void] = [JournalSchema.createVersion1]
+    static let steps: [@Sendable (Database) throws -> Void] = [
+        JournalSchema.createVersion1, JournalSchema.createVersion2,
+    ]
 
     static func migrate(_ database: DatabaseQueue, file: String) throws {
         try database.write { db in

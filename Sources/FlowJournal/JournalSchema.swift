@@ -47,4 +47,18 @@ enum JournalSchema {
                 ) WITHOUT ROWID;
                 """)
     }
+
+    /// Format 2: step changes as one cell per run and batch (see `StepLog`), not a row per step.
+    /// The `step` and `transfer` tables stay, read for the runs format 1 wrote.
+    static func createVersion2(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE step_log (
+                    seq INTEGER PRIMARY KEY,
+                    run_id TEXT NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+                    changes BLOB NOT NULL
+                );
+                CREATE INDEX step_log_by_run ON step_log(run_id, seq);
+                """)
+    }
 }

@@ -141,6 +141,7 @@ final class JournalWriter: @unchecked Sendable {
             try database.write { db in
                 let writer = try ChangeWriter(db)
                 for (index, change) in batch.enumerated() where !skip[index] { _ = try writer.apply(change) }
+                try writer.finish()
             }
             return nil
         } catch {

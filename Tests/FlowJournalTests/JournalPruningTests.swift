@@ -35,9 +35,9 @@ struct JournalPruningTests {
         #expect(kept == Array(ids.suffix(50).reversed()) + [ids[3]])
         #expect(try journal.runs(file: "/w/other.yaml").map(\.id) == [other])
         #expect(try journal.run(id: ids[0]) == nil)
-        // The pruned runs' steps went with them.
-        let steps = try journal.reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM step") }
-        #expect(steps == 51)
+        // The pruned runs' steps went with them: one log cell for each run kept, none for the others.
+        let cells = try journal.reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM step_log") }
+        #expect(cells == 51)
         #expect(try journal.latestUnfinishedRun(file: "/w/a.yaml")?.run.id == ids[3])
     }
 }

@@ -35,7 +35,14 @@ struct JournalSecretTests {
             var cells: [String] = []
             for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") {
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\"") {
-                    for (_, value) in row { cells.append(value.description) }
+                    for (_, value) in row {
+                        // A step log cell is bytes: its texts are in it as UTF-8.
+                        if let data = Data.fromDatabaseValue(value) {
+                            cells.append(String(decoding: data, as: UTF8.self))
+                        } else {
+                            cells.append(value.description)
+                        }
+                    }
                 }
             }
             return cells

@@ -1,0 +1,222 @@
+import Foundation
+
+/// The step changes of one batch for one run, as one `step_log` cell: a compact binary list, each
+/// change a tag byte and its fields in order.
+///
+/// Why not a row a step: a row upsert a step was most of what the journal cost a 10,000-step run
+/// (about 5 µs each in SQLite, on top of the run's own 20 µs; BENCHMARKS.md, "Run journal").
+/// One cell a batch costs SQLite a few inserts a run; readers fold the changes in order into each
+/// step's latest state (`StepLogFold`), with the same rules the upserts had.
+///
+/// Fields: text is a varint length and its UTF-8 bytes; counts are varints; an item is a varint of
+/// index + 1 (0 for none); a date is its seconds since 1970 as the 8 bytes of a Double, little
+/// endian; an optional is a byte 0 or 1 and then the value.
+struct StepLogEncoder {
+    private(set) var bytes: [UInt8] = []
+
+    /// Whether nothing was added.
+    var isEmpty: Bool { bytes.isEmpty }
+
+    /// Adds `change` when it is a step change (a start, a finish, an unsafe send or a transfer);
+    /// false for changes of the run itself, which are written as SQL.
+    mutating func add(_ change: JournalChange) -> Bool {
+        switch change {
+        case .stepStarted(_, let step, let item, let attempt, let at):
+            bytes.append(StepLogTag.started.rawValue)
+            text(step)
+            self.item(item)
+            count(attempt)
+            date(at)
+        case .stepFinished(
+            _, let step, let item, let state, let attempts, let startedAt, let finishedAt, let outputsJSON,
+            let containsSecret, let error):
+            bytes.append(StepLogTag.finished.rawValue)
+            text(step)
+            self.item(item)
+            text(state)
+            count(attempts)
+            optionalDate(startedAt)
+            date(finishedAt)
+            // The secret marker: never the outputs of a step that held a secret.
+            optionalText(containsSecret ? nil : outputsJSON)
+            bytes.append(containsSecret ? 1 : 0)
+            optionalText(error)
+        case .unsafeSend(_, let step, let item, let at):
+            bytes.append(StepLogTag.unsafeSend.rawValue)
+            text(step)
+            self.item(item)
+            date(at)
+        case .transfer(_, let step, let item, let kind, let target, let bytesConfirmed, let fileIdentity):
+            bytes.append(StepLogTag.transfer.rawValue)
+            text(step)
+            self.item(item)
+            text(kind)
+            text(target)
+            count(Int(clamping: max(0, bytesConfirmed)))
+            text(fileIdentity)
+        case .runFinished, .stepHashes, .pruneRuns, .deferred:
+            return false
+        }
+        return true
+    }
+
+    private mutating func count(_ value: Int) {
+        var rest = UInt64(max(0, value))
+        while rest >= 0x80 {
+            bytes.append(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    private mutating func item(_ item: Int?) {
+        count(item.map { $0 + 1 } ?? 0)
+    }
+
+    private mutating func text(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            count(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    private mutating func date(_ value: Date) {
+        var bits = value.timeIntervalSince1970.bitPattern.littleEndian
+        withUnsafeBytes(of: &bits) { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func optionalText(_ value: String?) {
+        guard let value else { return bytes.append(0) }
+        bytes.append(1)
+        text(value)
+    }
+
+    private mutating func optionalDate(_ value: Date?) {
+        guard let value else { return bytes.append(0) }
+        bytes.append(1)
+        date(value)
+    }
+}
+
+/// The kinds of change in a `step_log` cell.
+enum StepLogTag: UInt8 {
+    case started = 1
+    case finished = 2
+    case unsafeSend = 3
+    case transfer = 4
+}
+
+/// A `step_log` cell that is not what `StepLogEncoder` writes.
+struct StepLogDamage: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Reads a `step_log` cell's changes in order; every read is bounds-checked, so a damaged cell
+/// throws `StepLogDamage` and never crashes.
+struct StepLogDecoder {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// One change of the log, in the reader's terms.
+    enum Change {
+        case started(key: StepLogKey, attempt: Int, at: Date)
+        case finished(
+            key: StepLogKey, state: String, attempts: Int, startedAt: Date?, finishedAt: Date, outputsJSON: String?,
+            containsSecret: Bool, error: String?)
+        case unsafeSend(key: StepLogKey, at: Date)
+        case transfer(key: StepLogKey, kind: String, target: String, bytesConfirmed: Int64, fileIdentity: String)
+    }
+
+    /// The next change, or nil at the end.
+    mutating func next() throws(StepLogDamage) -> Change? {
+        guard index < bytes.count else { return nil }
+        let tag = bytes[index]
+        index += 1
+        switch StepLogTag(rawValue: tag) {
+        case .started:
+            return .started(key: try key(), attempt: try count(), at: try date())
+        case .finished:
+            let key = try key()
+            let state = try text()
+            let attempts = try count()
+            let startedAt = try flag() ? try date() : nil
+            let finishedAt = try date()
+            let outputs = try flag() ? try text() : nil
+            let containsSecret = try flag()
+            let error = try flag() ? try text() : nil
+            return .finished(
+                key: key, state: state, attempts: attempts, startedAt: startedAt, finishedAt: finishedAt,
+                outputsJSON: outputs, containsSecret: containsSecret, error: error)
+        case .unsafeSend:
+            return .unsafeSend(key: try key(), at: try date())
+        case .transfer:
+            return .transfer(
+                key: try key(), kind: try text(), target: try text(), bytesConfirmed: Int64(try count()),
+                fileIdentity: try text())
+        case nil:
+            throw StepLogDamage(description: "unknown change \(tag) at byte \(index - 1)")
+        }
+    }
+
+    private mutating func key() throws(StepLogDamage) -> StepLogKey {
+        let step = try text()
+        let item = try count()
+        return StepLogKey(step: step, item: item == 0 ? nil : item - 1)
+    }
+
+    private mutating func byte() throws(StepLogDamage) -> UInt8 {
+        guard index < bytes.count else { throw StepLogDamage(description: "cut short at byte \(index)") }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    private mutating func flag() throws(StepLogDamage) -> Bool {
+        switch try byte() {
+        case 0: return false
+        case 1: return true
+        case let other: throw StepLogDamage(description: "a flag of \(other) at byte \(index - 1)")
+        }
+    }
+
+    private mutating func count() throws(StepLogDamage) -> Int {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let next = try byte()
+            value |= UInt64(next & 0x7F) << shift
+            if next < 0x80 { break }
+            shift += 7
+            // Nine groups of 7 bits are 63 bits: more cannot be an Int this encoder wrote.
+            guard shift < 63 else { throw StepLogDamage(description: "a number too long at byte \(index)") }
+        }
+        return Int(value)
+    }
+
+    private mutating func text() throws(StepLogDamage) -> String {
+        let length = try count()
+        guard length <= bytes.count - index else {
+            throw StepLogDamage(description: "text of \(length) bytes past the end at byte \(index)")
+        }
+        defer { index += length }
+        return String(decoding: bytes[index..<index + length], as: UTF8.self)
+    }
+
+    private mutating func date() throws(StepLogDamage) -> Date {
+        guard bytes.count - index >= 8 else { throw StepLogDamage(description: "a date cut short at byte \(index)") }
+        var bits: UInt64 = 0
+        for offset in 0..<8 { bits |= UInt64(bytes[index + offset]) << (8 * UInt64(offset)) }
+        index += 8
+        return Date(timeIntervalSince1970: Double(bitPattern: bits))
+    }
+}
+
+/// A step, or one item of a `for-each` step, as the log names it.
+struct StepLogKey: Hashable {
+    var step: String
+    var item: Int?
+}

@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import FlowJournal
+
+/// Format 2 keeps step changes as one `step_log` cell per run and batch: the runs an older flow
+/// wrote (format 1, a row per step) still read, a damaged cell is a clear error, and a batch is a
+/// few cells, not a row per step.
+@Suite("Journal step log")
+struct StepLogTests {
+    @Test("a format-1 journal is migrated; its step rows read, with later changes applied on top")
+    func formatOneRowsRead() async throws {
+        let folder = try TemporaryFolder()
+        let file = folder.path + "/journal.sqlite"
+        // What an older flow left: format 1's tables, a run with two steps and a transfer.
+        try Self.writeFormatOne(file)
+        let journal = try Journal.open(stateDirectory: folder.path)
+        defer { journal.close() }
+        #expect(try journal.reading { db in try Int.fetchOne(db, sql: "PRAGMA user_version") } == 2)
+        // A resume starts item 3 of b again.
+        journal.record(
+            .stepStarted(run: "old-run", step: "b", item: 3, attempt: 1, at: Date(timeIntervalSince1970: 20)))
+        try await journal.flushed()
+
+        let detail = try #require(try journal.run(id: "old-run"))
+        #expect(detail.steps.map(\.step) == ["a", "b"])
+        #expect(detail.steps[0].outputsJSON == #"{"status":"succeeded"}"#)
+        #expect(detail.steps[1].item == 3 && detail.steps[1].state == "running" && detail.steps[1].attempts == 1)
+        #expect(detail.steps[1].startedAt == Date(timeIntervalSince1970: 20))
+        #expect(detail.transfers.map(\.target) == ["http://h/files/1"])
+        #expect(detail.run.stepCounts == ["succeeded": 1, "running": 1])
+    }
+
+    /// Format 1's tables with a run of two steps and a transfer, as an older flow wrote them.
+    static func writeFormatOne(_ file: String) throws {
+        let old = try DatabaseQueue(path: file)
+        try old.write { db in
+            try JournalSchema.createVersion1(db)
+            try db.execute(sql: "PRAGMA user_version = 1")
+            try db.execute(
+                sql: """
+                    INSERT INTO run (id, file, file_hash, step_hashes, inputs, state, started_at, pid,
+                        pid_started, host)
+                    VALUES ('old-run', '/w/old.yaml', 'h', '{"a":"1","b":"2"}', '{}', 'failed', 10, 1, 'x', 'h');
+                    INSERT INTO step (run_id, step, item, state, attempts, started_at, finished_at, outputs_json)
+                    VALUES ('old-run', 'a', -1, 'succeeded', 1, 11, 12, '{"status":"succeeded"}'),
+                        ('old-run', 'b', 3, 'failed', 2, 13, 14, NULL);
+                    INSERT INTO transfer (run_id, step, item, kind, target, bytes_confirmed, file_identity)
+                    VALUES ('old-run', 'u', -1, 'tus', 'http://h/files/1', 100, 'f|1');
+                    """)
+        }
+        try old.close()
+    }
+
+    @Test("a damaged step log cell: a clear error naming the journal, not a crash")
+    func damagedCell() async throws {
+        let folder = try TemporaryFolder()
+        let journal = try Journal.open(stateDirectory: folder.path)
+        defer { journal.close() }
+        let run = try journal.beginRun(
+            NewRun(file: "/w/d.yaml", fileHash: "h", stepHashes: [:], inputs: [:], startedAt: Date()))
+        journal.record(.stepStarted(run: run, step: "a", item: nil, attempt: 1, at: Date()))
+        try await journal.flushed()
+        let cell = try journal.reading { db in
+            try Data.fetchOne(db, sql: "SELECT changes FROM step_log WHERE run_id = ?", arguments: [run])
+        }
+        let whole = try #require(cell)
+        // Cut short, an unknown change, and a text longer than the cell.
+        for damaged in [whole.prefix(whole.count - 3), Data([9, 1, 2]), Data([1, 0xFF, 0x7F])] {
+            let other = try TemporaryFolder()
+            let copy = try Journal.open(stateDirectory: other.path)
+            let id = try copy.beginRun(
+                NewRun(file: "/w/d.yaml", fileHash: "h", stepHashes: [:], inputs: [:], startedAt: Date()))
+            try await copy.flushed()
+            try copy.writing { db in
+                try db.execute(
+                    sql: "INSERT INTO step_log (run_id, changes) VALUES (?, ?)", arguments: [id, Data(damaged)])
+            }
+            #expect {
+                _ = try copy.run(id: id)
+            } throws: { error in
+                guard case .corrupt(let file, let reason) = error as? JournalError else { return false }
+                return file == copy.file && reason.contains("step_log")
+            }
+            copy.close()
+        }
+    }
+
+    @Test("2,000 step changes of one run: one log cell per batch, not a row per step")
+    func oneCellPerBatch() async throws {
+        let folder = try TemporaryFolder()
+        let journal = try Journal.open(stateDirectory: folder.path)
+        defer { journal.close() }
+        let run = try journal.beginRun(
+            NewRun(file: "/w/c.yaml", fileHash: "h", stepHashes: [:], inputs: [:], startedAt: Date()))
+        try await journal.flushed()
+        let before = journal.transactionsCommitted
+        let at = Date(timeIntervalSince1970: 100)
+        for index in 0..<1_000 {
+            journal.record(.stepStarted(run: run, step: "s\(index)", item: nil, attempt: 1, at: at))
+            journal.record(
+                .stepFinished(
+                    run: run, step: "s\(index)", item: nil, state: "succeeded", attempts: 1, startedAt: nil,
+                    finishedAt: at, outputsJSON: "{}", containsSecret: false, error: nil))
+        }
+        try await journal.flushed()
+        let cells = try journal.reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM step_log") }
+        #expect(cells == journal.transactionsCommitted - before)
+        let detail = try #require(try journal.run(id: run))
+        #expect(detail.steps.count == 1_000)
+        #expect(detail.steps.allSatisfy { $0.state == "succeeded" && $0.startedAt == at })
+    }
+}
+
+extension Journal {
+    /// A synchronous write to the journal's database, for tests that damage it.
+    fileprivate func writing(_ body: (Database) throws -> Void) throws {
+        try database.write(body)
+    }
+}
