@@ -46,6 +46,22 @@ import Testing
         #expect(reasons["d"] == nil)
     }
 
+    @Test func aRecordOfItsStateAloneIsWrittenAsTheFullEncoderWouldWriteIt() {
+        for state in [StepState.succeeded, .skipped, .cancelled] {
+            var record = StepRecord<StepResult>(id: "a", state: state)
+            if state == .succeeded { record.output = StepResult(result: .object([:]), outputs: [:], attempts: 1) }
+            let plain = JournalEntry.plainText(record)
+            #expect(plain == StepRecordsFile.encode(record, masker: .none).jsonText, "\(state)")
+            #expect(JournalEntry.encode(record, masker: SecretMasker(values: ["succeeded"])).json == plain)
+        }
+        var record = StepRecord<StepResult>(id: "a", state: .succeeded)
+        record.output = StepResult(result: .object([:]), outputs: ["n": .number(1)], attempts: 1)
+        #expect(JournalEntry.plainText(record) == nil)
+        record.output = nil
+        record.winner = "b"
+        #expect(JournalEntry.plainText(record) == nil)
+    }
+
     @Test func anOutputHoldingASecretIsAMarkerWithoutTheValue() {
         let masker = SecretMasker(values: ["hunter22"])
         var record = StepRecord<StepResult>(id: "login", state: .succeeded)

@@ -8,12 +8,23 @@ public enum JournalEntry {
     public static func encode(_ record: StepRecord<StepResult>, masker: SecretMasker) -> (
         json: String?, containsSecret: Bool
     ) {
+        if let text = plainText(record) { return (text, false) }
         let masked = StepRecordsFile.encode(record, masker: masker)
         // Masking changed something: a secret value (or a form of it) is in the outputs or the error.
         if !masker.isEmpty, masked != StepRecordsFile.encode(record, masker: .none) {
             return (nil, true)
         }
         return (masked.jsonText, false)
+    }
+
+    /// The entry of a record that holds nothing but its state (no outputs, items, error or winner,
+    /// so no secret either), as `encode` would write it but without building it: most steps'
+    /// records are such, and building them was most of what the journal cost a step.
+    static func plainText(_ record: StepRecord<StepResult>) -> String? {
+        guard record.error == nil, !record.failureIgnored, record.winner == nil,
+            record.output?.items == nil, record.output?.outputs.isEmpty ?? true
+        else { return nil }
+        return #"{"outputs":{},"status":""# + record.state.rawValue + #""}"#
     }
 
     /// The records of `entries` (step id to the text `encode` gave) for the steps of `workflow`;

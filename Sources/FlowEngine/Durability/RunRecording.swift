@@ -40,16 +40,22 @@ final class RunRecording: Sendable {
         case .finished:
             let begun = started.withLock { $0.removeValue(forKey: key) }
             let (record, masker) = (event.record, masker)
+            let outputs: @Sendable () -> StepOutputs
+            if let text = JournalEntry.plainText(record) {
+                // Nothing to encode: the record is not kept alive for the journal's thread.
+                let ready = StepOutputs(json: text, containsSecret: false)
+                outputs = { ready }
+            } else {
+                outputs = {
+                    let (json, containsSecret) = JournalEntry.encode(record, masker: masker)
+                    return StepOutputs(json: json, containsSecret: containsSecret)
+                }
+            }
             recorder.stepFinished(
                 StepFinish(
                     step: event.id, item: nil, state: record.state,
                     attempts: record.output?.attempts ?? begun?.attempt ?? 0, startedAt: begun?.date,
-                    finishedAt: now,
-                    outputs: {
-                        let (json, containsSecret) = JournalEntry.encode(record, masker: masker)
-                        return StepOutputs(json: json, containsSecret: containsSecret)
-                    },
-                    error: record.error.map { masker(String(describing: $0)) }))
+                    finishedAt: now, outputs: outputs, error: record.error.map { masker(String(describing: $0)) }))
             markUnknownOutcomes(step: event.id, item: nil, at: now)
         }
     }
