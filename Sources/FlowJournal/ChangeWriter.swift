@@ -29,7 +29,11 @@ final class ChangeWriter {
         self.db = db
         logCell = try db.cachedStatement(sql: "INSERT INTO step_log (run_id, changes) VALUES (?, ?)")
         runFinished = try db.cachedStatement(sql: "UPDATE run SET state = ?, finished_at = ? WHERE id = ?")
-        stepHashes = try db.cachedStatement(sql: "UPDATE run SET step_hashes = ? WHERE id = ?")
+        stepHashes = try db.cachedStatement(
+            sql: """
+                INSERT INTO run_step_hashes (run_id, step_hashes) VALUES (?, ?)
+                ON CONFLICT (run_id) DO UPDATE SET step_hashes = excluded.step_hashes
+                """)
     }
 
     /// Applies `change` (a step change is only gathered; see `finish`); returns false when it was
@@ -77,8 +81,8 @@ final class ChangeWriter {
         case .stepHashes(let run, let hashes):
             let text = JournalJSON.encode(hashes)
             try perform(stepHashes) { bind in
-                bind.text(text)
                 bind.text(run)
+                bind.text(text)
             }
         case .pruneRuns(let file, let kept):
             try JournalPruning.prune(file: file, keeping: kept, in: db)

@@ -131,7 +131,10 @@ enum JournalReading {
         let transfers = fold.orderedTransfers
         return JournalRunDetail(
             run: try run(from: row, counts: [id: fold.stateCounts]), fileHash: try row.decode(forColumn: "file_hash"),
-            stepHashes: try JournalJSON.decode(try row.decode(forColumn: "step_hashes")),
+            stepHashes: try JournalJSON.decode(
+                try String.fetchOne(
+                    db, sql: "SELECT step_hashes FROM run_step_hashes WHERE run_id = ?", arguments: [id])
+                    ?? row.decode(forColumn: "step_hashes")),
             inputs: try JournalJSON.decode(try row.decode(forColumn: "inputs")), steps: steps, transfers: transfers)
     }
 

@@ -121,14 +121,17 @@ public final class Journal: Sendable {
                 }
                 try db.execute(
                     sql: """
-                        UPDATE run SET state = 'running', finished_at = NULL, file_hash = ?, step_hashes = ?,
+                        UPDATE run SET state = 'running', finished_at = NULL, file_hash = ?, step_hashes = '{}',
                             pid = ?, pid_started = ?, host = ?
                         WHERE id = ?
                         """,
-                    arguments: [
-                        fileHash, JournalJSON.encode(stepHashes), identity.pid, identity.started, identity.host,
-                        id,
-                    ])
+                    arguments: [fileHash, identity.pid, identity.started, identity.host, id])
+                try db.execute(
+                    sql: """
+                        INSERT INTO run_step_hashes (run_id, step_hashes) VALUES (?, ?)
+                        ON CONFLICT (run_id) DO UPDATE SET step_hashes = excluded.step_hashes
+                        """,
+                    arguments: [id, JournalJSON.encode(stepHashes)])
             }
         } catch {
             throw JournalError.from(error, file: file)
@@ -172,7 +175,6 @@ public final class Journal: Sendable {
     }
 
     private func insert(_ run: NewRun, identity: ProcessIdentity, in db: Database) throws -> String {
-        let stepHashes = JournalJSON.encode(run.stepHashes)
         let inputs = JournalJSON.encode(run.inputs)
         // The random suffix rarely clashes; draw again when it does.
         for _ in 0..<16 {
@@ -182,12 +184,19 @@ public final class Journal: Sendable {
                 sql: """
                     INSERT INTO run (id, file, file_hash, step_hashes, inputs, state, started_at, pid,
                         pid_started, host)
-                    VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)
+                    VALUES (?, ?, ?, '{}', ?, 'running', ?, ?, ?, ?)
                     """,
                 arguments: [
-                    id, run.file, run.fileHash, stepHashes, inputs, run.startedAt.timeIntervalSince1970,
-                    identity.pid, identity.started, identity.host,
+                    id, run.file, run.fileHash, inputs, run.startedAt.timeIntervalSince1970, identity.pid,
+                    identity.started, identity.host,
                 ])
+            // Its own table (see `JournalSchema.createVersion2`); a run recorded with `.stepHashes`
+            // right after has an empty map here.
+            if !run.stepHashes.isEmpty {
+                try db.execute(
+                    sql: "INSERT INTO run_step_hashes (run_id, step_hashes) VALUES (?, ?)",
+                    arguments: [id, JournalJSON.encode(run.stepHashes)])
+            }
             return id
         }
         throw JournalError.io("could not find a free run id in the journal \(file)")

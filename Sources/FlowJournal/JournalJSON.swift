@@ -28,6 +28,18 @@ enum JournalJSON {
     /// everything else, slashes and non-ASCII included, as its UTF-8 bytes.
     private static func appendString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        // Most texts (step ids, hashes) need no escape: copied whole.
+        var text = text
+        let plain = text.withUTF8 { utf8 in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if plain {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]

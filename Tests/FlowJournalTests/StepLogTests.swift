@@ -30,6 +30,8 @@ struct StepLogTests {
         #expect(detail.steps[1].startedAt == Date(timeIntervalSince1970: 20))
         #expect(detail.transfers.map(\.target) == ["http://h/files/1"])
         #expect(detail.run.stepCounts == ["succeeded": 1, "running": 1])
+        // Format 1 kept the step hashes in the run's row.
+        #expect(detail.stepHashes == ["a": "1", "b": "2"])
     }
 
     /// Format 1's tables with a run of two steps and a transfer, as an older flow wrote them.
