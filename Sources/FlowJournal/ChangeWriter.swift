@@ -2,17 +2,47 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// Applies recorded changes to the database, inside the writer's transaction.
-///
-/// Step changes (starts, finishes, unsafe sends, transfers) are not a row each: they are gathered
-/// into one `step_log` cell per run for the batch (`StepLogEncoder`), written by `finish`. Changes
-/// of the run itself (its end, its step hashes, pruning) are SQL statements run at once.
+/// A batch of changes made ready to write: each run's step changes (starts, finishes, unsafe
+/// sends, transfers) encoded into one `step_log` cell (`StepLogEncoder`), and the changes of runs
+/// themselves (their end, their step hashes, pruning), which are SQL statements, in order.
+struct GatheredChanges {
+    /// Step changes by run, in the order the runs first appeared.
+    private(set) var logs: [(run: String, log: StepLogEncoder)] = []
+    private var logIndex: [String: Int] = [:]
+    private(set) var statements: [JournalChange] = []
+
+    /// Adds `change`, made first when it is deferred.
+    mutating func add(_ change: JournalChange) {
+        switch change {
+        case .stepStarted(let run, _, _, _, _), .stepFinished(let run, _, _, _, _, _, _, _, _, _),
+            .unsafeSend(let run, _, _, _), .transfer(let run, _, _, _, _, _, _):
+            // Nearly always the run of the change before.
+            let index: Int
+            if let last = logs.indices.last, logs[last].run == run {
+                index = last
+            } else if let known = logIndex[run] {
+                index = known
+            } else {
+                index = logs.count
+                logs.append((run, StepLogEncoder()))
+                logIndex[run] = index
+            }
+            _ = logs[index].log.add(change)
+        case .runFinished, .stepHashes, .pruneRuns:
+            statements.append(change)
+        case .deferred(let make):
+            add(make())
+        }
+    }
+}
+
+/// Writes gathered changes inside the writer's transaction.
 ///
 /// The statements are prepared once a batch, not looked up per change (a cache lookup hashes the
 /// whole SQL text), and bound and stepped through SQLite's C API: GRDB's `StatementArguments`
 /// boxes every value in an existential and converts it again. They are plain INSERT/UPDATEs inside
 /// GRDB's transaction, so skipping GRDB's per-statement hooks changes nothing it tracks.
-final class ChangeWriter {
+struct ChangeWriter {
     /// The `item` column's value for a step without items in format 1's rows (NULLs cannot be part
     /// of the key).
     static let noItem = -1
@@ -21,9 +51,6 @@ final class ChangeWriter {
     private let runFinished: Statement
     private let stepHashes: Statement
     private let db: Database
-    /// This batch's step changes, by run, in the order the runs first appeared.
-    private var logs: [String: StepLogEncoder] = [:]
-    private var runs: [String] = []
 
     init(_ db: Database) throws {
         self.db = db
@@ -36,42 +63,33 @@ final class ChangeWriter {
                 """)
     }
 
-    /// Applies `change` (a step change is only gathered; see `finish`); returns false when it was
-    /// refused by a constraint (say, a run id the journal does not know), which drops that change
-    /// alone and keeps the rest of the batch.
-    func apply(_ change: JournalChange) throws -> Bool {
-        do {
-            try execute(change)
-            return true
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            return false
+    /// Writes the run statements, then one `step_log` cell per run. A change the database refuses
+    /// by a constraint (say, a run id the journal does not know) is dropped alone, its cell with it,
+    /// and the rest of the batch is kept.
+    func write(_ gathered: GatheredChanges) throws {
+        for change in gathered.statements {
+            try refusable { try execute(change) }
         }
-    }
-
-    /// Writes the gathered step changes: one `step_log` cell per run. A run the journal does not
-    /// know (a constraint refuses its cell) loses its cell alone.
-    func finish() throws {
-        for run in runs {
-            guard let log = logs[run], !log.isEmpty else { continue }
-            do {
+        for (run, log) in gathered.logs where !log.isEmpty {
+            try refusable {
                 try perform(logCell) { bind in
                     bind.text(run)
                     bind.blob(log.bytes)
                 }
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                continue
             }
         }
-        logs = [:]
-        runs = []
+    }
+
+    private func refusable(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            return
+        }
     }
 
     private func execute(_ change: JournalChange) throws {
         switch change {
-        case .stepStarted(let run, _, _, _, _), .stepFinished(let run, _, _, _, _, _, _, _, _, _),
-            .unsafeSend(let run, _, _, _), .transfer(let run, _, _, _, _, _, _):
-            if logs[run] == nil { runs.append(run) }
-            _ = logs[run, default: StepLogEncoder()].add(change)
         case .runFinished(let run, let state, let at):
             try perform(runFinished) { bind in
                 bind.text(state)
@@ -86,8 +104,8 @@ final class ChangeWriter {
             }
         case .pruneRuns(let file, let kept):
             try JournalPruning.prune(file: file, keeping: kept, in: db)
-        case .deferred(let make):
-            try execute(make())
+        case .stepStarted, .stepFinished, .unsafeSend, .transfer, .deferred:
+            break  // Gathered into the step log (see `GatheredChanges`).
         }
     }
 
@@ -133,11 +151,6 @@ final class ChangeWriter {
             index += 1
         }
 
-        mutating func integer(_ value: Int) {
-            sqlite3_bind_int64(handle, index, sqlite3_int64(value))
-            index += 1
-        }
-
         mutating func real(_ value: Double?) {
             if let value {
                 sqlite3_bind_double(handle, index, value)
@@ -146,32 +159,5 @@ final class ChangeWriter {
             }
             index += 1
         }
-    }
-
-    /// Which changes of `batch` need not be written: the `stepStarted` changes that a later
-    /// `stepFinished` of the same step (and item) in the batch makes moot, as the finish writes every
-    /// column the start wrote (its `startedAt` included, when it has one). A step that starts and
-    /// finishes within one batch — most steps of a fast run — then costs one row write instead of
-    /// two. A mask rather than a filtered copy: copying the batch retains and releases every string.
-    static func superseded(_ batch: [JournalChange]) -> [Bool] {
-        var finished: Set<StepKey> = []
-        var skip = [Bool](repeating: false, count: batch.count)
-        for index in batch.indices.reversed() {
-            switch batch[index] {
-            case .stepFinished(let run, let step, let item, _, _, let startedAt, _, _, _, _) where startedAt != nil:
-                finished.insert(StepKey(run: run, step: step, item: item ?? noItem))
-            case .stepStarted(let run, let step, let item, _, _):
-                skip[index] = finished.contains(StepKey(run: run, step: step, item: item ?? noItem))
-            default:
-                break
-            }
-        }
-        return skip
-    }
-
-    private struct StepKey: Hashable {
-        var run: String
-        var step: String
-        var item: Int
     }
 }

@@ -131,18 +131,12 @@ final class JournalWriter: @unchecked Sendable {
     }
 
     private func write(_ batch: [JournalChange]) -> JournalError? {
-        var batch = batch
-        // Before the transaction, so that other processes' writes wait for none of this work.
-        for index in batch.indices {
-            if case .deferred(let make) = batch[index] { batch[index] = make() }
-        }
+        // Gathered before the transaction (deferred changes made, step changes encoded), so that
+        // other processes' writes wait only for the statements.
+        var gathered = GatheredChanges()
+        for change in batch { gathered.add(change) }
         do {
-            let skip = ChangeWriter.superseded(batch)
-            try database.write { db in
-                let writer = try ChangeWriter(db)
-                for (index, change) in batch.enumerated() where !skip[index] { _ = try writer.apply(change) }
-                try writer.finish()
-            }
+            try database.write { db in try ChangeWriter(db).write(gathered) }
             return nil
         } catch {
             return JournalError.from(error, file: file)

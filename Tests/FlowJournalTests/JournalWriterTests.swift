@@ -131,30 +131,3 @@ final class LockedList: @unchecked Sendable {
     func append(_ call: Call) { lock.withLock { calls.append(call) } }
     var items: [Call] { lock.withLock { calls } }
 }
-
-@Suite("Journal batches")
-struct JournalBatchTests {
-    @Test("a start that a later finish of the same step supersedes is not written")
-    func coalescing() {
-        let at = Date(timeIntervalSince1970: 1)
-        func start(_ step: String, _ item: Int? = nil) -> JournalChange {
-            .stepStarted(run: "r", step: step, item: item, attempt: 1, at: at)
-        }
-        func finish(_ step: String, _ item: Int? = nil, started: Date? = at) -> JournalChange {
-            .stepFinished(
-                run: "r", step: step, item: item, state: "succeeded", attempts: 1, startedAt: started,
-                finishedAt: at, outputsJSON: nil, containsSecret: false, error: nil)
-        }
-        let batch = [
-            start("a"), start("b"), .unsafeSend(run: "r", step: "b", item: nil, at: at), finish("a"),
-            start("c"), finish("c", started: nil), start("d", 1), finish("d", 2),
-        ]
-        let skip = ChangeWriter.superseded(batch)
-        let kept = batch.indices.filter { !skip[$0] }.map { "\(batch[$0])" }
-        let expected = [
-            start("b"), .unsafeSend(run: "r", step: "b", item: nil, at: at), finish("a"), start("c"),
-            finish("c", started: nil), start("d", 1), finish("d", 2),
-        ].map { "\($0)" }
-        #expect(kept == expected)
-    }
-}

@@ -24,8 +24,12 @@ public enum JournalEntry {
         guard record.error == nil, !record.failureIgnored, record.winner == nil,
             record.output?.items == nil, record.output?.outputs.isEmpty ?? true
         else { return nil }
-        return #"{"outputs":{},"status":""# + record.state.rawValue + #""}"#
+        return plainTexts[record.state]
     }
+
+    /// `plainText`'s texts, made once.
+    private static let plainTexts = Dictionary(
+        uniqueKeysWithValues: StepState.allCases.map { ($0, #"{"outputs":{},"status":""# + $0.rawValue + #""}"#) })
 
     /// The records of `entries` (step id to the text `encode` gave) for the steps of `workflow`;
     /// an entry that cannot be read is left out, so its step runs again.

@@ -7,11 +7,12 @@ import Foundation
 final class RunRecording: Sendable {
     private let recorder: any RunRecorder
     private let masker: SecretMasker
-    /// The ids of the run's own steps: events of called files' steps are not recorded as its own.
-    private let ids: Set<String>
-    /// When each step (and item) started and its latest attempt. Touched only on the run's queue;
-    /// the box makes that checkable.
-    private let started = LockedBox<[TransferKey: (date: Date, attempt: Int)]>([:])
+    /// For each of the run's own steps (events of called files' steps are not recorded as its
+    /// own), when it started and its latest attempt; one lookup an event. Touched only on the
+    /// run's queue; the box makes that checkable.
+    private let steps: LockedBox<[String: (date: Date, attempt: Int)?]>
+    /// The same for each `for-each` item.
+    private let items = LockedBox<[TransferKey: (date: Date, attempt: Int)]>([:])
 
     /// Unsafe requests whose answer never came (see `OpenUnsafeSends`).
     private let openSends: OpenUnsafeSends
@@ -20,25 +21,39 @@ final class RunRecording: Sendable {
         self.openSends = openSends
         self.recorder = recorder
         self.masker = masker
-        self.ids = ids
+        steps = LockedBox(Dictionary(uniqueKeysWithValues: ids.map { ($0, nil) }))
     }
 
     func handle(_ event: SchedulerEvent<StepResult>) {
-        guard ids.contains(event.id) else { return }
+        if case .progress(let progress) = event.kind {
+            // Lines and bytes, most progress, are not journaled.
+            switch progress {
+            case .attempt, .item: break
+            default: return
+            }
+        }
         let now = Date()
-        let key = TransferKey(step: event.id, item: nil)
+        // nil: not one of the run's own steps; then the step's start, if it started.
+        let begun: (date: Date, attempt: Int)?? = steps.withLock { steps in
+            guard let index = steps.index(forKey: event.id) else { return nil }
+            let begun = steps.values[index]
+            switch event.kind {
+            case .started: steps.values[index] = (now, 1)
+            case .progress(.attempt(let attempt)): steps.values[index]?.attempt = attempt
+            case .finished: steps.values[index] = nil
+            case .progress: break
+            }
+            return .some(begun)
+        }
+        guard let begun else { return }
         switch event.kind {
         case .started:
-            started.withLock { $0[key] = (now, 1) }
             recorder.stepStarted(event.id, item: nil, attempt: 1, at: now)
-        case .progress(.attempt(let attempt)):
-            started.withLock { $0[key]?.attempt = attempt }
         case .progress(.item(let item)):
             itemChanged(event.id, item, at: now)
         case .progress:
             break
         case .finished:
-            let begun = started.withLock { $0.removeValue(forKey: key) }
             let (record, masker) = (event.record, masker)
             let outputs: @Sendable () -> StepOutputs
             if let text = JournalEntry.plainText(record) {
@@ -73,10 +88,10 @@ final class RunRecording: Sendable {
         let key = TransferKey(step: step, item: item.index)
         switch item.event {
         case .started:
-            started.withLock { $0[key] = (now, 1) }
+            items.withLock { $0[key] = (now, 1) }
             recorder.stepStarted(step, item: item.index, attempt: 1, at: now)
         case .finished(let state, let message):
-            let begun = started.withLock { $0.removeValue(forKey: key) }
+            let begun = items.withLock { $0.removeValue(forKey: key) }
             // A succeeded item keeps its value and outputs, so that a resume need not run it again;
             // never when they hold a secret value (then it runs again).
             let (value, outputs, masker) = (item.item, item.outputs, masker)
