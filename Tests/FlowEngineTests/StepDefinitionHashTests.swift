@@ -37,6 +37,23 @@ import Testing
         #expect(edited.filter { $0.key != "b" } == original.filter { $0.key != "b" })
     }
 
+    @Test func whatEveryStepInheritsCountsForEveryStepHoweverItIsWritten() throws {
+        let plain = StepDefinitionHash.hashes(of: try Self.workflow(Self.base))
+        let withSettings = "version: 1\nenv: { REGION: eu }\ndefaults: { http: { timeout: 5s } }\n"
+        let settings = StepDefinitionHash.hashes(
+            of: try Self.workflow(Self.base.replacingOccurrences(of: "version: 1\n", with: withSettings)))
+        #expect(settings.keys.allSatisfy { settings[$0] != plain[$0] })
+        // Key order and flow or block style do not count; a value does.
+        let reordered = "version: 1\ndefaults:\n  http:\n    timeout: 5s\nenv:\n  REGION: eu\n"
+        #expect(
+            StepDefinitionHash.hashes(
+                of: try Self.workflow(Self.base.replacingOccurrences(of: "version: 1\n", with: reordered))) == settings)
+        let changed = withSettings.replacingOccurrences(of: "eu", with: "us")
+        let other = StepDefinitionHash.hashes(
+            of: try Self.workflow(Self.base.replacingOccurrences(of: "version: 1\n", with: changed)))
+        #expect(other.keys.allSatisfy { other[$0] != settings[$0] })
+    }
+
     @Test func aChangeReachesWhatNeedsOrReadsTheStep() throws {
         let workflow = try Self.workflow(Self.base)
         let reasons = StepDefinitionHash.invalidated(by: ["a"], in: workflow)

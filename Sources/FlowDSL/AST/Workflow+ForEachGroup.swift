@@ -29,6 +29,7 @@ extension Workflow {
             file: file, version: version, name: name, description: description, inputs: inputs, env: env,
             defaults: defaults, concurrency: concurrency, steps: [body])
         subtree.called = called
+        subtree.settingsFingerprint = settingsFingerprint
         return subtree
     }
 }

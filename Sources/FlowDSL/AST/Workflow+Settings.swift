@@ -98,6 +98,7 @@ extension Workflow {
             defaults: defaults, concurrency: values[.concurrency] ?? concurrency, steps: steps.map(rebuild),
             services: services, outputs: outputs)
         resolved.called = called
+        resolved.settingsFingerprint = settingsFingerprint
         return .success(resolved)
     }
 

@@ -32,6 +32,9 @@ public struct Workflow: Sendable {
     /// The workflows its `uses` steps call, by `UsesStep.resolvedPath`, each checked (and carrying
     /// the ones it calls): graph, dry run and engine never read a file again.
     public internal(set) var called: [String: Workflow] = [:]
+    /// A fingerprint of the file's `env` and `defaults` as written (see `NodeFingerprint`), which
+    /// every step inherits; nil for a workflow not read from a file.
+    public internal(set) var settingsFingerprint: UInt64?
     /// Fields written as `${{ }}` (`retry: ${{ inputs.retries }}`), computed when the run starts;
     /// until `resolvingSettings(in:)` those fields hold their defaults.
     public let settingExpressions: [SettingExpression]

@@ -18,6 +18,7 @@ enum WorkflowChecker {
             settingExpressions: parser.reader.settings,
             outputs: parts.outputs
         )
+        workflow.settingsFingerprint = parts.settingsFingerprint
         // The called files first: checking expressions needs their inputs and outputs.
         let uses = UsesCheck.run(&workflow, context: context)
         diagnostics += uses.diagnostics

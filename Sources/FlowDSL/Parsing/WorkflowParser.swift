@@ -13,6 +13,8 @@ struct WorkflowParser {
         var inputs: [Input] = []
         var env: [NamedValue] = []
         var defaults = Defaults()
+        /// See `Workflow.settingsFingerprint`.
+        var settingsFingerprint: UInt64?
         var concurrency = Workflow.defaultConcurrency
         var services: [Service] = []
         var steps: [Step] = []
@@ -48,6 +50,8 @@ struct WorkflowParser {
         if let inputs = byKey["inputs"] { parts.inputs = parseInputs(inputs.value) }
         if let env = byKey["env"] { parts.env = reader.namedValues(env.value, "'env'") }
         if let defaults = byKey["defaults"] { parts.defaults = parseDefaults(defaults.value) }
+        parts.settingsFingerprint = Self.settingsFingerprint(
+            env: byKey["env"]?.value, defaults: byKey["defaults"]?.value)
         if let concurrency = byKey["concurrency"],
             !reader.deferred(concurrency.value, "'concurrency'", as: .wholeNumber(atLeast: 1), to: .concurrency),
             let value = reader.integer(concurrency.value, "'concurrency'", atLeast: 1)
@@ -68,6 +72,20 @@ struct WorkflowParser {
             reader.error("the workflow has no 'steps'", at: root, hint: "add a 'steps:' mapping of step ids to steps")
         }
         return parts
+    }
+
+    /// See `Workflow.settingsFingerprint`: each part named, then its value or a mark of its
+    /// absence, so that moving a value from one to the other counts as a change.
+    static func settingsFingerprint(env: Node?, defaults: Node?) -> UInt64 {
+        func scalar(_ text: String) -> Node {
+            .scalar(Node.Scalar(string: text, style: .doubleQuoted, mark: Node.Mark(line: 0, column: 0)))
+        }
+        var fingerprint = NodeFingerprint()
+        for (name, node) in [("env", env), ("defaults", defaults)] {
+            fingerprint.addNode(scalar(name))
+            fingerprint.addNode(node ?? .sequence(Node.Sequence(nodes: [], mark: Node.Mark(line: 0, column: 0))))
+        }
+        return fingerprint.value
     }
 
     private mutating func parseVersion(_ node: Node, into parts: inout Parts) {
