@@ -97,7 +97,7 @@ struct ChangeWriter {
                 bind.text(run)
             }
         case .stepHashes(let run, let hashes):
-            let text = JournalJSON.encode(hashes)
+            let text = StepHashText.encode(hashes)
             try perform(stepHashes) { bind in
                 bind.text(run)
                 bind.text(text)

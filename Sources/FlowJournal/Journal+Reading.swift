@@ -131,7 +131,7 @@ enum JournalReading {
         let transfers = fold.orderedTransfers
         return JournalRunDetail(
             run: try run(from: row, counts: [id: fold.stateCounts]), fileHash: try row.decode(forColumn: "file_hash"),
-            stepHashes: try JournalJSON.decode(
+            stepHashes: try StepHashText.decode(
                 try String.fetchOne(
                     db, sql: "SELECT step_hashes FROM run_step_hashes WHERE run_id = ?", arguments: [id])
                     ?? row.decode(forColumn: "step_hashes")),

@@ -131,7 +131,7 @@ public final class Journal: Sendable {
                         INSERT INTO run_step_hashes (run_id, step_hashes) VALUES (?, ?)
                         ON CONFLICT (run_id) DO UPDATE SET step_hashes = excluded.step_hashes
                         """,
-                    arguments: [id, JournalJSON.encode(stepHashes)])
+                    arguments: [id, StepHashText.encode(stepHashes)])
             }
         } catch {
             throw JournalError.from(error, file: file)
@@ -195,7 +195,7 @@ public final class Journal: Sendable {
             if !run.stepHashes.isEmpty {
                 try db.execute(
                     sql: "INSERT INTO run_step_hashes (run_id, step_hashes) VALUES (?, ?)",
-                    arguments: [id, JournalJSON.encode(run.stepHashes)])
+                    arguments: [id, StepHashText.encode(run.stepHashes)])
             }
             return id
         }

@@ -68,6 +68,23 @@ struct JournalJSONTests {
     }
 }
 
+@Suite("Journal step hashes")
+struct StepHashTextTests {
+    @Test("step hashes come back as given: a shared start, none, non-ASCII, and tabs (kept as JSON)")
+    func roundTrips() throws {
+        let shared = Dictionary(
+            uniqueKeysWithValues: (0..<500).map { ("s\($0)", "0123456789abcdef" + String($0, radix: 16)) })
+        let text = StepHashText.encode(shared)
+        #expect(try StepHashText.decode(text) == shared)
+        #expect(text.utf8.count < JournalJSON.encode(shared).utf8.count / 2)
+        for map in [
+            [:], ["a": "1"], ["a": "é1", "b": "é2"], ["a": "x", "b": "y"], ["tab\tkey": "v", "k": "line\nbreak"],
+        ] {
+            #expect(try StepHashText.decode(StepHashText.encode(map)) == map, "\(map)")
+        }
+    }
+}
+
 @Suite("Journal runs")
 struct JournalRunsTests {
     private func newRun(_ file: String, at seconds: Double) -> NewRun {

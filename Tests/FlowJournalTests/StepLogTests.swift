@@ -55,6 +55,35 @@ struct StepLogTests {
         try old.close()
     }
 
+    @Test("outputs come back exactly: a state alone (kept as one byte), others, none, and the secret marker")
+    func outputsRoundTrip() async throws {
+        let folder = try TemporaryFolder()
+        let journal = try Journal.open(stateDirectory: folder.path)
+        defer { journal.close() }
+        let run = try journal.beginRun(
+            NewRun(file: "/w/o.yaml", fileHash: "h", stepHashes: [:], inputs: [:], startedAt: Date()))
+        let cases: [(state: String, outputs: String?, secret: Bool)] = [
+            ("succeeded", #"{"outputs":{},"status":"succeeded"}"#, false),
+            ("skipped", #"{"outputs":{},"status":"skipped"}"#, false),
+            ("succeeded", #"{"outputs":{},"status":"skipped"}"#, false),
+            ("succeeded", #"{"outputs":{"n":1},"status":"succeeded"}"#, false),
+            ("failed", nil, false),
+            ("succeeded", nil, true),
+        ]
+        for (index, item) in cases.enumerated() {
+            journal.record(
+                .stepFinished(
+                    run: run, step: "s\(index)", item: nil, state: item.state, attempts: 1,
+                    startedAt: Date(timeIntervalSince1970: Double(index)), finishedAt: Date(),
+                    outputsJSON: item.outputs,
+                    containsSecret: item.secret, error: nil))
+        }
+        try await journal.flushed()
+        let steps = try #require(try journal.run(id: run)).steps
+        #expect(steps.map(\.outputsJSON) == cases.map { $0.secret ? nil : $0.outputs })
+        #expect(steps.map(\.containsSecret) == cases.map(\.secret))
+    }
+
     @Test("a damaged step log cell: a clear error naming the journal, not a crash")
     func damagedCell() async throws {
         let folder = try TemporaryFolder()
