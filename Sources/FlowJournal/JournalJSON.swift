@@ -66,29 +66,41 @@ enum StepHashText {
     static let header = "flow-step-hashes 1 "
 
     static func encode(_ hashes: [String: String]) -> String {
-        // The longest start all hashes share, in ASCII (never half a character).
-        var start: [UInt8]?
-        for value in hashes.values {
-            let utf8 = Array(value.utf8)
-            guard var common = start else {
-                start = Array(utf8.prefix { $0 < 0x80 })
-                continue
+        // The longest start all hashes share, in ASCII (never half a character); each text's bytes
+        // read in place, without a copy.
+        var first: [UInt8] = []
+        var shared = 0
+        for (index, value) in hashes.values.enumerated() {
+            var value = value
+            value.withUTF8 { bytes in
+                if index == 0 {
+                    first = Array(bytes)
+                    shared = bytes.prefix { $0 < 0x80 }.count
+                    return
+                }
+                var count = 0
+                let limit = min(shared, bytes.count)
+                while count < limit, first[count] == bytes[count] { count += 1 }
+                shared = count
             }
-            let shared = zip(common, utf8).prefix { $0 == $1 }.count
-            common.removeLast(common.count - shared)
-            start = common
         }
-        let prefix = start ?? []
-        var bytes: [UInt8] = Array(header.utf8) + prefix
+        var bytes: [UInt8] = Array(header.utf8) + first.prefix(shared)
         bytes.reserveCapacity(bytes.count + hashes.count * 24)
         for (key, value) in hashes {
-            guard !key.utf8.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 }),
-                !value.utf8.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 })
-            else { return JournalJSON.encode(hashes) }
-            bytes.append(10)
-            bytes.append(contentsOf: key.utf8)
-            bytes.append(9)
-            bytes.append(contentsOf: value.utf8.dropFirst(prefix.count))
+            var (key, value) = (key, value)
+            let written = key.withUTF8 { key in
+                value.withUTF8 { value in
+                    // A tab or a line break would break the lines: the map is kept as JSON instead.
+                    let breaks: (UInt8) -> Bool = { $0 == 9 || $0 == 10 || $0 == 13 }
+                    guard !key.contains(where: breaks), !value.contains(where: breaks) else { return false }
+                    bytes.append(10)
+                    bytes.append(contentsOf: key)
+                    bytes.append(9)
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: value[shared...]))
+                    return true
+                }
+            }
+            if !written { return JournalJSON.encode(hashes) }
         }
         return String(decoding: bytes, as: UTF8.self)
     }

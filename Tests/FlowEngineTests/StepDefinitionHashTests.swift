@@ -54,6 +54,12 @@ import Testing
         #expect(other.keys.allSatisfy { other[$0] != settings[$0] })
     }
 
+    @Test func aHashIsThePrefixAndTheFingerprintInHexAsStringWritesIt() {
+        for fingerprint: UInt64 in [0, 1, 0xF, 0x10, 0xDEAD_BEEF, .max, 1 << 63, 0x0123_4567_89AB_CDEF] {
+            #expect(StepDefinitionHash.hash(prefix: "abc", fingerprint) == "abc" + String(fingerprint, radix: 16))
+        }
+    }
+
     @Test func aChangeReachesWhatNeedsOrReadsTheStep() throws {
         let workflow = try Self.workflow(Self.base)
         let reasons = StepDefinitionHash.invalidated(by: ["a"], in: workflow)

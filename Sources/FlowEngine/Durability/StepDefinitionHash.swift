@@ -29,7 +29,7 @@ public enum StepDefinitionHash {
             // Then each step's parsed fingerprint (a step made in code has none, and is described
             // by reflection, which costs ~100 µs a step).
             if let fingerprint = step.definitionFingerprint {
-                hashes[step.id] = inheritedPrefix + String(fingerprint, radix: 16)
+                hashes[step.id] = hash(prefix: inheritedPrefix, fingerprint)
             } else {
                 var text = inherited
                 canonical(step, into: &text)
@@ -37,6 +37,25 @@ public enum StepDefinitionHash {
             }
         }
         return hashes
+    }
+
+    /// `prefix` and `fingerprint` in lowercase hex without leading zeros (as `String(_:radix:)`
+    /// writes it), made in one string: two strings and a concatenation a step cost more.
+    static func hash(prefix: String, _ fingerprint: UInt64) -> String {
+        var prefix = prefix
+        return prefix.withUTF8 { head in
+            let digits = max(1, (64 - fingerprint.leadingZeroBitCount + 3) / 4)
+            return String(unsafeUninitializedCapacity: head.count + digits) { buffer in
+                _ = buffer.initialize(from: head)
+                var rest = fingerprint
+                for position in (head.count..<head.count + digits).reversed() {
+                    let digit = UInt8(rest & 0xF)
+                    buffer[position] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                    rest >>= 4
+                }
+                return head.count + digits
+            }
+        }
     }
 
     /// The SHA-256 of a file's bytes, in hex; nil when it cannot be read.
