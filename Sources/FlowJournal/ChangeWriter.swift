@@ -27,7 +27,7 @@ struct GatheredChanges {
                 logs.append((run, StepLogEncoder()))
                 logIndex[run] = index
             }
-            _ = logs[index].log.add(change)
+            logs[index].log.add(change)
         case .runFinished, .stepHashes, .pruneRuns:
             statements.append(change)
         case .deferred(let make):
@@ -70,7 +70,7 @@ struct ChangeWriter {
         for change in gathered.statements {
             try refusable { try execute(change) }
         }
-        for (run, log) in gathered.logs where !log.isEmpty {
+        for (run, log) in gathered.logs {
             try refusable {
                 try perform(logCell) { bind in
                     bind.text(run)

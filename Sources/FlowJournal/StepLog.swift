@@ -14,12 +14,9 @@ import Foundation
 struct StepLogEncoder {
     private(set) var bytes: [UInt8] = []
 
-    /// Whether nothing was added.
-    var isEmpty: Bool { bytes.isEmpty }
-
     /// Adds `change` when it is a step change (a start, a finish, an unsafe send or a transfer);
-    /// false for changes of the run itself, which are written as SQL.
-    mutating func add(_ change: JournalChange) -> Bool {
+    /// changes of the run itself are written as SQL (see `GatheredChanges`), not here.
+    mutating func add(_ change: JournalChange) {
         switch change {
         case .stepStarted(_, let step, let item, let attempt, let at):
             bytes.append(StepLogTag.started.rawValue)
@@ -55,9 +52,8 @@ struct StepLogEncoder {
             count(Int(clamping: max(0, bytesConfirmed)))
             text(fileIdentity)
         case .runFinished, .stepHashes, .pruneRuns, .deferred:
-            return false
+            break
         }
-        return true
     }
 
     private mutating func count(_ value: Int) {
@@ -89,7 +85,7 @@ struct StepLogEncoder {
     /// The text most steps' outputs have: their state alone (as `FlowEngine.JournalEntry`
     /// writes it). Written as one byte and made again when read: a tenth of a run's log otherwise.
     static func stateOnlyOutputs(_ state: String) -> String {
-        #"{"outputs":{},"status":""# + state + #""}"#
+        String(decoding: stateOnlyHead + Array(state.utf8) + stateOnlyTail, as: UTF8.self)
     }
 
     /// Outputs: 0 none, 1 and the text, 2 for `stateOnlyOutputs` of the step's state.
