@@ -44,12 +44,9 @@ public final class Journal: Sendable {
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "flow.journal"
+        // GRDB's WAL set-up also sets `synchronous = NORMAL`: a commit survives the process dying
+        // (kill -9 included), which is what a resume needs, without an fdatasync a commit.
         configuration.prepareDatabase { db in
-            // In WAL mode NORMAL syncs at checkpoints only, not at every commit: a commit is still
-            // durable when the process dies (kill -9 included), which is what a resume needs; a power
-            // loss may lose the last commits but never corrupts the file (SQLite's documented
-            // guarantee). FULL cost an fdatasync per batch on the writer thread.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // Closing the last connection would copy the log into the database and sync both, in
             // series after the run's last step (about 90 ms for 10,000 steps). The log is left for
             // SQLite's automatic checkpoints (every 1,000 pages, on a writer thread) instead.
@@ -57,12 +54,22 @@ public final class Journal: Sendable {
             let code = flow_sqlite_skip_checkpoint_on_close(UnsafeMutableRawPointer(connection))
             if code != SQLITE_OK { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
         }
-        do {
-            let database = try DatabaseQueue(path: file, configuration: configuration)
-            try JournalMigrations.migrate(database, file: file)
-            return Journal(file: file, database: database)
-        } catch {
-            throw JournalError.from(error, file: file)
+        // Two flows creating one journal at once: switching a new file to WAL mode can meet the
+        // other's lock in a way SQLite reports at once (SQLITE_BUSY, no busy handler: it would be a
+        // deadlock), so the open is tried again, every 20 ms, for as long as a write would wait.
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        while true {
+            do {
+                let database = try DatabaseQueue(path: file, configuration: configuration)
+                try JournalMigrations.migrate(database, file: file)
+                return Journal(file: file, database: database)
+            } catch let error as DatabaseError
+                where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode.primaryResultCode) && Date() < deadline
+            {
+                Thread.sleep(forTimeInterval: 0.020)
+            } catch {
+                throw JournalError.from(error, file: file)
+            }
         }
     }
 
