@@ -152,6 +152,21 @@ public final class Journal: Sendable {
         writer.record(change)
     }
 
+    /// Adds changes made only when a batch is written: the journal's thread calls `take` before
+    /// writing each batch (and once more when the journal closes) and writes what it returns first
+    /// in that batch. For changes that are most often moot by then, such as the start of a step
+    /// that ends within the batch window (its finish carries its start). `take` must not call into
+    /// the journal.
+    public func addBatchSource(_ take: @escaping @Sendable () -> [JournalChange]) {
+        writer.addSource(take)
+    }
+
+    /// Non-blocking: makes the journal's thread write a batch within its window even if nothing is
+    /// recorded, for a batch source that has changes.
+    public func wake() {
+        writer.wake()
+    }
+
     /// Non-blocking write-ahead: `done` is called on the journal's thread once every change recorded
     /// before this call is committed, or with the error that prevented it (after one failed write,
     /// every later flush reports that failure). Do not call `flushAndWait` from `done`.

@@ -17,6 +17,10 @@ final class JournalWriter: @unchecked Sendable {
     /// Set by the first failed write: later changes cannot be promised durable, so every flush fails.
     private var failure: JournalError?
     private var closing = false
+    /// Changes made when a batch is written (see `Journal.addBatchSource`).
+    private var sources: [@Sendable () -> [JournalChange]] = []
+    /// A source has changes: write a batch even if nothing is pending.
+    private var woken = false
     private var finished = false
     /// The writer thread, once it runs.
     private var thread: pthread_t?
@@ -55,6 +59,24 @@ final class JournalWriter: @unchecked Sendable {
             firstPendingAt = Date()
             condition.signal()
         } else if pending.count == batchLimit {
+            condition.signal()
+        }
+    }
+
+    func addSource(_ take: @escaping @Sendable () -> [JournalChange]) {
+        condition.lock()
+        defer { condition.unlock() }
+        sources.append(take)
+    }
+
+    func wake() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closing, !woken else { return }
+        woken = true
+        // As for a first change: the batch is written one window from now.
+        if pending.isEmpty {
+            firstPendingAt = Date()
             condition.signal()
         }
     }
@@ -98,32 +120,39 @@ final class JournalWriter: @unchecked Sendable {
     private func run() {
         condition.lock()
         while true {
-            while pending.isEmpty && waiters.isEmpty && !closing { condition.wait() }
+            while pending.isEmpty && waiters.isEmpty && !closing && !woken { condition.wait() }
             let deadline = firstPendingAt.addingTimeInterval(window)
             while waiters.isEmpty && !closing && pending.count < batchLimit && Date() < deadline {
                 _ = condition.wait(until: deadline)
             }
-            if pending.isEmpty && waiters.isEmpty && closing { break }
             // Every waiter asked before this point waits for changes recorded before it, all in `batch`.
             let batch = pending
             let ready = waiters
+            let sources = sources
+            let last = closing
             // Room for a full batch up front: growing from empty again copies and faults in pages
             // while the callers hold the lock.
             pending = []
             pending.reserveCapacity(batchLimit)
             waiters = []
+            woken = false
             firstPendingAt = .distantFuture
             var outcome = failure
             condition.unlock()
 
-            if outcome == nil, !batch.isEmpty {
-                outcome = write(batch)
+            // The sources' changes first: a held-back start precedes the changes its step made
+            // since (an unsafe send, a transfer), which may be in `batch`.
+            var changes = sources.flatMap { $0() }
+            changes.append(contentsOf: batch)
+            if outcome == nil, !changes.isEmpty {
+                outcome = write(changes)
             }
             for done in ready { done(outcome) }
 
             condition.lock()
             if failure == nil { failure = outcome }
-            if outcome == nil, !batch.isEmpty { committedBatches += 1 }
+            if outcome == nil, !changes.isEmpty { committedBatches += 1 }
+            if last && pending.isEmpty && waiters.isEmpty { break }
         }
         finished = true
         condition.broadcast()

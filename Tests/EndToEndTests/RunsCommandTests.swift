@@ -167,6 +167,47 @@ import Testing
         #expect(transfers.first?["bytesConfirmed"] as? Int == 1_048_576)
     }
 
+    /// The journal holds back a step's start and writes it only if the step still runs when its
+    /// next batch is written (a step that ends first is one change, its finish carrying its start):
+    /// a live run still shows its running step, and the ended step's start.
+    @Test func aLiveRunShowsItsRunningStepAndWhenTheEndedOneStarted() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-live-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/live.yaml"
+        try """
+        version: 1
+        steps:
+          quick: { run: 'true' }
+          long: { needs: quick, run: 'sleep 30' }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let flow = try FlowChild(["run", file])
+        defer { kill(flow.pid, SIGKILL) }
+        #expect(await FlowChild.wait(for: .seconds(30)) { flow.output.contains("[long] started") }, "\(flow.errors)")
+
+        var steps: [[String: Any]] = []
+        // Written within the journal's batch window (20 ms); a loaded machine gets a few seconds.
+        _ = await FlowChild.wait(for: .seconds(5)) {
+            guard
+                let listing = try? FlowProcess.runBlocking(["runs", file, "--format", "json"]),
+                let runs = (try? JSONSerialization.jsonObject(with: Data(listing.stdout.utf8)) as? [String: Any])?[
+                    "runs"] as? [[String: Any]],
+                let id = runs.first?["id"] as? String,
+                let shown = try? FlowProcess.runBlocking(["runs", "show", id, "--state-dir", folder + "/.flow", "--format", "json"]),
+                let object = try? JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+            else { return false }
+            steps = object["steps"] as? [[String: Any]] ?? []
+            return steps.count == 2
+        }
+        let byName = Dictionary(steps.map { (($0["step"] as? String) ?? "", $0) }) { first, _ in first }
+        #expect(byName["long"]?["state"] as? String == "running", "\(steps)")
+        #expect(byName["long"]?["startedAt"] is String, "\(steps)")
+        #expect(byName["quick"]?["state"] as? String == "succeeded", "\(steps)")
+        let quickStart = byName["quick"]?["startedAt"] as? String
+        let quickEnd = byName["quick"]?["finishedAt"] as? String
+        #expect(quickStart != nil && quickEnd != nil && quickStart! <= quickEnd!, "\(steps)")
+    }
+
     @Test func anUnknownIdExitsWith2() async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }

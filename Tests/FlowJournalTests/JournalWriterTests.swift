@@ -53,6 +53,31 @@ struct JournalWriterTests {
         #expect(journal.transactionsCommitted == 1)
     }
 
+    @Test("a batch source's changes come first in each batch; a wake writes them with nothing else pending")
+    func batchSources() async throws {
+        let folder = try TemporaryFolder()
+        let journal = try Journal.open(stateDirectory: folder.path)
+        defer { journal.close() }
+        let run = try begin(journal)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        // Held starts, taken once each, as `RunRecording` gives them.
+        let held = LockedStarts()
+        journal.addBatchSource {
+            held.take().map { .stepStarted(run: run, step: $0, item: nil, attempt: 1, at: start) }
+        }
+        // Nothing recorded: the wake alone makes the batch that writes the start.
+        held.add("long")
+        journal.wake()
+        let written = await poll { (try? journal.run(id: run))?.steps.map(\.state) == ["running"] }
+        #expect(written)
+        // Taken before the batch's changes: an unsafe send recorded after the held start stays marked.
+        held.add("post")
+        journal.record(.unsafeSend(run: run, step: "post", item: nil, at: start.addingTimeInterval(1)))
+        try await journal.flushed()
+        let post = try #require(try journal.run(id: run)?.steps.first { $0.step == "post" })
+        #expect(post.unsafeInFlight && post.state == "running" && post.startedAt == start)
+    }
+
     @Test("flush callbacks come in order, on the journal's thread, after their changes are committed")
     func flushOrdering() async throws {
         let folder = try TemporaryFolder()
@@ -130,4 +155,28 @@ final class LockedList: @unchecked Sendable {
 
     func append(_ call: Call) { lock.withLock { calls.append(call) } }
     var items: [Call] { lock.withLock { calls } }
+}
+
+/// Step ids a test hands to a batch source.
+private final class LockedStarts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ids: [String] = []
+
+    func add(_ id: String) { lock.withLock { ids.append(id) } }
+
+    func take() -> [String] {
+        lock.withLock {
+            defer { ids = [] }
+            return ids
+        }
+    }
+}
+
+/// Checks `condition` every 10 ms for up to 5 s; whether it held.
+private func poll(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<500 {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return false
 }

@@ -7,6 +7,13 @@ import Foundation
 public protocol RunRecorder: Sendable {
     /// A step (or, with `item`, one item of a `for-each` step) started.
     func stepStarted(_ step: String, item: Int?, attempt: Int, at date: Date)
+    /// Lets the recorder hold back the starts of the run's own steps: most steps end within one of
+    /// the recorder's batches, and their finish carries their start, so one change is written for
+    /// them instead of two. `running` returns the steps started since it was last called that are
+    /// still running; the recorder calls it on its own thread before it writes each batch, and
+    /// writes those starts first in it. The returned closure is called when a start is held back
+    /// and none was before, so that the recorder writes a batch even if nothing else happens.
+    func holdStarts(running: @escaping @Sendable () -> [HeldStart]) -> @Sendable () -> Void
     /// A step or item reached a final state.
     func stepFinished(_ finish: StepFinish)
     /// A request whose repetition is not safe (non-idempotent method, no `Idempotency-Key`) is
@@ -15,6 +22,16 @@ public protocol RunRecorder: Sendable {
     func unsafeSend(_ step: String, item: Int?, at date: Date) -> Future<Void>
     /// An upload's (or resumable download's) session, and the bytes the server has confirmed.
     func transfer(_ session: TransferSession)
+}
+
+/// The start of a step whose start was held back (see `RunRecorder.holdStarts`).
+public struct HeldStart: Sendable, Equatable {
+    /// The step's id.
+    public let step: String
+    /// The attempt running now, from 1.
+    public let attempt: Int
+    /// When its first attempt started.
+    public let at: Date
 }
 
 /// A step's or item's final state as the journal keeps it: outputs as JSON text, never a secret.

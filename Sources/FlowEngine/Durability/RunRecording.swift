@@ -7,21 +7,53 @@ import Foundation
 final class RunRecording: Sendable {
     private let recorder: any RunRecorder
     private let masker: SecretMasker
-    /// For each of the run's own steps (events of called files' steps are not recorded as its
-    /// own), when it started and its latest attempt; one lookup an event. Touched only on the
-    /// run's queue; the box makes that checkable.
-    private let steps: LockedBox<[String: (date: Date, attempt: Int)?]>
-    /// The same for each `for-each` item.
+    /// The run's own steps (events of called files' steps are not recorded as its own) and the
+    /// starts held back. Touched on the run's queue, and by the recorder's thread when it takes the
+    /// held starts.
+    private let steps: LockedBox<OwnSteps>
+    /// The same for each `for-each` item, whose starts are recorded at once.
     private let items = LockedBox<[TransferKey: (date: Date, attempt: Int)]>([:])
+    /// Tells the recorder that a start is held back (see `RunRecorder.holdStarts`).
+    private let startHeld: @Sendable () -> Void
 
     /// Unsafe requests whose answer never came (see `OpenUnsafeSends`).
     private let openSends: OpenUnsafeSends
+
+    /// A step's start while it runs.
+    private struct Begun {
+        var date: Date
+        var attempt: Int
+        /// Whether the recorder was given the start (see `OwnSteps.takeHeld`).
+        var told: Bool
+    }
+
+    private struct OwnSteps {
+        /// For each step, its start and latest attempt while it runs. Keys are never added or
+        /// removed after the run starts, so an index stays valid: one lookup an event.
+        var begun: [String: Begun?]
+        /// Steps whose start is held back, by index into `begun`.
+        var held: [Dictionary<String, Begun?>.Index] = []
+
+        /// The held starts of steps still running, marked as told.
+        mutating func takeHeld() -> [HeldStart] {
+            var starts: [HeldStart] = []
+            for index in held {
+                guard let step = begun.values[index], !step.told else { continue }
+                begun.values[index]?.told = true
+                starts.append(HeldStart(step: begun.keys[index], attempt: step.attempt, at: step.date))
+            }
+            held.removeAll(keepingCapacity: true)
+            return starts
+        }
+    }
 
     init(recorder: any RunRecorder, masker: SecretMasker, ids: Set<String>, openSends: OpenUnsafeSends) {
         self.openSends = openSends
         self.recorder = recorder
         self.masker = masker
-        steps = LockedBox(Dictionary(uniqueKeysWithValues: ids.map { ($0, nil) }))
+        let steps = LockedBox(OwnSteps(begun: Dictionary(uniqueKeysWithValues: ids.map { ($0, nil) })))
+        self.steps = steps
+        startHeld = recorder.holdStarts { steps.withLock { $0.takeHeld() } }
     }
 
     func handle(_ event: SchedulerEvent<StepResult>) {
@@ -33,14 +65,19 @@ final class RunRecording: Sendable {
             }
         }
         let now = Date()
-        // nil: not one of the run's own steps; then the step's start, if it started.
-        let begun: (date: Date, attempt: Int)?? = steps.withLock { steps in
-            guard let index = steps.index(forKey: event.id) else { return nil }
-            let begun = steps.values[index]
+        // nil: not one of the run's own steps; then the step's start, if it started; and whether
+        // this start is the first held back since the recorder last took them.
+        var firstHeld = false
+        let begun: Begun?? = steps.withLock { steps in
+            guard let index = steps.begun.index(forKey: event.id) else { return nil }
+            let begun = steps.begun.values[index]
             switch event.kind {
-            case .started: steps.values[index] = (now, 1)
-            case .progress(.attempt(let attempt)): steps.values[index]?.attempt = attempt
-            case .finished: steps.values[index] = nil
+            case .started:
+                steps.begun.values[index] = Begun(date: now, attempt: 1, told: false)
+                steps.held.append(index)
+                firstHeld = steps.held.count == 1
+            case .progress(.attempt(let attempt)): steps.begun.values[index]?.attempt = attempt
+            case .finished: steps.begun.values[index] = nil
             case .progress: break
             }
             return .some(begun)
@@ -48,7 +85,7 @@ final class RunRecording: Sendable {
         guard let begun else { return }
         switch event.kind {
         case .started:
-            recorder.stepStarted(event.id, item: nil, attempt: 1, at: now)
+            if firstHeld { startHeld() }
         case .progress(.item(let item)):
             itemChanged(event.id, item, at: now)
         case .progress:

@@ -21,6 +21,15 @@ final class JournalRecorder: RunRecorder {
         journal.record(.stepStarted(run: runID, step: step, item: item, attempt: attempt, at: date))
     }
 
+    func holdStarts(running: @escaping @Sendable () -> [HeldStart]) -> @Sendable () -> Void {
+        let runID = runID
+        journal.addBatchSource {
+            running().map { .stepStarted(run: runID, step: $0.step, item: nil, attempt: $0.attempt, at: $0.at) }
+        }
+        let journal = journal
+        return { journal.wake() }
+    }
+
     func stepFinished(_ finish: StepFinish) {
         let runID = runID
         // The outputs are encoded on the journal's thread, not the run's queue.
