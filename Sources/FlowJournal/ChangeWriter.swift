@@ -97,10 +97,9 @@ struct ChangeWriter {
                 bind.text(run)
             }
         case .stepHashes(let run, let hashes):
-            let text = StepHashText.encode(hashes)
             try perform(stepHashes) { bind in
                 bind.text(run)
-                bind.text(text)
+                bind.text(hashes.text)
             }
         case .pruneRuns(let file, let kept):
             try JournalPruning.prune(file: file, keeping: kept, in: db)

@@ -25,7 +25,7 @@ public enum JournalChange: Sendable {
     /// The run's step definition hashes (replacing those `beginRun` stored): recorded right after
     /// it, so that computing and writing a large workflow's hashes does not delay its first step.
     /// Changes are committed in order, so no step of the run is in the journal without them.
-    case stepHashes(run: String, hashes: [String: String])
+    case stepHashes(run: String, hashes: StepHashes)
     /// Deletes old runs of `file`, keeping `kept` (see the rule in `Journal`); `beginRun` records it,
     /// so that a new run does not wait while its file's oldest run's rows are deleted.
     case pruneRuns(file: String, keeping: Int)

@@ -83,6 +83,24 @@ struct StepHashTextTests {
             #expect(try StepHashText.decode(StepHashText.encode(map)) == map, "\(map)")
         }
     }
+    @Test("hashes built a step at a time read back as the map they make, ids with tabs included")
+    func builtAStepAtATime() throws {
+        var built = StepHashes(shared: "0123456789abcdef")
+        var expected: [String: String] = [:]
+        for (index, value) in [UInt64(0), 1, 15, 16, 0xdead_beef, .max].enumerated() {
+            built.add(step: "s\(index)", hexDigitsOf: value)
+            expected["s\(index)"] = "0123456789abcdef" + String(value, radix: 16)
+        }
+        built.add(step: "named", rest: "é")
+        expected["named"] = "0123456789abcdefé"
+        #expect(try StepHashText.decode(built.text) == expected)
+        #expect(built.byStep == expected)
+        // A tab in an id: from then on the list is a map, kept as JSON.
+        built.add(step: "tab\tid", hexDigitsOf: 42)
+        expected["tab\tid"] = "0123456789abcdef2a"
+        #expect(try StepHashText.decode(built.text) == expected)
+        #expect(StepHashes(expected).byStep == expected)
+    }
 }
 
 @Suite("Journal runs")

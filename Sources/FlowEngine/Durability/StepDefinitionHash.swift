@@ -9,34 +9,68 @@ import Foundation
 /// and where it is in the file do not count; see `Step.definitionFingerprint`), its name and description left out, with what it inherits from the
 /// file: `defaults` and `env`. A group's definition holds its children's.
 public enum StepDefinitionHash {
-    /// Every step's hash, by id.
+    /// Every step's hash, by id: `sharedStart` and each step's rest (see `forEachRest`).
     public static func hashes(of workflow: Workflow) -> [String: String] {
-        var inherited = ""
+        let shared = sharedStart(of: workflow)
+        var hashes: [String: String] = [:]
+        hashes.reserveCapacity(workflow.allSteps.count)
+        forEachRest(of: workflow) { id, rest in
+            switch rest {
+            case .hexDigits(let fingerprint): hashes[id] = hash(prefix: shared, fingerprint)
+            case .text(let text): hashes[id] = shared + text
+            }
+        }
+        return hashes
+    }
+
+    /// The rest of a step's hash after `sharedStart`.
+    public enum Rest {
+        /// A number, written in lowercase hex without leading zeros.
+        case hexDigits(UInt64)
+        /// A text.
+        case text(String)
+    }
+
+    /// What every step's hash starts with: a digest of what all steps inherit when every step
+    /// has a parsed fingerprint (a workflow read from a file), else nothing.
+    public static func sharedStart(of workflow: Workflow) -> String {
+        guard let settings = workflow.settingsFingerprint,
+            workflow.allSteps.allSatisfy({ $0.definitionFingerprint != nil })
+        else { return "" }
+        return String(digest("settings:" + String(settings, radix: 16)).prefix(32))
+    }
+
+    /// Calls `body` with each step's id and the rest of its hash after `sharedStart`, in the order
+    /// of `allSteps`, without building a text a step (the journal writes them as they come).
+    public static func forEachRest(of workflow: Workflow, _ body: (String, Rest) -> Void) {
+        if workflow.settingsFingerprint != nil, workflow.allSteps.allSatisfy({ $0.definitionFingerprint != nil }) {
+            for step in workflow.allSteps {
+                body(step.id, .hexDigits(step.definitionFingerprint ?? 0))
+            }
+            return
+        }
         // What every step inherits, hashed once: the file's fingerprint of it. Only a workflow made
         // in code is described by reflection, whose first use of each type scans every protocol
         // conformance in the binary (about 12 ms for `defaults`, more than a 1,000-step run).
+        var inherited = ""
         if let settings = workflow.settingsFingerprint {
             inherited = "settings:" + String(settings, radix: 16)
         } else {
             canonical(workflow.defaults, into: &inherited)
             canonical(workflow.env, into: &inherited)
         }
-        let inheritedDigest = digest(inherited)
-        let inheritedPrefix = String(inheritedDigest.prefix(32))
-        var hashes: [String: String] = [:]
-        hashes.reserveCapacity(workflow.allSteps.count)
+        let inheritedPrefix = String(digest(inherited).prefix(32))
         for step in workflow.allSteps {
-            // Then each step's parsed fingerprint (a step made in code has none, and is described
-            // by reflection, which costs ~100 µs a step).
+            // A step made in code has no parsed fingerprint, and is described by reflection
+            // (about 100 µs a step).
             if let fingerprint = step.definitionFingerprint {
-                hashes[step.id] = hash(prefix: inheritedPrefix, fingerprint)
+                body(step.id, .text(hash(prefix: inheritedPrefix, fingerprint)))
             } else {
                 var text = inherited
                 canonical(step, into: &text)
-                hashes[step.id] = digest(text)
+                body(step.id, .text(digest(text)))
             }
         }
-        return hashes
     }
 
     /// `prefix` and `fingerprint` in lowercase hex without leading zeros (as `String(_:radix:)`

@@ -51,7 +51,7 @@ struct DurableRun {
                         file: file, fileHash: fileHash, stepHashes: [:],
                         inputs: inputs.mapValues { masker($0.description) }, startedAt: Date()))
                 // Hashed on the journal's thread while the first steps run: about 1 µs a step.
-                journal.record(.deferred { .stepHashes(run: runID, hashes: StepDefinitionHash.hashes(of: workflow)) })
+                journal.record(.deferred { .stepHashes(run: runID, hashes: Self.stepHashes(of: workflow)) })
                 return DurableRun(
                     journal: journal, runID: runID, recorder: JournalRecorder(journal: journal, runID: runID),
                     prior: PriorRun())
@@ -112,6 +112,18 @@ struct DurableRun {
             StandardError.write("flow: warning: the journal could not record the end of the run: \(error)\n")
         }
         journal.close()
+    }
+
+    /// The workflow's step hashes, written straight into the journal's text for them.
+    static func stepHashes(of workflow: Workflow) -> StepHashes {
+        var hashes = StepHashes(shared: StepDefinitionHash.sharedStart(of: workflow))
+        StepDefinitionHash.forEachRest(of: workflow) { id, rest in
+            switch rest {
+            case .hexDigits(let value): hashes.add(step: id, hexDigitsOf: value)
+            case .text(let text): hashes.add(step: id, rest: text)
+            }
+        }
+        return hashes
     }
 
     static func unknownOutcomeMessage(_ steps: [String], run: String) -> String {
