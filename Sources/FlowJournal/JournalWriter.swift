@@ -12,6 +12,10 @@ final class JournalWriter: @unchecked Sendable {
     // Safe to share: every mutable field below is read and written only with `condition` locked.
     private let condition = NSCondition()
     private var pending: [JournalChange] = []
+    /// The storage of the batch written last, emptied, for `pending` to take next: a fresh array a
+    /// batch (about 120 KB) was mapped, faulted in page by page while callers held the lock, and
+    /// unmapped again, every batch.
+    private var spare: [JournalChange] = []
     private var firstPendingAt = Date.distantFuture
     private var waiters: [@Sendable (JournalError?) -> Void] = []
     /// Set by the first failed write: later changes cannot be promised durable, so every flush fails.
@@ -126,14 +130,13 @@ final class JournalWriter: @unchecked Sendable {
                 _ = condition.wait(until: deadline)
             }
             // Every waiter asked before this point waits for changes recorded before it, all in `batch`.
-            let batch = pending
+            var batch = pending
             let ready = waiters
             let sources = sources
             let last = closing
-            // Room for a full batch up front: growing from empty again copies and faults in pages
-            // while the callers hold the lock.
-            pending = []
-            pending.reserveCapacity(batchLimit)
+            pending = spare
+            if pending.capacity < batchLimit { pending.reserveCapacity(batchLimit) }
+            spare = []
             waiters = []
             woken = false
             firstPendingAt = .distantFuture
@@ -142,16 +145,18 @@ final class JournalWriter: @unchecked Sendable {
 
             // The sources' changes first: a held-back start precedes the changes its step made
             // since (an unsafe send, a transfer), which may be in `batch`.
-            var changes = sources.flatMap { $0() }
-            changes.append(contentsOf: batch)
-            if outcome == nil, !changes.isEmpty {
-                outcome = write(changes)
+            let held = sources.flatMap { $0() }
+            let written = !held.isEmpty || !batch.isEmpty
+            if outcome == nil, written {
+                outcome = write(held, batch)
             }
             for done in ready { done(outcome) }
+            batch.removeAll(keepingCapacity: true)
 
             condition.lock()
+            spare = batch
             if failure == nil { failure = outcome }
-            if outcome == nil, !changes.isEmpty { committedBatches += 1 }
+            if outcome == nil, written { committedBatches += 1 }
             if last && pending.isEmpty && waiters.isEmpty { break }
         }
         finished = true
@@ -159,10 +164,11 @@ final class JournalWriter: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func write(_ batch: [JournalChange]) -> JournalError? {
+    private func write(_ held: [JournalChange], _ batch: [JournalChange]) -> JournalError? {
         // Gathered before the transaction (deferred changes made, step changes encoded), so that
         // other processes' writes wait only for the statements.
         var gathered = GatheredChanges()
+        for change in held { gathered.add(change) }
         for change in batch { gathered.add(change) }
         do {
             try database.write { db in try ChangeWriter(db).write(gathered) }

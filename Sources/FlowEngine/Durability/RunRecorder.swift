@@ -48,9 +48,26 @@ public struct StepFinish: Sendable {
     public let startedAt: Date?
     /// When it ended.
     public let finishedAt: Date
-    /// Encodes the outputs (see `StepOutputs`). Encoding is most of what recording a step costs,
-    /// so a recorder calls this off the run's queue, on the thread that writes the change.
-    public let outputs: @Sendable () -> StepOutputs
+    /// The outputs (see `StepOutputs`).
+    public let outputs: Outputs
+
+    /// A finished step's outputs: ready when there was nothing to encode (a step's state alone,
+    /// most steps), else how to encode them. Encoding is most of what recording a step costs, so
+    /// a recorder encodes off the run's queue, on the thread that writes the change.
+    public enum Outputs: Sendable {
+        /// Nothing to encode.
+        case ready(StepOutputs)
+        /// Encodes them.
+        case encode(@Sendable () -> StepOutputs)
+
+        /// The outputs, encoded now if they were not.
+        public func make() -> StepOutputs {
+            switch self {
+            case .ready(let outputs): outputs
+            case .encode(let encode): encode()
+            }
+        }
+    }
     /// Why it failed, masked.
     public let error: String?
 }

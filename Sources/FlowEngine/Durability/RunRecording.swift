@@ -92,13 +92,12 @@ final class RunRecording: Sendable {
             break
         case .finished:
             let (record, masker) = (event.record, masker)
-            let outputs: @Sendable () -> StepOutputs
+            let outputs: StepFinish.Outputs
             if let text = JournalEntry.plainText(record) {
                 // Nothing to encode: the record is not kept alive for the journal's thread.
-                let ready = StepOutputs(json: text, containsSecret: false)
-                outputs = { ready }
+                outputs = .ready(StepOutputs(json: text, containsSecret: false))
             } else {
-                outputs = {
+                outputs = .encode {
                     let (json, containsSecret) = JournalEntry.encode(record, masker: masker)
                     return StepOutputs(json: json, containsSecret: containsSecret)
                 }
@@ -136,7 +135,7 @@ final class RunRecording: Sendable {
                 StepFinish(
                     step: step, item: item.index, state: state, attempts: begun?.attempt ?? 1, startedAt: begun?.date,
                     finishedAt: now,
-                    outputs: {
+                    outputs: .encode {
                         guard state == .succeeded else { return StepOutputs(json: nil, containsSecret: false) }
                         let text = PriorItem(item: value, outputs: outputs).jsonText
                         let containsSecret = !masker.isEmpty && masker(text) != text

@@ -32,15 +32,19 @@ final class JournalRecorder: RunRecorder {
 
     func stepFinished(_ finish: StepFinish) {
         let runID = runID
-        // The outputs are encoded on the journal's thread, not the run's queue.
-        journal.record(
-            .deferred {
-                let outputs = finish.outputs()
-                return .stepFinished(
-                    run: runID, step: finish.step, item: finish.item, state: finish.state.rawValue,
-                    attempts: finish.attempts, startedAt: finish.startedAt, finishedAt: finish.finishedAt,
-                    outputsJSON: outputs.json, containsSecret: outputs.containsSecret, error: finish.error)
-            })
+        @Sendable func change(_ outputs: StepOutputs) -> JournalChange {
+            .stepFinished(
+                run: runID, step: finish.step, item: finish.item, state: finish.state.rawValue,
+                attempts: finish.attempts, startedAt: finish.startedAt, finishedAt: finish.finishedAt,
+                outputsJSON: outputs.json, containsSecret: outputs.containsSecret, error: finish.error)
+        }
+        switch finish.outputs {
+        case .ready(let outputs):
+            journal.record(change(outputs))
+        case .encode(let encode):
+            // Encoded on the journal's thread, not the run's queue.
+            journal.record(.deferred { change(encode()) })
+        }
     }
 
     func unsafeSend(_ step: String, item: Int?, at date: Date) -> Future<Void> {
