@@ -28,30 +28,32 @@ final class RunRecording: Sendable {
     }
 
     private struct OwnSteps {
-        /// For each step, its start and latest attempt while it runs. Keys are never added or
-        /// removed after the run starts, so an index stays valid: one lookup an event.
-        var begun: [String: Begun?]
-        /// Steps whose start is held back, by index into `begun`.
-        var held: [Dictionary<String, Begun?>.Index] = []
+        /// The run's steps in the order of its plan (`SchedulerEvent.position`).
+        let ids: [String]
+        /// For each step, its start and latest attempt while it runs.
+        var begun: [Begun?]
+        /// Steps whose start is held back, by position.
+        var held: [Int] = []
 
         /// The held starts of steps still running, marked as told.
         mutating func takeHeld() -> [HeldStart] {
             var starts: [HeldStart] = []
-            for index in held {
-                guard let step = begun.values[index], !step.told else { continue }
-                begun.values[index]?.told = true
-                starts.append(HeldStart(step: begun.keys[index], attempt: step.attempt, at: step.date))
+            for position in held {
+                guard let step = begun[position], !step.told else { continue }
+                begun[position]?.told = true
+                starts.append(HeldStart(step: ids[position], attempt: step.attempt, at: step.date))
             }
             held.removeAll(keepingCapacity: true)
             return starts
         }
     }
 
-    init(recorder: any RunRecorder, masker: SecretMasker, ids: Set<String>, openSends: OpenUnsafeSends) {
+    /// Records the events of the steps `plan` lists, by their position in it.
+    init(recorder: any RunRecorder, masker: SecretMasker, plan: [String], openSends: OpenUnsafeSends) {
         self.openSends = openSends
         self.recorder = recorder
         self.masker = masker
-        let steps = LockedBox(OwnSteps(begun: Dictionary(uniqueKeysWithValues: ids.map { ($0, nil) })))
+        let steps = LockedBox(OwnSteps(ids: plan, begun: Array(repeating: nil, count: plan.count)))
         self.steps = steps
         startHeld = recorder.holdStarts { steps.withLock { $0.takeHeld() } }
     }
@@ -69,15 +71,16 @@ final class RunRecording: Sendable {
         // this start is the first held back since the recorder last took them.
         var firstHeld = false
         let begun: Begun?? = steps.withLock { steps in
-            guard let index = steps.begun.index(forKey: event.id) else { return nil }
-            let begun = steps.begun.values[index]
+            // Only the scheduler of this run calls, with each event's position in its plan.
+            guard let index = event.position, steps.begun.indices.contains(index) else { return nil }
+            let begun = steps.begun[index]
             switch event.kind {
             case .started:
-                steps.begun.values[index] = Begun(date: now, attempt: 1, told: false)
+                steps.begun[index] = Begun(date: now, attempt: 1, told: false)
                 steps.held.append(index)
                 firstHeld = steps.held.count == 1
-            case .progress(.attempt(let attempt)): steps.begun.values[index]?.attempt = attempt
-            case .finished: steps.begun.values[index] = nil
+            case .progress(.attempt(let attempt)): steps.begun[index]?.attempt = attempt
+            case .finished: steps.begun[index] = nil
             case .progress: break
             }
             return .some(begun)

@@ -58,17 +58,7 @@ public final class WorkflowRun: Sendable {
 
         let queue = DispatchQueue(label: "flow.run")
         self.queue = queue
-        // The journal hears of each step's start and end before the caller's printer does.
-        var recorded = onEvent
         let openSends = options.openSends
-        if let recorder = options.recorder, options.recordsEvents {
-            let recording = RunRecording(
-                recorder: recorder, masker: masker, ids: Set(workflow.allSteps.map(\.id)), openSends: openSends)
-            recorded = { event in
-                recording.handle(event)
-                onEvent(event)
-            }
-        }
         let stepQueue = DispatchQueue(label: "flow.steps", attributes: .concurrent)
         var http = HTTPStepRunner(
             client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
@@ -110,6 +100,16 @@ public final class WorkflowRun: Sendable {
             return Self.repeated(
                 planned, step: step, values: runValues, masker: masker, concurrency: concurrency,
                 kept: options.priorItems[step.id] ?? [:])
+        }
+        // The journal hears of each step's start and end before the caller's printer does.
+        var recorded = onEvent
+        if let recorder = options.recorder, options.recordsEvents {
+            let recording = RunRecording(
+                recorder: recorder, masker: masker, plan: plan.map(\.id), openSends: openSends)
+            recorded = { event in
+                recording.handle(event)
+                onEvent(event)
+            }
         }
         scheduler = Scheduler(
             steps: plan, concurrency: concurrency, queue: queue, records: records, prior: options.prior,

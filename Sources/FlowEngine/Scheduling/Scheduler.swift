@@ -185,14 +185,14 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
         node.record.state = .running
         node.record.startedAt = elapsed()
         records.update(node.record, at: node.position)
-        onEvent(SchedulerEvent(id: node.step.id, kind: .started, record: node.record))
+        onEvent(SchedulerEvent(id: node.step.id, kind: .started, record: node.record, position: node.position))
     }
 
     private func progress(_ position: Int, _ progress: StepProgress) {
         let node = graph.nodes[position]
         // Lines still count after a step ended: a cancelled upload says what it does about it.
         guard node.record.state == .running || progress.isLine else { return }
-        onEvent(SchedulerEvent(id: node.step.id, kind: .progress(progress), record: node.record))
+        onEvent(SchedulerEvent(id: node.step.id, kind: .progress(progress), record: node.record, position: node.position))
     }
 
     // MARK: - Prior results
@@ -238,7 +238,7 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
         records.update(node.record, at: node.position)
         finalCount += 1
         if emit {
-            onEvent(SchedulerEvent(id: node.step.id, kind: .finished, record: node.record))
+            onEvent(SchedulerEvent(id: node.step.id, kind: .finished, record: node.record, position: node.position))
         }
         reportToGroup(node)
         if case .group(_, let children, _) = node.step.work {

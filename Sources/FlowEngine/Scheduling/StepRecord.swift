@@ -76,4 +76,8 @@ public struct SchedulerEvent<Output: Sendable>: Sendable {
     public let kind: Kind
     /// The step's record after the change.
     public let record: StepRecord<Output>
+    /// The step's place in the plan of the scheduler that decided the change (see
+    /// `SchedulerNode.position`): a lookup without hashing the id. Nil for an event a called
+    /// file's run passes on under its qualified id.
+    public var position: Int? = nil
 }
