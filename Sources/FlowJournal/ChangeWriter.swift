@@ -13,26 +13,34 @@ struct GatheredChanges {
 
     /// Adds `change`, made first when it is deferred.
     mutating func add(_ change: JournalChange) {
+        if let run = change.stepLogRun {
+            logs[indexOfLog(for: run)].log.add(change)
+            return
+        }
         switch change {
-        case .stepStarted(let run, _, _, _, _), .stepFinished(let run, _, _, _, _, _, _, _, _, _),
-            .unsafeSend(let run, _, _, _), .transfer(let run, _, _, _, _, _, _):
-            // Nearly always the run of the change before.
-            let index: Int
-            if let last = logs.indices.last, logs[last].run == run {
-                index = last
-            } else if let known = logIndex[run] {
-                index = known
-            } else {
-                index = logs.count
-                logs.append((run, StepLogEncoder()))
-                logIndex[run] = index
-            }
-            logs[index].log.add(change)
-        case .runFinished, .stepHashes, .pruneRuns:
-            statements.append(change)
         case .deferred(let make):
             add(make())
+        default:
+            statements.append(change)
         }
+    }
+
+    /// Adds what the recording thread already encoded, or kept as it was.
+    mutating func add(_ pending: PendingChange) {
+        switch pending {
+        case .log(let run, let encoded): logs[indexOfLog(for: run)].log.append(encoded)
+        case .change(let change): add(change)
+        }
+    }
+
+    /// Where the log of `run`'s changes in this batch is in `logs`, added when missing.
+    private mutating func indexOfLog(for run: String) -> Int {
+        // Nearly always the run of the change before.
+        if let last = logs.indices.last, logs[last].run == run { return last }
+        if let known = logIndex[run] { return known }
+        logs.append((run, StepLogEncoder()))
+        logIndex[run] = logs.count - 1
+        return logs.count - 1
     }
 }
 

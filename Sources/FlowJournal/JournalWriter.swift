@@ -3,7 +3,10 @@ import GRDB
 
 /// The journal's own thread: takes recorded changes and writes them in batches, one transaction each.
 ///
-/// Callers only append to `pending` under the lock, so `record` costs a lock and an append. The
+/// Callers only add to `pending` under the lock: a step change (most changes) is encoded at once
+/// into the open step log (`StepLogEncoder`), without keeping the change (copying, keeping and
+/// destroying a `JournalChange` a step was a third of what the journal cost a 10,000-step run);
+/// any other change closes that log and is kept as it is, so the order holds. The
 /// thread waits for the first change, then up to `window` more (or until `batchLimit` changes are
 /// pending, a flush is asked for, or the journal closes), and writes everything pending at once.
 /// It is a dedicated `Thread`, not a Dispatch queue: it blocks on SQLite's I/O (and on the busy
@@ -11,11 +14,11 @@ import GRDB
 final class JournalWriter: @unchecked Sendable {
     // Safe to share: every mutable field below is read and written only with `condition` locked.
     private let condition = NSCondition()
-    private var pending: [JournalChange] = []
-    /// The storage of the batch written last, emptied, for `pending` to take next: a fresh array a
-    /// batch (about 120 KB) was mapped, faulted in page by page while callers held the lock, and
-    /// unmapped again, every batch.
-    private var spare: [JournalChange] = []
+    private var pending: [PendingChange] = []
+    /// Step changes recorded since the last other change, and their run.
+    private var openLog: (run: String, log: StepLogEncoder)?
+    /// Changes recorded since the last batch was taken, encoded ones included.
+    private var pendingCount = 0
     private var firstPendingAt = Date.distantFuture
     private var waiters: [@Sendable (JournalError?) -> Void] = []
     /// Set by the first failed write: later changes cannot be promised durable, so every flush fails.
@@ -56,15 +59,32 @@ final class JournalWriter: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         guard !closing else { return }
-        pending.append(change)
+        if let run = change.stepLogRun {
+            if openLog?.run != run {
+                closeOpenLog()
+                openLog = (run, StepLogEncoder())
+            }
+            openLog?.log.add(change)
+        } else {
+            closeOpenLog()
+            pending.append(.change(change))
+        }
+        pendingCount += 1
         // Wake the thread only when it may be waiting for this: the first change of a batch
         // (it waits for work) or a full batch (it waits out the window).
-        if pending.count == 1 {
+        if pendingCount == 1 {
             firstPendingAt = Date()
             condition.signal()
-        } else if pending.count == batchLimit {
+        } else if pendingCount == batchLimit {
             condition.signal()
         }
+    }
+
+    /// Moves the open step log to `pending`; with `condition` locked.
+    private func closeOpenLog() {
+        guard let open = openLog else { return }
+        pending.append(.log(run: open.run, open.log))
+        openLog = nil
     }
 
     func addSource(_ take: @escaping @Sendable () -> [JournalChange]) {
@@ -79,7 +99,7 @@ final class JournalWriter: @unchecked Sendable {
         guard !closing, !woken else { return }
         woken = true
         // As for a first change: the batch is written one window from now.
-        if pending.isEmpty {
+        if pendingCount == 0 {
             firstPendingAt = Date()
             condition.signal()
         }
@@ -124,19 +144,19 @@ final class JournalWriter: @unchecked Sendable {
     private func run() {
         condition.lock()
         while true {
-            while pending.isEmpty && waiters.isEmpty && !closing && !woken { condition.wait() }
+            while pendingCount == 0 && waiters.isEmpty && !closing && !woken { condition.wait() }
             let deadline = firstPendingAt.addingTimeInterval(window)
-            while waiters.isEmpty && !closing && pending.count < batchLimit && Date() < deadline {
+            while waiters.isEmpty && !closing && pendingCount < batchLimit && Date() < deadline {
                 _ = condition.wait(until: deadline)
             }
             // Every waiter asked before this point waits for changes recorded before it, all in `batch`.
-            var batch = pending
+            closeOpenLog()
+            let batch = pending
             let ready = waiters
             let sources = sources
             let last = closing
-            pending = spare
-            if pending.capacity < batchLimit { pending.reserveCapacity(batchLimit) }
-            spare = []
+            pending = []
+            pendingCount = 0
             waiters = []
             woken = false
             firstPendingAt = .distantFuture
@@ -151,30 +171,49 @@ final class JournalWriter: @unchecked Sendable {
                 outcome = write(held, batch)
             }
             for done in ready { done(outcome) }
-            batch.removeAll(keepingCapacity: true)
 
             condition.lock()
-            spare = batch
             if failure == nil { failure = outcome }
             if outcome == nil, written { committedBatches += 1 }
-            if last && pending.isEmpty && waiters.isEmpty { break }
+            if last && pendingCount == 0 && waiters.isEmpty { break }
         }
         finished = true
         condition.broadcast()
         condition.unlock()
     }
 
-    private func write(_ held: [JournalChange], _ batch: [JournalChange]) -> JournalError? {
+    private func write(_ held: [JournalChange], _ batch: [PendingChange]) -> JournalError? {
         // Gathered before the transaction (deferred changes made, step changes encoded), so that
         // other processes' writes wait only for the statements.
         var gathered = GatheredChanges()
         for change in held { gathered.add(change) }
-        for change in batch { gathered.add(change) }
+        for pending in batch { gathered.add(pending) }
         do {
             try database.write { db in try ChangeWriter(db).write(gathered) }
             return nil
         } catch {
             return JournalError.from(error, file: file)
+        }
+    }
+}
+
+/// A recorded change waiting for the journal's thread: a run's step changes already encoded, or
+/// any other change as it was recorded.
+enum PendingChange {
+    case log(run: String, StepLogEncoder)
+    case change(JournalChange)
+}
+
+extension JournalChange {
+    /// The run of a change the step log holds (a start, a finish, an unsafe send, a transfer); nil
+    /// for the others.
+    var stepLogRun: String? {
+        switch self {
+        case .stepStarted(let run, _, _, _, _), .stepFinished(let run, _, _, _, _, _, _, _, _, _),
+            .unsafeSend(let run, _, _, _), .transfer(let run, _, _, _, _, _, _):
+            run
+        case .runFinished, .stepHashes, .pruneRuns, .deferred:
+            nil
         }
     }
 }

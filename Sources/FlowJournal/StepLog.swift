@@ -56,6 +56,15 @@ struct StepLogEncoder {
         }
     }
 
+    /// Adds the changes `other` encoded, after this one's.
+    mutating func append(_ other: StepLogEncoder) {
+        if bytes.isEmpty {
+            bytes = other.bytes
+        } else {
+            bytes.append(contentsOf: other.bytes)
+        }
+    }
+
     private mutating func count(_ value: Int) {
         var rest = UInt64(max(0, value))
         while rest >= 0x80 {
