@@ -100,13 +100,15 @@ struct StepLogEncoder {
     /// Outputs: 0 none, 1 and the text, 2 for `stateOnlyOutputs` of the step's state.
     private mutating func outputs(_ value: String?, state: String) {
         guard var value else { return bytes.append(0) }
-        // Compared byte by byte without building the text: the fixed start, the state, the end.
+        // Compared in place, without building the text: the fixed start, the state, the end.
         let stateOnly = value.withUTF8 { bytes in
             let (head, tail) = (Self.stateOnlyHead, Self.stateOnlyTail)
-            guard bytes.count == head.count + state.utf8.count + tail.count, bytes.starts(with: head) else {
-                return false
-            }
-            return bytes.dropFirst(head.count).starts(with: state.utf8) && bytes.suffix(tail.count).elementsEqual(tail)
+            let stateCount = state.utf8.count
+            guard bytes.count == head.count + stateCount + tail.count, let base = bytes.baseAddress else { return false }
+            var state = state
+            return memcmp(base, head, head.count) == 0
+                && state.withUTF8 { memcmp(base + head.count, $0.baseAddress!, stateCount) == 0 }
+                && memcmp(base + head.count + stateCount, tail, tail.count) == 0
         }
         if stateOnly { return bytes.append(2) }
         bytes.append(1)

@@ -24,12 +24,13 @@ public enum JournalEntry {
         guard record.error == nil, !record.failureIgnored, record.winner == nil,
             record.output?.items == nil, record.output?.outputs.isEmpty ?? true
         else { return nil }
-        return plainTexts[record.state]
+        // A search of six cases: cheaper than hashing the state, once a step.
+        guard let index = StepState.allCases.firstIndex(of: record.state) else { return nil }
+        return plainTexts[index]
     }
 
-    /// `plainText`'s texts, made once.
-    private static let plainTexts = Dictionary(
-        uniqueKeysWithValues: StepState.allCases.map { ($0, #"{"outputs":{},"status":""# + $0.rawValue + #""}"#) })
+    /// `plainText`'s texts, made once, in the order of `StepState.allCases`.
+    private static let plainTexts = StepState.allCases.map { #"{"outputs":{},"status":""# + $0.rawValue + #""}"# }
 
     /// The records of `entries` (step id to the text `encode` gave) for the steps of `workflow`;
     /// an entry that cannot be read is left out, so its step runs again.
