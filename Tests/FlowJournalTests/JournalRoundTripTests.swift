@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import FlowJournal
@@ -65,6 +66,23 @@ struct JournalJSONTests {
         let text = JournalJSON.encode(map)
         #expect(try JournalJSON.decode(text) == map)
         #expect(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String] == map)
+    }
+}
+
+@Suite("Journal file")
+struct JournalFileTests {
+    @Test("a journal is in WAL mode with synchronous NORMAL, from its first open and every later one")
+    func walMode() throws {
+        let folder = try TemporaryFolder()
+        for _ in 0..<2 {
+            let journal = try Journal.open(stateDirectory: folder.path)
+            defer { journal.close() }
+            let (mode, synchronous) = try journal.database.read { db in
+                (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+            }
+            #expect(mode == "wal")
+            #expect(synchronous == 1, "NORMAL")
+        }
     }
 }
 
