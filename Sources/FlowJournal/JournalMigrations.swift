@@ -7,7 +7,7 @@ import GRDB
 /// takes the write lock first, so the second process waits and then finds the tables made.
 enum JournalMigrations {
     static let steps: [@Sendable (Database) throws -> Void] = [
-        JournalSchema.createVersion1, JournalSchema.createVersion2,
+        JournalSchema.createVersion1, JournalSchema.createVersion2, JournalSchema.markVersion3,
     ]
 
     static func migrate(_ database: DatabaseQueue, file: String) throws {

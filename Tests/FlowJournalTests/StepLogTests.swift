@@ -4,7 +4,7 @@ import Testing
 
 @testable import FlowJournal
 
-/// Format 2 keeps step changes as one `step_log` cell per run and batch: the runs an older flow
+/// Format 2 (and 3, a compact finish) keeps step changes as one `step_log` cell per run and batch: the runs an older flow
 /// wrote (format 1, a row per step) still read, a damaged cell is a clear error, and a batch is a
 /// few cells, not a row per step.
 @Suite("Journal step log")
@@ -17,7 +17,7 @@ struct StepLogTests {
         try Self.writeFormatOne(file)
         let journal = try Journal.open(stateDirectory: folder.path)
         defer { journal.close() }
-        #expect(try journal.reading { db in try Int.fetchOne(db, sql: "PRAGMA user_version") } == 2)
+        #expect(try journal.reading { db in try Int.fetchOne(db, sql: "PRAGMA user_version") } == 3)
         // A resume starts item 3 of b again.
         journal.record(
             .stepStarted(run: "old-run", step: "b", item: 3, attempt: 1, at: Date(timeIntervalSince1970: 20)))
@@ -69,6 +69,9 @@ struct StepLogTests {
             ("succeeded", #"{"outputs":{"n":1},"status":"succeeded"}"#, false),
             ("failed", nil, false),
             ("succeeded", nil, true),
+            ("cancelled", #"{"outputs":{},"status":"cancelled"}"#, false),
+            // A state the compact finish has no code for.
+            ("weird", #"{"outputs":{},"status":"weird"}"#, false),
         ]
         for (index, item) in cases.enumerated() {
             journal.record(
@@ -82,6 +85,35 @@ struct StepLogTests {
         let steps = try #require(try journal.run(id: run)).steps
         #expect(steps.map(\.outputsJSON) == cases.map { $0.secret ? nil : $0.outputs })
         #expect(steps.map(\.containsSecret) == cases.map(\.secret))
+        #expect(steps.map(\.state) == cases.map(\.state))
+        #expect(steps.map(\.startedAt) == cases.indices.map { Date(timeIntervalSince1970: Double($0)) })
+    }
+
+    @Test("a finish with its state alone is written in fewer bytes, and reads back the same")
+    func compactFinish() async throws {
+        var plain = StepLogEncoder()
+        var general = StepLogEncoder()
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+        plain.add(
+            .stepFinished(
+                run: "r", step: "build", item: nil, state: "succeeded", attempts: 2, startedAt: at, finishedAt: at,
+                outputsJSON: #"{"outputs":{},"status":"succeeded"}"#, containsSecret: false, error: nil))
+        general.add(
+            .stepFinished(
+                run: "r", step: "build", item: nil, state: "succeeded", attempts: 2, startedAt: at, finishedAt: at,
+                outputsJSON: #"{"outputs":{},"status":"succeeded"}"#, containsSecret: false, error: "kept"))
+        #expect(plain.bytes.first == StepLogTag.finishedStateOnly.rawValue)
+        #expect(plain.bytes.count + 10 <= general.bytes.count, "\(plain.bytes.count) against \(general.bytes.count)")
+        var decoder = StepLogDecoder(plain.bytes)
+        guard case .finished(let key, let state, let attempts, let startedAt, _, let outputs, let secret, let error) =
+            try decoder.next()
+        else {
+            Issue.record("not a finish")
+            return
+        }
+        #expect(key.step == "build" && key.item == nil && state == "succeeded" && attempts == 2)
+        #expect(startedAt == at && outputs == #"{"outputs":{},"status":"succeeded"}"# && !secret && error == nil)
+        #expect(try decoder.next() == nil)
     }
 
     @Test("a damaged step log cell: a clear error naming the journal, not a crash")
