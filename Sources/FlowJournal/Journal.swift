@@ -50,7 +50,8 @@ public final class Journal: Sendable {
             // which is what a resume needs, without an fdatasync a commit.
             let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             guard mode?.lowercased() == "wal" else {
-                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the journal could not use WAL mode (\(mode ?? "none"))")
+                throw DatabaseError(
+                    resultCode: .SQLITE_ERROR, message: "the journal could not use WAL mode (\(mode ?? "none"))")
             }
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // Closing the last connection would copy the log into the database and sync both, in

@@ -28,7 +28,8 @@ struct StepLogEncoder {
             _, let step, let item, let state, let attempts, let startedAt, let finishedAt, let outputsJSON,
             let containsSecret, let error):
             // Most finishes: a known state, its outputs that state alone, no secret, no error.
-            if !containsSecret, error == nil, let outputsJSON, let code = StepLogEncoder.stateCodes.firstIndex(of: state),
+            if !containsSecret, error == nil, let outputsJSON,
+                let code = StepLogEncoder.stateCodes.firstIndex(of: state),
                 Self.isStateOnly(outputsJSON, state: state)
             {
                 bytes.append(StepLogTag.finishedStateOnly.rawValue)
@@ -128,7 +129,9 @@ struct StepLogEncoder {
         return value.withUTF8 { bytes in
             let (head, tail) = (stateOnlyHead, stateOnlyTail)
             let stateCount = state.utf8.count
-            guard bytes.count == head.count + stateCount + tail.count, let base = bytes.baseAddress else { return false }
+            guard bytes.count == head.count + stateCount + tail.count, let base = bytes.baseAddress else {
+                return false
+            }
             var state = state
             return memcmp(base, head, head.count) == 0
                 && state.withUTF8 { memcmp(base + head.count, $0.baseAddress!, stateCount) == 0 }

@@ -193,7 +193,9 @@ import Testing
                 let runs = (try? JSONSerialization.jsonObject(with: Data(listing.stdout.utf8)) as? [String: Any])?[
                     "runs"] as? [[String: Any]],
                 let id = runs.first?["id"] as? String,
-                let shown = try? FlowProcess.runBlocking(["runs", "show", id, "--state-dir", folder + "/.flow", "--format", "json"]),
+                let shown = try? FlowProcess.runBlocking([
+                    "runs", "show", id, "--state-dir", folder + "/.flow", "--format", "json",
+                ]),
                 let object = try? JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
             else { return false }
             steps = object["steps"] as? [[String: Any]] ?? []

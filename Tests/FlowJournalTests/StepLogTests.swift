@@ -105,8 +105,9 @@ struct StepLogTests {
         #expect(plain.bytes.first == StepLogTag.finishedStateOnly.rawValue)
         #expect(plain.bytes.count + 10 <= general.bytes.count, "\(plain.bytes.count) against \(general.bytes.count)")
         var decoder = StepLogDecoder(plain.bytes)
-        guard case .finished(let key, let state, let attempts, let startedAt, _, let outputs, let secret, let error) =
-            try decoder.next()
+        guard
+            case .finished(let key, let state, let attempts, let startedAt, _, let outputs, let secret, let error) =
+                try decoder.next()
         else {
             Issue.record("not a finish")
             return

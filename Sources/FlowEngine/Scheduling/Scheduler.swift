@@ -192,7 +192,8 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
         let node = graph.nodes[position]
         // Lines still count after a step ended: a cancelled upload says what it does about it.
         guard node.record.state == .running || progress.isLine else { return }
-        onEvent(SchedulerEvent(id: node.step.id, kind: .progress(progress), record: node.record, position: node.position))
+        onEvent(
+            SchedulerEvent(id: node.step.id, kind: .progress(progress), record: node.record, position: node.position))
     }
 
     // MARK: - Prior results
