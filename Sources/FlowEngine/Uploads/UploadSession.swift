@@ -42,10 +42,8 @@ final class UploadSession: @unchecked Sendable {
     /// Told where the upload lives and how many bytes the server confirmed, for the journal.
     private let recordSession: (@Sendable (_ target: String, _ confirmed: Int64) -> Void)?
 
-    /// Held while the fields below run: see the class's comment. It holds a value of some size:
-    /// the thread sanitizer placed a `LockedBox(())`'s empty value at the box's own address, and
-    /// reported the exclusive access to it, always under the lock, as racing with another
-    /// thread's unlocked read of the box's header (a false report, and the one CI saw).
+    /// Held while the fields below run: see the class's comment. An `Int` it does not use, not
+    /// `()` (see `LockedBox`: the one thread-sanitizer report CI saw in session 7).
     private let executor = LockedBox(0)
     /// Cancels the request in flight; its own lock, since drivers send from their callbacks too.
     private let cancelCurrent = LockedBox<(@Sendable () -> Void)?>(nil)
