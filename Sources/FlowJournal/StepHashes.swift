@@ -2,7 +2,7 @@
 /// (`StepHashText`): no string and no map entry a step. A 10,000-step run's hashes cost the
 /// journal's thread about 7 ms as a map of strings, encoded afterwards.
 public struct StepHashes: Sendable {
-    /// The text so far, when every id could be written as a line.
+    /// The text so far, while every id could be written as a line (unused once `map` is set).
     private var bytes: [UInt8]
     private let shared: String
     /// The hashes as a map, once an id held a tab or a line break (kept as JSON then).
@@ -17,7 +17,7 @@ public struct StepHashes: Sendable {
     /// The hashes of `map`.
     public init(_ map: [String: String]) {
         shared = ""
-        bytes = Array(StepHashText.encode(map).utf8)
+        bytes = []
         self.map = map
     }
 

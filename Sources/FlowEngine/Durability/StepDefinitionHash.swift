@@ -34,16 +34,14 @@ public enum StepDefinitionHash {
     /// What every step's hash starts with: a digest of what all steps inherit when every step
     /// has a parsed fingerprint (a workflow read from a file), else nothing.
     public static func sharedStart(of workflow: Workflow) -> String {
-        guard let settings = workflow.settingsFingerprint,
-            workflow.allSteps.allSatisfy({ $0.definitionFingerprint != nil })
-        else { return "" }
-        return String(digest("settings:" + String(settings, radix: 16)).prefix(32))
+        guard let settings = parsedSettings(of: workflow) else { return "" }
+        return String(digest(inheritedText(settings)).prefix(32))
     }
 
     /// Calls `body` with each step's id and the rest of its hash after `sharedStart`, in the order
     /// of `allSteps`, without building a text a step (the journal writes them as they come).
     public static func forEachRest(of workflow: Workflow, _ body: (String, Rest) -> Void) {
-        if workflow.settingsFingerprint != nil, workflow.allSteps.allSatisfy({ $0.definitionFingerprint != nil }) {
+        if parsedSettings(of: workflow) != nil {
             for step in workflow.allSteps {
                 body(step.id, .hexDigits(step.definitionFingerprint ?? 0))
             }
@@ -54,7 +52,7 @@ public enum StepDefinitionHash {
         // conformance in the binary (about 12 ms for `defaults`, more than a 1,000-step run).
         var inherited = ""
         if let settings = workflow.settingsFingerprint {
-            inherited = "settings:" + String(settings, radix: 16)
+            inherited = inheritedText(settings)
         } else {
             canonical(workflow.defaults, into: &inherited)
             canonical(workflow.env, into: &inherited)
@@ -73,23 +71,24 @@ public enum StepDefinitionHash {
         }
     }
 
-    /// `prefix` and `fingerprint` in lowercase hex without leading zeros (as `String(_:radix:)`
-    /// writes it), made in one string: two strings and a concatenation a step cost more.
+    /// The file's fingerprint of what steps inherit, when it and every step's parsed fingerprint
+    /// are known (a workflow read from a file); nil for a workflow made in code.
+    private static func parsedSettings(of workflow: Workflow) -> UInt64? {
+        guard let settings = workflow.settingsFingerprint,
+            workflow.allSteps.allSatisfy({ $0.definitionFingerprint != nil })
+        else { return nil }
+        return settings
+    }
+
+    /// What steps inherit, as the text hashed for it, from the file's fingerprint of it.
+    private static func inheritedText(_ settings: UInt64) -> String {
+        "settings:" + String(settings, radix: 16)
+    }
+
+    /// `prefix` and `fingerprint` in lowercase hex without leading zeros. Only resumes and
+    /// workflows made in code build a hash a step; a run writes them through `forEachRest`.
     static func hash(prefix: String, _ fingerprint: UInt64) -> String {
-        var prefix = prefix
-        return prefix.withUTF8 { head in
-            let digits = max(1, (64 - fingerprint.leadingZeroBitCount + 3) / 4)
-            return String(unsafeUninitializedCapacity: head.count + digits) { buffer in
-                _ = buffer.initialize(from: head)
-                var rest = fingerprint
-                for position in (head.count..<head.count + digits).reversed() {
-                    let digit = UInt8(rest & 0xF)
-                    buffer[position] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-                    rest >>= 4
-                }
-                return head.count + digits
-            }
-        }
+        prefix + String(fingerprint, radix: 16)
     }
 
     /// The SHA-256 of a file's bytes, in hex; nil when it cannot be read.
