@@ -109,6 +109,15 @@ struct ChangeWriter {
                 bind.text(run)
                 bind.text(hashes.text)
             }
+        case .sharedStepHashes(let key, let hashes):
+            let known = try db.cachedStatement(sql: "SELECT 1 FROM shared_step_hashes WHERE hashes_key = ?")
+            guard try Bool.fetchOne(known, arguments: [key]) != true else { return }
+            // Another flow may have written them since: theirs are the same.
+            try perform(try db.cachedStatement(sql: "INSERT OR IGNORE INTO shared_step_hashes VALUES (?, ?)")) {
+                bind in
+                bind.text(key)
+                bind.text(hashes().text)
+            }
         case .pruneRuns(let file, let kept):
             try JournalPruning.prune(file: file, keeping: kept, in: db)
         case .stepStarted, .stepFinished, .unsafeSend, .transfer, .deferred:

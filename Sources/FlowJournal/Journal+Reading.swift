@@ -131,11 +131,25 @@ enum JournalReading {
         let transfers = fold.orderedTransfers
         return JournalRunDetail(
             run: try run(from: row, counts: [id: fold.stateCounts]), fileHash: try row.decode(forColumn: "file_hash"),
-            stepHashes: try StepHashText.decode(
-                try String.fetchOne(
-                    db, sql: "SELECT step_hashes FROM run_step_hashes WHERE run_id = ?", arguments: [id])
-                    ?? row.decode(forColumn: "step_hashes")),
+            stepHashes: try StepHashText.decode(stepHashesText(of: row, id: id, in: db)),
             inputs: try JournalJSON.decode(try row.decode(forColumn: "inputs")), steps: steps, transfers: transfers)
+    }
+
+    /// A run's step hashes: its own (formats 2 and 3, and a resumed run's), else those it shares
+    /// (format 4), else its row's (format 1).
+    private static func stepHashesText(of row: Row, id: String, in db: Database) throws -> String {
+        if let own = try String.fetchOne(
+            db, sql: "SELECT step_hashes FROM run_step_hashes WHERE run_id = ?", arguments: [id])
+        {
+            return own
+        }
+        if let key: String = row["step_hashes_key"],
+            let shared = try String.fetchOne(
+                db, sql: "SELECT step_hashes FROM shared_step_hashes WHERE hashes_key = ?", arguments: [key])
+        {
+            return shared
+        }
+        return try row.decode(forColumn: "step_hashes")
     }
 
     static func step(from row: Row) throws -> JournalStep {

@@ -211,13 +211,13 @@ public final class Journal: Sendable {
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM run WHERE id = ?", arguments: [id]) == true { continue }
             try db.execute(
                 sql: """
-                    INSERT INTO run (id, file, file_hash, step_hashes, inputs, state, started_at, pid,
-                        pid_started, host)
-                    VALUES (?, ?, ?, '{}', ?, 'running', ?, ?, ?, ?)
+                    INSERT INTO run (id, file, file_hash, step_hashes, step_hashes_key, inputs, state, started_at,
+                        pid, pid_started, host)
+                    VALUES (?, ?, ?, '{}', ?, ?, 'running', ?, ?, ?, ?)
                     """,
                 arguments: [
-                    id, run.file, run.fileHash, inputs, run.startedAt.timeIntervalSince1970, identity.pid,
-                    identity.started, identity.host,
+                    id, run.file, run.fileHash, run.stepHashesKey, inputs, run.startedAt.timeIntervalSince1970,
+                    identity.pid, identity.started, identity.host,
                 ])
             // Its own table (see `JournalSchema.createVersion2`); a run recorded with `.stepHashes`
             // right after has an empty map here.

@@ -26,6 +26,11 @@ public enum JournalChange: Sendable {
     /// it, so that computing and writing a large workflow's hashes does not delay its first step.
     /// Changes are committed in order, so no step of the run is in the journal without them.
     case stepHashes(run: String, hashes: StepHashes)
+    /// Step definition hashes shared by every run that names `key` in its `NewRun` (the runs of one
+    /// file text): `hashes` is called and its result written only when the journal does not have
+    /// them yet, so a file run again costs neither. Whoever makes the key must make it change
+    /// whenever the hashes could (the file's text, how hashes are computed).
+    case sharedStepHashes(key: String, hashes: @Sendable () -> StepHashes)
     /// Deletes old runs of `file`, keeping `kept` (see the rule in `Journal`); `beginRun` records it,
     /// so that a new run does not wait while its file's oldest run's rows are deleted.
     case pruneRuns(file: String, keeping: Int)

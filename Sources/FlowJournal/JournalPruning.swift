@@ -22,5 +22,13 @@ enum JournalPruning {
         // Steps and transfers go with their run (ON DELETE CASCADE).
         let statement = try db.cachedStatement(sql: "DELETE FROM run WHERE id = ?")
         for id in doomed { try statement.execute(arguments: [id]) }
+        // Shared step hashes go with the last run that named them.
+        if !doomed.isEmpty {
+            try db.execute(
+                sql: """
+                    DELETE FROM shared_step_hashes WHERE hashes_key NOT IN
+                        (SELECT step_hashes_key FROM run WHERE step_hashes_key IS NOT NULL)
+                    """)
+        }
     }
 }

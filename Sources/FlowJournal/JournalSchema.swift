@@ -61,6 +61,21 @@ enum JournalSchema {
     /// as written by a newer flow instead.
     static func markVersion3(_ db: Database) throws {}
 
+    /// Format 4: step hashes a run shares with the other runs of the same file text
+    /// (`JournalChange.sharedStepHashes`), stored once under a key the run's row names, rather
+    /// than a copy a run. A 10,000-step workflow's hashes are about 240 KB: building, writing,
+    /// checkpointing and pruning a copy each run was a tenth of what its journal cost.
+    static func createVersion4(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE run ADD COLUMN step_hashes_key TEXT;
+                CREATE TABLE shared_step_hashes (
+                    hashes_key TEXT PRIMARY KEY NOT NULL,
+                    step_hashes TEXT NOT NULL
+                );
+                """)
+    }
+
     static func createVersion2(_ db: Database) throws {
         try db.execute(
             sql: """

@@ -212,7 +212,7 @@ extension JournalChange {
         case .stepStarted(let run, _, _, _, _), .stepFinished(let run, _, _, _, _, _, _, _, _, _),
             .unsafeSend(let run, _, _, _), .transfer(let run, _, _, _, _, _, _):
             run
-        case .runFinished, .stepHashes, .pruneRuns, .deferred:
+        case .runFinished, .stepHashes, .sharedStepHashes, .pruneRuns, .deferred:
             nil
         }
     }

@@ -65,7 +65,7 @@ struct StepLogEncoder {
             text(target)
             count(Int(clamping: max(0, bytesConfirmed)))
             text(fileIdentity)
-        case .runFinished, .stepHashes, .pruneRuns, .deferred:
+        case .runFinished, .stepHashes, .sharedStepHashes, .pruneRuns, .deferred:
             break
         }
     }

@@ -71,6 +71,16 @@ public enum StepDefinitionHash {
         }
     }
 
+    /// How step hashes are computed; changed whenever they are computed differently, so that runs
+    /// of one file text by two flows that hash differently do not share hashes (`sharingKey`).
+    static let method = 1
+
+    /// A key for step hashes shared by every run of the same file text, when they depend on that
+    /// text alone (a workflow read from a file whose `fileHash` is `fileHash`); nil otherwise.
+    public static func sharingKey(of workflow: Workflow, fileHash: String) -> String? {
+        parsedSettings(of: workflow) == nil ? nil : "\(method):\(fileHash)"
+    }
+
     /// The file's fingerprint of what steps inherit, when it and every step's parsed fingerprint
     /// are known (a workflow read from a file); nil for a workflow made in code.
     private static func parsedSettings(of workflow: Workflow) -> UInt64? {
