@@ -159,6 +159,19 @@ public final class Journal: Sendable {
         writer.record(change)
     }
 
+    /// Non-blocking: the same as recording `.stepFinished` with these fields, without making the
+    /// change first (the run's queue calls this once a step).
+    public func recordStepFinished(
+        run: String, step: String, item: Int?, state: String, attempts: Int, startedAt: Date?, finishedAt: Date,
+        outputsJSON: String?, containsSecret: Bool, error: String?
+    ) {
+        writer.recordStepChange(run: run) { log in
+            log.addFinished(
+                step: step, item: item, state: state, attempts: attempts, startedAt: startedAt,
+                finishedAt: finishedAt, outputsJSON: outputsJSON, containsSecret: containsSecret, error: error)
+        }
+    }
+
     /// Adds changes made only when a batch is written: the journal's thread calls `take` before
     /// writing each batch (and once more when the journal closes) and writes what it returns first
     /// in that batch. For changes that are most often moot by then, such as the start of a step

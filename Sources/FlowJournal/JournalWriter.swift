@@ -56,19 +56,32 @@ final class JournalWriter: @unchecked Sendable {
     }
 
     func record(_ change: JournalChange) {
+        if let run = change.stepLogRun {
+            return recordStepChange(run: run) { $0.add(change) }
+        }
         condition.lock()
         defer { condition.unlock() }
         guard !closing else { return }
-        if let run = change.stepLogRun {
-            if openLog?.run != run {
-                closeOpenLog()
-                openLog = (run, StepLogEncoder())
-            }
-            openLog?.log.add(change)
-        } else {
+        closeOpenLog()
+        pending.append(.change(change))
+        counted()
+    }
+
+    /// Records a step change of `run` by encoding it into the open step log with `encode`.
+    func recordStepChange(run: String, _ encode: (inout StepLogEncoder) -> Void) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closing else { return }
+        if openLog?.run != run {
             closeOpenLog()
-            pending.append(.change(change))
+            openLog = (run, StepLogEncoder())
         }
+        encode(&openLog!.log)
+        counted()
+    }
+
+    /// Counts a recorded change; with `condition` locked.
+    private func counted() {
         pendingCount += 1
         // Wake the thread only when it may be waiting for this: the first change of a batch
         // (it waits for work) or a full batch (it waits out the window).

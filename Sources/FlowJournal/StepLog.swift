@@ -27,31 +27,9 @@ struct StepLogEncoder {
         case .stepFinished(
             _, let step, let item, let state, let attempts, let startedAt, let finishedAt, let outputsJSON,
             let containsSecret, let error):
-            // Most finishes: a known state, its outputs that state alone, no secret, no error.
-            if !containsSecret, error == nil, let outputsJSON,
-                let code = StepLogEncoder.stateCodes.firstIndex(of: state),
-                Self.isStateOnly(outputsJSON, state: state)
-            {
-                bytes.append(StepLogTag.finishedStateOnly.rawValue)
-                text(step)
-                self.item(item)
-                bytes.append(UInt8(code))
-                count(attempts)
-                optionalDate(startedAt)
-                date(finishedAt)
-                return
-            }
-            bytes.append(StepLogTag.finished.rawValue)
-            text(step)
-            self.item(item)
-            text(state)
-            count(attempts)
-            optionalDate(startedAt)
-            date(finishedAt)
-            // The secret marker: never the outputs of a step that held a secret.
-            outputs(containsSecret ? nil : outputsJSON, state: state)
-            bytes.append(containsSecret ? 1 : 0)
-            optionalText(error)
+            addFinished(
+                step: step, item: item, state: state, attempts: attempts, startedAt: startedAt,
+                finishedAt: finishedAt, outputsJSON: outputsJSON, containsSecret: containsSecret, error: error)
         case .unsafeSend(_, let step, let item, let at):
             bytes.append(StepLogTag.unsafeSend.rawValue)
             text(step)
@@ -67,6 +45,62 @@ struct StepLogEncoder {
             text(fileIdentity)
         case .runFinished, .stepHashes, .sharedStepHashes, .pruneRuns, .deferred:
             break
+        }
+    }
+
+    /// Adds a `stepFinished` change with these fields.
+    mutating func addFinished(
+        step: String, item: Int?, state: String, attempts: Int, startedAt: Date?, finishedAt: Date,
+        outputsJSON: String?, containsSecret: Bool, error: String?
+    ) {
+        // Most finishes: a known state, its outputs that state alone, no secret, no error.
+        if !containsSecret, error == nil, let outputsJSON,
+            let code = StepLogEncoder.stateCodes.firstIndex(of: state),
+            Self.isStateOnly(outputsJSON, state: state)
+        {
+            return addCompactFinish(
+                step: step, item: item, code: UInt8(code), attempts: attempts, startedAt: startedAt,
+                finishedAt: finishedAt)
+        }
+        bytes.append(StepLogTag.finished.rawValue)
+        text(step)
+        self.item(item)
+        text(state)
+        count(attempts)
+        optionalDate(startedAt)
+        date(finishedAt)
+        // The secret marker: never the outputs of a step that held a secret.
+        outputs(containsSecret ? nil : outputsJSON, state: state)
+        bytes.append(containsSecret ? 1 : 0)
+        optionalText(error)
+    }
+
+    /// A `finishedStateOnly` change, the change of nearly every step: written into a buffer on the
+    /// stack and appended at once (a field at a time, the appends' checks were most of its cost).
+    private mutating func addCompactFinish(
+        step: String, item: Int?, code: UInt8, attempts: Int, startedAt: Date?, finishedAt: Date
+    ) {
+        var step = step
+        step.withUTF8 { id in
+            // The tag, the id's length and bytes, the item, the code, the attempts, two dates.
+            let most = 1 + 10 + id.count + 10 + 1 + 10 + 9 + 8
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: most) { buffer in
+                var out = ByteWriter(buffer.baseAddress!)
+                out.byte(StepLogTag.finishedStateOnly.rawValue)
+                out.count(id.count)
+                out.bytes(id)
+                out.count(item.map { $0 + 1 } ?? 0)
+                out.byte(code)
+                out.count(attempts)
+                if let startedAt {
+                    out.byte(1)
+                    out.date(startedAt)
+                } else {
+                    out.byte(0)
+                }
+                out.date(finishedAt)
+                bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: out.written))
+            }
         }
     }
 
@@ -152,6 +186,44 @@ struct StepLogEncoder {
         guard let value else { return bytes.append(0) }
         bytes.append(1)
         date(value)
+    }
+}
+
+/// Writes a change's fields, as `StepLogEncoder` lays them out, into memory with room for them.
+private struct ByteWriter {
+    private let start: UnsafeMutablePointer<UInt8>
+    private(set) var written = 0
+
+    init(_ start: UnsafeMutablePointer<UInt8>) {
+        self.start = start
+    }
+
+    mutating func byte(_ value: UInt8) {
+        start[written] = value
+        written += 1
+    }
+
+    /// A varint: at most 10 bytes.
+    mutating func count(_ value: Int) {
+        var rest = UInt64(max(0, value))
+        while rest >= 0x80 {
+            byte(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        }
+        byte(UInt8(rest))
+    }
+
+    mutating func bytes(_ values: UnsafeBufferPointer<UInt8>) {
+        guard let base = values.baseAddress, !values.isEmpty else { return }
+        (start + written).update(from: base, count: values.count)
+        written += values.count
+    }
+
+    /// A date as the 8 little-endian bytes of its seconds since 1970.
+    mutating func date(_ value: Date) {
+        UnsafeMutableRawPointer(start + written).storeBytes(
+            of: value.timeIntervalSince1970.bitPattern.littleEndian, as: UInt64.self)
+        written += 8
     }
 }
 

@@ -117,6 +117,37 @@ struct StepLogTests {
         #expect(try decoder.next() == nil)
     }
 
+    @Test(
+        "compact finishes of every shape read back as written: long and non-ASCII ids, items, many attempts, no start",
+        arguments: [
+            ("build", nil, 1, true), ("é-步骤", 0, 300, false), (String(repeating: "s", count: 200), 1_000_000, 2, true),
+            ("", nil, 0, false),
+        ] as [(String, Int?, Int, Bool)])
+    func compactFinishShapes(step: String, item: Int?, attempts: Int, started: Bool) async throws {
+        var log = StepLogEncoder()
+        let startedAt = started ? Date(timeIntervalSince1970: 1_800_000_000.25) : nil
+        let finishedAt = Date(timeIntervalSince1970: 1_800_000_001.5)
+        for state in StepLogEncoder.stateCodes {
+            log.addFinished(
+                step: step, item: item, state: state, attempts: attempts, startedAt: startedAt, finishedAt: finishedAt,
+                outputsJSON: StepLogEncoder.stateOnlyOutputs(state), containsSecret: false, error: nil)
+        }
+        var decoder = StepLogDecoder(log.bytes)
+        for expected in StepLogEncoder.stateCodes {
+            guard
+                case .finished(let key, let state, let count, let start, let end, let outputs, let secret, let error) =
+                    try decoder.next()
+            else {
+                Issue.record("not a finish")
+                return
+            }
+            #expect(key.step == step && key.item == item && state == expected && count == attempts)
+            #expect(start == startedAt && end == finishedAt && !secret && error == nil)
+            #expect(outputs == StepLogEncoder.stateOnlyOutputs(expected))
+        }
+        #expect(try decoder.next() == nil)
+    }
+
     @Test("a damaged step log cell: a clear error naming the journal, not a crash")
     func damagedCell() async throws {
         let folder = try TemporaryFolder()

@@ -40,7 +40,10 @@ final class JournalRecorder: RunRecorder {
         }
         switch finish.outputs {
         case .ready(let outputs):
-            journal.record(change(outputs))
+            journal.recordStepFinished(
+                run: runID, step: finish.step, item: finish.item, state: finish.state.rawValue,
+                attempts: finish.attempts, startedAt: finish.startedAt, finishedAt: finish.finishedAt,
+                outputsJSON: outputs.json, containsSecret: outputs.containsSecret, error: finish.error)
         case .encode(let encode):
             // Encoded on the journal's thread, not the run's queue.
             journal.record(.deferred { change(encode()) })
