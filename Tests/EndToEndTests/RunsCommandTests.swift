@@ -210,6 +210,38 @@ import Testing
         #expect(quickStart != nil && quickEnd != nil && quickStart! <= quickEnd!, "\(steps)")
     }
 
+    /// The journal's step times come from the scheduler's clock: they must still be wall-clock
+    /// dates, inside the run, in the order the steps ran, as long as the steps took.
+    @Test func journaledStepTimesAreWallClockDatesOfTheRun() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-times-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/times.yaml"
+        try """
+        version: 1
+        steps:
+          first: { sleep: 300ms }
+          second: { needs: first, sleep: 200ms }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let before = Date()
+        let run = try await FlowProcess.run(["run", file])
+        let after = Date()
+        #expect(run.exitCode == 0, "\(run.stderr)")
+        let journal = try #require(try Journal.openForReading(stateDirectory: folder + "/.flow"))
+        defer { journal.close() }
+        let id = try #require(try journal.runs(file: JournalLocation.canonicalFile(file)).first?.id)
+        let steps = try #require(try journal.run(id: id)).steps
+        let first = try #require(steps.first { $0.step == "first" })
+        let second = try #require(steps.first { $0.step == "second" })
+        let (firstStart, firstEnd) = (try #require(first.startedAt), try #require(first.finishedAt))
+        let (secondStart, secondEnd) = (try #require(second.startedAt), try #require(second.finishedAt))
+        // A millisecond of slack: dates are stored as seconds in a Double.
+        #expect(firstStart >= before.addingTimeInterval(-0.001) && secondEnd <= after.addingTimeInterval(0.001))
+        #expect(firstEnd.timeIntervalSince(firstStart) >= 0.299, "\(steps)")
+        #expect(secondEnd.timeIntervalSince(secondStart) >= 0.199, "\(steps)")
+        #expect(secondStart >= firstEnd, "\(steps)")
+    }
+
     @Test func anUnknownIdExitsWith2() async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }

@@ -13,6 +13,9 @@ final class RunRecording: Sendable {
     private let steps: LockedBox<OwnSteps>
     /// The same for each `for-each` item, whose starts are recorded at once.
     private let items = LockedBox<[TransferKey: (date: Date, attempt: Int)]>([:])
+    /// The wall-clock date and `DispatchTime` uptime of one moment, read together: scheduler
+    /// times (uptime) become dates from it.
+    private let origin = (wall: Date(), uptime: DispatchTime.now().uptimeNanoseconds)
     /// Tells the recorder that a start is held back (see `RunRecorder.holdStarts`).
     private let startHeld: @Sendable () -> Void
 
@@ -66,7 +69,8 @@ final class RunRecording: Sendable {
             default: return
             }
         }
-        let now = Date()
+        // An attempt's progress needs no date (most runs' only progress event a step).
+        let now = event.kind.isAttempt ? .distantPast : date(at: event.at)
         // nil: not one of the run's own steps; then the step's start, if it started; and whether
         // this start is the first held back since the recorder last took them.
         var firstHeld = false
@@ -114,6 +118,14 @@ final class RunRecording: Sendable {
         }
     }
 
+    /// The date of `uptime` (`DispatchTime`'s, in nanoseconds), the scheduler's reading of the
+    /// clock for the event: a step's start and end cost no second read (two a step). Now when
+    /// the event has none.
+    private func date(at uptime: UInt64?) -> Date {
+        guard let uptime else { return Date() }
+        return origin.wall.addingTimeInterval(Double(Int64(bitPattern: uptime &- origin.uptime)) / 1e9)
+    }
+
     /// After the end is recorded: an unsafe request of the step that got no answer is in flight
     /// again as far as the journal knows, so that a resume asks before sending it again. (The
     /// write is not waited for: nothing is sent after it.)
@@ -147,5 +159,13 @@ final class RunRecording: Sendable {
                     error: message.map { masker($0) }))
             markUnknownOutcomes(step: step, item: item.index, at: now)
         }
+    }
+}
+
+extension SchedulerEvent.Kind {
+    /// Whether this is a step's new attempt.
+    fileprivate var isAttempt: Bool {
+        if case .progress(.attempt) = self { return true }
+        return false
     }
 }

@@ -183,9 +183,10 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
 
     func markStarted(_ node: SchedulerNode<Output>) {
         node.record.state = .running
-        node.record.startedAt = elapsed()
+        let now = DispatchTime.now().uptimeNanoseconds
+        node.record.startedAt = elapsed(at: now)
         records.update(node.record, at: node.position)
-        onEvent(SchedulerEvent(id: node.step.id, kind: .started, record: node.record, position: node.position))
+        onEvent(SchedulerEvent(id: node.step.id, kind: .started, record: node.record, position: node.position, at: now))
     }
 
     private func progress(_ position: Int, _ progress: StepProgress) {
@@ -216,7 +217,7 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
             }
         }
         node.record = record
-        settle(node, state: record.state, emit: false)
+        settle(node, state: record.state, emittedAt: nil)
     }
 
     // MARK: - Finishing
@@ -229,17 +230,21 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
         node.record.output = output
         node.record.error = error
         node.record.failureIgnored = state == .failed && node.step.continueOnError
-        node.record.finishedAt = elapsed()
-        settle(node, state: state, emit: true)
+        let now = DispatchTime.now().uptimeNanoseconds
+        node.record.finishedAt = elapsed(at: now)
+        settle(node, state: state, emittedAt: now)
     }
 
     /// Publishes a final record and releases what waited for it: the group, children never
-    /// reached, and dependents.
-    private func settle(_ node: SchedulerNode<Output>, state: StepState, emit: Bool) {
+    /// reached, and dependents. A `.finished` event says so when `emittedAt` (the clock's
+    /// reading for the end) is given.
+    private func settle(_ node: SchedulerNode<Output>, state: StepState, emittedAt: UInt64?) {
         records.update(node.record, at: node.position)
         finalCount += 1
-        if emit {
-            onEvent(SchedulerEvent(id: node.step.id, kind: .finished, record: node.record, position: node.position))
+        if let emittedAt {
+            onEvent(
+                SchedulerEvent(
+                    id: node.step.id, kind: .finished, record: node.record, position: node.position, at: emittedAt))
         }
         reportToGroup(node)
         if case .group(_, let children, _) = node.step.work {
@@ -272,7 +277,8 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
         done.succeed(records)
     }
 
-    private func elapsed() -> Duration {
-        .nanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - startTime.uptimeNanoseconds))
+    /// The time from the run's start to `now`, a `DispatchTime` uptime in nanoseconds.
+    private func elapsed(at now: UInt64) -> Duration {
+        .nanoseconds(Int64(now - startTime.uptimeNanoseconds))
     }
 }

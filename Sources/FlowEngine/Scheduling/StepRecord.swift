@@ -80,4 +80,8 @@ public struct SchedulerEvent<Output: Sendable>: Sendable {
     /// `SchedulerNode.position`): a lookup without hashing the id. Nil for an event a called
     /// file's run passes on under its qualified id.
     public var position: Int? = nil
+    /// When a start or an end happened, as the scheduler read its clock for the record's
+    /// `startedAt` or `finishedAt`: `DispatchTime`'s uptime in nanoseconds. Nil for other events
+    /// and for an event a called file's run passes on.
+    public var at: UInt64? = nil
 }
