@@ -50,7 +50,9 @@ struct ProcessIdentity: Sendable, Equatable {
         let host =
             gethostname(&name, name.count - 1) == 0
             ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown-host"
-        let boot = smallFile("/proc/sys/kernel/random/boot_id")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        // A UUID and a line break; trimmed by hand, as Foundation's character sets cost a first use.
+        let boot = String(
+            decoding: (smallFile("/proc/sys/kernel/random/boot_id") ?? "").utf8.filter { $0 > 32 }, as: UTF8.self)
         return boot.isEmpty ? host : "\(host) \(boot)"
     }
 
