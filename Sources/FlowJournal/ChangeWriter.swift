@@ -113,8 +113,9 @@ struct ChangeWriter {
             let known = try db.cachedStatement(sql: "SELECT 1 FROM shared_step_hashes WHERE hashes_key = ?")
             guard try Bool.fetchOne(known, arguments: [key]) != true else { return }
             // Another flow may have written them since: theirs are the same.
-            try perform(try db.cachedStatement(sql: "INSERT OR IGNORE INTO shared_step_hashes VALUES (?, ?)")) {
-                bind in
+            let insert = try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO shared_step_hashes (hashes_key, step_hashes) VALUES (?, ?)")
+            try perform(insert) { bind in
                 bind.text(key)
                 bind.text(hashes().text)
             }

@@ -57,6 +57,16 @@ struct SharedStepHashesTests {
         #expect(ownCopies == 0)
     }
 
+    @Test("a format-1 journal opened only to read (flow runs), without the column format 4 adds, still reads")
+    func olderJournalReadWithoutMigrating() async throws {
+        let folder = try TemporaryFolder()
+        try StepLogTests.writeFormatOne(folder.path + "/journal.sqlite")
+        let journal = try #require(try Journal.openForReading(stateDirectory: folder.path))
+        defer { journal.close() }
+        #expect(try journal.reading { db in try Int.fetchOne(db, sql: "PRAGMA user_version") } == 1)
+        #expect(try journal.run(id: "old-run")?.stepHashes == ["a": "1", "b": "2"])
+    }
+
     @Test("a resumed run keeps hashes of its own, which win over the shared ones")
     func resumedRunOwnsItsHashes() async throws {
         let folder = try TemporaryFolder()
