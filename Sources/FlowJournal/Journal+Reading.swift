@@ -104,6 +104,9 @@ enum JournalReading {
         for row in try Row.fetchAll(db, sql: "SELECT * FROM transfer WHERE run_id = ?", arguments: [id]) {
             fold.add(try transfer(from: row))
         }
+        // A format-1 journal opened only to read (`flow runs` before any `flow run` upgraded it)
+        // has no step log yet.
+        guard try db.tableExists("step_log") else { return fold }
         let cells = try Row.fetchCursor(
             db, sql: "SELECT seq, changes FROM step_log WHERE run_id = ? ORDER BY seq", arguments: [id])
         while let row = try cells.next() {
@@ -138,8 +141,9 @@ enum JournalReading {
     /// A run's step hashes: its own (formats 2 and 3, and a resumed run's), else those it shares
     /// (format 4), else its row's (format 1).
     private static func stepHashesText(of row: Row, id: String, in db: Database) throws -> String {
-        if let own = try String.fetchOne(
-            db, sql: "SELECT step_hashes FROM run_step_hashes WHERE run_id = ?", arguments: [id])
+        if try db.tableExists("run_step_hashes"),
+            let own = try String.fetchOne(
+                db, sql: "SELECT step_hashes FROM run_step_hashes WHERE run_id = ?", arguments: [id])
         {
             return own
         }

@@ -57,14 +57,19 @@ struct SharedStepHashesTests {
         #expect(ownCopies == 0)
     }
 
-    @Test("a format-1 journal opened only to read (flow runs), without the column format 4 adds, still reads")
+    @Test(
+        "a format-1 journal opened only to read (flow runs before any flow run upgraded it): its runs, steps and hashes read"
+    )
     func olderJournalReadWithoutMigrating() async throws {
         let folder = try TemporaryFolder()
         try StepLogTests.writeFormatOne(folder.path + "/journal.sqlite")
         let journal = try #require(try Journal.openForReading(stateDirectory: folder.path))
         defer { journal.close() }
         #expect(try journal.reading { db in try Int.fetchOne(db, sql: "PRAGMA user_version") } == 1)
-        #expect(try journal.run(id: "old-run")?.stepHashes == ["a": "1", "b": "2"])
+        let detail = try #require(try journal.run(id: "old-run"))
+        #expect(detail.stepHashes == ["a": "1", "b": "2"])
+        #expect(detail.steps.map(\.step) == ["a", "b"])
+        #expect(try journal.runs(file: nil).map(\.id) == ["old-run"])
     }
 
     @Test("a resumed run keeps hashes of its own, which win over the shared ones")
