@@ -114,12 +114,19 @@ struct StepLogEncoder {
     }
 
     private mutating func count(_ value: Int) {
+        Self.varint(value) { bytes.append($0) }
+    }
+
+    /// Gives `value` (0 when negative) as a varint, a byte at a time: 7 bits a byte, low bits
+    /// first, the high bit set on every byte but the last; at most 10 bytes.
+    @inline(__always)
+    static func varint(_ value: Int, _ emit: (UInt8) -> Void) {
         var rest = UInt64(max(0, value))
         while rest >= 0x80 {
-            bytes.append(UInt8(rest & 0x7F) | 0x80)
+            emit(UInt8(rest & 0x7F) | 0x80)
             rest >>= 7
         }
-        bytes.append(UInt8(rest))
+        emit(UInt8(rest))
     }
 
     private mutating func item(_ item: Int?) {
@@ -203,14 +210,9 @@ private struct ByteWriter {
         written += 1
     }
 
-    /// A varint: at most 10 bytes.
+    /// A varint (`StepLogEncoder.varint`): at most 10 bytes.
     mutating func count(_ value: Int) {
-        var rest = UInt64(max(0, value))
-        while rest >= 0x80 {
-            byte(UInt8(rest & 0x7F) | 0x80)
-            rest >>= 7
-        }
-        byte(UInt8(rest))
+        StepLogEncoder.varint(value) { byte($0) }
     }
 
     mutating func bytes(_ values: UnsafeBufferPointer<UInt8>) {
