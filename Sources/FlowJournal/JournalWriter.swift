@@ -183,11 +183,16 @@ final class JournalWriter: @unchecked Sendable {
             if outcome == nil, written {
                 outcome = write(held, batch)
             }
+            // Counted before the flushes are answered, so that a flush sees its own batch counted.
+            if outcome == nil, written {
+                condition.lock()
+                committedBatches += 1
+                condition.unlock()
+            }
             for done in ready { done(outcome) }
 
             condition.lock()
             if failure == nil { failure = outcome }
-            if outcome == nil, written { committedBatches += 1 }
             if last && pendingCount == 0 && waiters.isEmpty { break }
         }
         finished = true

@@ -50,6 +50,9 @@ struct JournalWriterTests {
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(try journal.run(id: run)?.steps.map(\.step) == ["alone"])
+        // The commit is visible to readers a moment before the thread counts it; a flush (with
+        // nothing pending, so no batch of its own) is answered only after that count.
+        try await journal.flushed()
         #expect(journal.transactionsCommitted == 1)
     }
 
