@@ -89,8 +89,18 @@ enum JournalReading {
         let filter = file == nil ? "" : "WHERE file = ?"
         let arguments: StatementArguments = file.map { [$0] } ?? []
         var counts: [String: [String: Int]] = [:]
+        var capacity = 0
         for id in try String.fetchAll(db, sql: "SELECT id FROM run \(filter)", arguments: arguments) {
-            counts[id] = try fold(run: id, in: db).stateCounts
+            var fold = StepStateFold(capacity: capacity)
+            for row in try Row.fetchAll(db, sql: "SELECT step, item, state FROM step WHERE run_id = ?", arguments: [id])
+            {
+                let key = StepLogKey(
+                    step: try row.decode(forColumn: "step"), item: item(try row.decode(forColumn: "item")))
+                fold.add(key, state: try row.decode(forColumn: "state"))
+            }
+            try forEachCell(run: id, in: db) { cell throws(StepLogDamage) in try fold.apply(cell) }
+            counts[id] = fold.stateCounts
+            capacity = fold.count
         }
         return counts
     }
@@ -104,15 +114,23 @@ enum JournalReading {
         for row in try Row.fetchAll(db, sql: "SELECT * FROM transfer WHERE run_id = ?", arguments: [id]) {
             fold.add(try transfer(from: row))
         }
+        try forEachCell(run: id, in: db) { cell throws(StepLogDamage) in try fold.apply(cell) }
+        return fold
+    }
+
+    /// Calls `body` with each of the run's `step_log` cells in the order they were written.
+    private static func forEachCell(
+        run id: String, in db: Database, _ body: ([UInt8]) throws(StepLogDamage) -> Void
+    ) throws {
         // A format-1 journal opened only to read (`flow runs` before any `flow run` upgraded it)
         // has no step log yet.
-        guard try db.tableExists("step_log") else { return fold }
+        guard try db.tableExists("step_log") else { return }
         let cells = try Row.fetchCursor(
             db, sql: "SELECT seq, changes FROM step_log WHERE run_id = ? ORDER BY seq", arguments: [id])
         while let row = try cells.next() {
             guard let data = row["changes"] as Data? else { continue }
             do {
-                try fold.apply([UInt8](data))
+                try body([UInt8](data))
             } catch {
                 let seq: Int = row["seq"]
                 // Named as SQLite names damage, so that `JournalError.from` says which file.
@@ -121,7 +139,6 @@ enum JournalReading {
                     message: "run \(id)'s step changes (step_log \(seq)) cannot be read: \(error)")
             }
         }
-        return fold
     }
 
     static func detail(id: String, in db: Database) throws -> JournalRunDetail? {

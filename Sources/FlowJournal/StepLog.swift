@@ -250,9 +250,13 @@ struct StepLogDamage: Error, CustomStringConvertible {
 struct StepLogDecoder {
     private let bytes: [UInt8]
     private var index = 0
+    /// Whether the changes' outputs, errors and transfer fields are skipped (given as nil or ""):
+    /// counting steps by state (`StepStateFold`) needs each change's step and state only.
+    private let statesOnly: Bool
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: [UInt8], statesOnly: Bool = false) {
         self.bytes = bytes
+        self.statesOnly = statesOnly
     }
 
     /// One change of the log, in the reader's terms.
@@ -282,12 +286,12 @@ struct StepLogDecoder {
             let outputs: String?
             switch try byte() {
             case 0: outputs = nil
-            case 1: outputs = try text()
-            case 2: outputs = StepLogEncoder.stateOnlyOutputs(state)
+            case 1: outputs = try payload()
+            case 2: outputs = statesOnly ? nil : StepLogEncoder.stateOnlyOutputs(state)
             case let other: throw StepLogDamage(description: "outputs marked \(other) at byte \(index - 1)")
             }
             let containsSecret = try flag()
-            let error = try flag() ? try text() : nil
+            let error = try flag() ? try payload() : nil
             return .finished(
                 key: key, state: state, attempts: attempts, startedAt: startedAt, finishedAt: finishedAt,
                 outputsJSON: outputs, containsSecret: containsSecret, error: error)
@@ -302,13 +306,14 @@ struct StepLogDecoder {
             let startedAt = try flag() ? try date() : nil
             return .finished(
                 key: key, state: state, attempts: attempts, startedAt: startedAt, finishedAt: try date(),
-                outputsJSON: StepLogEncoder.stateOnlyOutputs(state), containsSecret: false, error: nil)
+                outputsJSON: statesOnly ? nil : StepLogEncoder.stateOnlyOutputs(state), containsSecret: false,
+                error: nil)
         case .unsafeSend:
             return .unsafeSend(key: try key(), at: try date())
         case .transfer:
             return .transfer(
-                key: try key(), kind: try text(), target: try text(), bytesConfirmed: Int64(try count()),
-                fileIdentity: try text())
+                key: try key(), kind: try payload(), target: try payload(), bytesConfirmed: Int64(try count()),
+                fileIdentity: try payload())
         case nil:
             throw StepLogDamage(description: "unknown change \(tag) at byte \(index - 1)")
         }
@@ -349,12 +354,24 @@ struct StepLogDecoder {
     }
 
     private mutating func text() throws(StepLogDamage) -> String {
+        let range = try textBytes()
+        return String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    /// A text that `statesOnly` skips: outputs, an error, a transfer's fields.
+    private mutating func payload() throws(StepLogDamage) -> String {
+        let range = try textBytes()
+        return statesOnly ? "" : String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    /// Where the next text's bytes are; reads past them.
+    private mutating func textBytes() throws(StepLogDamage) -> Range<Int> {
         let length = try count()
         guard length <= bytes.count - index else {
             throw StepLogDamage(description: "text of \(length) bytes past the end at byte \(index)")
         }
         defer { index += length }
-        return String(decoding: bytes[index..<index + length], as: UTF8.self)
+        return index..<index + length
     }
 
     private mutating func date() throws(StepLogDamage) -> Date {

@@ -30,6 +30,7 @@ struct StepLogTests {
         #expect(detail.steps[1].startedAt == Date(timeIntervalSince1970: 20))
         #expect(detail.transfers.map(\.target) == ["http://h/files/1"])
         #expect(detail.run.stepCounts == ["succeeded": 1, "running": 1])
+        #expect(try journal.runs(file: "/w/old.yaml").map(\.stepCounts) == [["succeeded": 1, "running": 1]])
         // Format 1 kept the step hashes in the run's row.
         #expect(detail.stepHashes == ["a": "1", "b": "2"])
     }
@@ -172,14 +173,72 @@ struct StepLogTests {
                 try db.execute(
                     sql: "INSERT INTO step_log (run_id, changes) VALUES (?, ?)", arguments: [id, Data(damaged)])
             }
-            #expect {
-                _ = try copy.run(id: id)
-            } throws: { error in
-                guard case .corrupt(let file, let reason) = error as? JournalError else { return false }
-                return file == copy.file && reason.contains("step_log")
+            // Both the run's own view and the listing's counts read the cell.
+            for read in [{ _ = try copy.run(id: id) }, { _ = try copy.runs(file: nil) }] {
+                #expect {
+                    try read()
+                } throws: { error in
+                    guard case .corrupt(let file, let reason) = error as? JournalError else { return false }
+                    return file == copy.file && reason.contains("step_log")
+                }
             }
             copy.close()
         }
+    }
+
+    @Test(
+        "the listing's counts (states alone) agree with the run's whole view: every change, items, errors, secrets"
+    )
+    func listedCountsAgree() async throws {
+        let folder = try TemporaryFolder()
+        let journal = try Journal.open(stateDirectory: folder.path)
+        defer { journal.close() }
+        let file = "/w/counts.yaml"
+        let run = try journal.beginRun(
+            NewRun(file: file, fileHash: "h", stepHashes: [:], inputs: [:], startedAt: Date()))
+        let at = Date(timeIntervalSince1970: 100)
+        func start(_ step: String, item: Int? = nil, attempt: Int = 1) {
+            journal.record(.stepStarted(run: run, step: step, item: item, attempt: attempt, at: at))
+        }
+        func finish(
+            _ step: String, _ state: String, item: Int? = nil, outputs: String? = nil, secret: Bool = false,
+            error: String? = nil
+        ) {
+            journal.record(
+                .stepFinished(
+                    run: run, step: step, item: item, state: state, attempts: 1, startedAt: nil, finishedAt: at,
+                    outputsJSON: outputs ?? #"{"outputs":{},"status":"\#(state)"}"#, containsSecret: secret,
+                    error: error))
+        }
+        start("a")
+        finish("a", "succeeded")  // the compact finish
+        start("b")
+        finish("b", "failed", outputs: #"{"outputs":{"code":1}}"#, error: "exit 1")
+        start("running")
+        journal.record(.unsafeSend(run: run, step: "sent", item: nil, at: at))  // no start: running
+        start("e")
+        journal.record(.unsafeSend(run: run, step: "e", item: nil, at: at))
+        finish("e", "succeeded", outputs: #"{"outputs":{"id":"7"}}"#)
+        for item in 0..<3 { start("f", item: item) }
+        finish("f", "succeeded", item: 0)
+        finish("f", "succeeded", item: 1, secret: true)
+        finish("f", "cancelled", item: 2)
+        journal.record(
+            .transfer(
+                run: run, step: "upload", item: nil, kind: "tus", target: "http://h/files/1", bytesConfirmed: 10,
+                fileIdentity: "f|1"))
+        finish("h", "skipped")  // never started
+        start("retried")
+        finish("retried", "failed")
+        start("retried", attempt: 2)
+        try await journal.flushed()
+
+        let detail = try #require(try journal.run(id: run))
+        let listed = try journal.runs(file: file).map(\.stepCounts)
+        #expect(listed == [detail.run.stepCounts])
+        #expect(
+            listed == [["succeeded": 4, "failed": 1, "running": 3, "cancelled": 1, "skipped": 1]],
+            "a, e, f[0], f[1]; b; running, sent, retried; f[2]; h")
     }
 
     @Test("2,000 step changes of one run: one log cell per batch, not a row per step")
