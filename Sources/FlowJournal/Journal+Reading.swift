@@ -92,8 +92,9 @@ enum JournalReading {
         var capacity = 0
         for id in try String.fetchAll(db, sql: "SELECT id FROM run \(filter)", arguments: arguments) {
             var fold = StepStateFold(capacity: capacity)
-            for row in try Row.fetchAll(db, sql: "SELECT step, item, state FROM step WHERE run_id = ?", arguments: [id])
-            {
+            // Format 1's rows, then the step log.
+            let rows = try Row.fetchAll(db, sql: "SELECT step, item, state FROM step WHERE run_id = ?", arguments: [id])
+            for row in rows {
                 let key = StepLogKey(
                     step: try row.decode(forColumn: "step"), item: item(try row.decode(forColumn: "item")))
                 fold.add(key, state: try row.decode(forColumn: "state"))

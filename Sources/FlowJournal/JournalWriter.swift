@@ -182,12 +182,12 @@ final class JournalWriter: @unchecked Sendable {
             let written = !held.isEmpty || !batch.isEmpty
             if outcome == nil, written {
                 outcome = write(held, batch)
-            }
-            // Counted before the flushes are answered, so that a flush sees its own batch counted.
-            if outcome == nil, written {
-                condition.lock()
-                committedBatches += 1
-                condition.unlock()
+                // Counted before the flushes are answered, so that a flush sees its batch counted.
+                if outcome == nil {
+                    condition.lock()
+                    committedBatches += 1
+                    condition.unlock()
+                }
             }
             for done in ready { done(outcome) }
 
