@@ -167,20 +167,28 @@ import Testing
         #expect(transfers.first?["bytesConfirmed"] as? Int == 1_048_576)
     }
 
+    /// `text` as `flow.yaml` in a new folder of its own (so its `.flow` journal is its alone): the
+    /// folder, to remove, and the file.
+    private static func workflowInOwnFolder(_ text: String) throws -> (folder: String, file: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-runs-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let file = folder + "/flow.yaml"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        return (folder, file)
+    }
+
     /// The journal holds back a step's start and writes it only if the step still runs when its
     /// next batch is written (a step that ends first is one change, its finish carrying its start):
     /// a live run still shows its running step, and the ended step's start.
     @Test func aLiveRunShowsItsRunningStepAndWhenTheEndedOneStarted() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-live-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let (folder, file) = try Self.workflowInOwnFolder(
+            """
+            version: 1
+            steps:
+              quick: { run: 'true' }
+              long: { needs: quick, run: 'sleep 30' }
+            """)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let file = folder + "/live.yaml"
-        try """
-        version: 1
-        steps:
-          quick: { run: 'true' }
-          long: { needs: quick, run: 'sleep 30' }
-        """.write(toFile: file, atomically: true, encoding: .utf8)
         let flow = try FlowChild(["run", file])
         defer { kill(flow.pid, SIGKILL) }
         #expect(await FlowChild.wait(for: .seconds(30)) { flow.output.contains("[long] started") }, "\(flow.errors)")
@@ -213,16 +221,14 @@ import Testing
     /// The journal's step times come from the scheduler's clock: they must still be wall-clock
     /// dates, inside the run, in the order the steps ran, as long as the steps took.
     @Test func journaledStepTimesAreWallClockDatesOfTheRun() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-times-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let (folder, file) = try Self.workflowInOwnFolder(
+            """
+            version: 1
+            steps:
+              first: { sleep: 300ms }
+              second: { needs: first, sleep: 200ms }
+            """)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let file = folder + "/times.yaml"
-        try """
-        version: 1
-        steps:
-          first: { sleep: 300ms }
-          second: { needs: first, sleep: 200ms }
-        """.write(toFile: file, atomically: true, encoding: .utf8)
         let before = Date()
         let run = try await FlowProcess.run(["run", file])
         let after = Date()
