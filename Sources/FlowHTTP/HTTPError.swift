@@ -16,6 +16,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible, Equatable {
         case cancelled
         /// The response body was larger than the request allows.
         case bodyTooLarge
+        /// A body written to a file grew past the file's limit (`HTTPSaveTarget.maxSize`).
+        case fileTooLarge
         /// The request itself is malformed: a bad URL, method, header or unreadable body file.
         case invalidRequest
         /// Anything else curl reports.
@@ -43,7 +45,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible, Equatable {
     public var isTransient: Bool {
         switch kind {
         case .connect, .connectionReset, .timeout: return true
-        case .dns, .tls, .cancelled, .bodyTooLarge, .invalidRequest, .other: return false
+        case .dns, .tls, .cancelled, .bodyTooLarge, .fileTooLarge, .invalidRequest, .other: return false
         }
     }
 

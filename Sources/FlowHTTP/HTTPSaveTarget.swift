@@ -11,6 +11,10 @@ public struct HTTPSaveTarget: Sendable {
     /// `Content-Range` starts at `resumeFrom` is appended; a `200` (the server ignored the range,
     /// or `If-Range` no longer matched) replaces the file from its first byte.
     public var resumeFrom: Int64
+    /// The largest the file may grow (what it held before included), or nil for no limit. A body
+    /// announced larger by its `Content-Length` is refused before a byte is written; one without
+    /// is stopped when it crosses the limit. Either fails the transfer (`HTTPError.Kind.fileTooLarge`).
+    public var maxSize: Int64?
     /// Sees each piece written, with its offset in the file, after it was written. Runs on the
     /// client's transfer thread, so it must be quick (hashing is).
     public var observer: HTTPRequest.BodyObserver?
@@ -22,11 +26,13 @@ public struct HTTPSaveTarget: Sendable {
     public init(
         path: String,
         resumeFrom: Int64 = 0,
+        maxSize: Int64? = nil,
         observer: HTTPRequest.BodyObserver? = nil,
         onStart: (@Sendable (_ status: Int, _ headers: HTTPHeaders) -> Void)? = nil
     ) {
         self.path = path
         self.resumeFrom = resumeFrom
+        self.maxSize = maxSize
         self.observer = observer
         self.onStart = onStart
     }

@@ -8,8 +8,7 @@ extension DryRunPlan {
         var lines: [String] = []
         if let maxBody = options.maxBody { lines.append("      max-body \(SizeSyntax.format(maxBody))") }
         guard let saveTo else { return lines }
-        let folder = URL(fileURLWithPath: workflow.file).standardizedFileURL.deletingLastPathComponent()
-        let final = URL(fileURLWithPath: saveTo, relativeTo: folder).standardizedFileURL
+        let final = URL(fileURLWithPath: resolved(saveTo))
         let partial = final.deletingLastPathComponent().appendingPathComponent(
             ".\(final.lastPathComponent).flow-partial")
         lines.append(

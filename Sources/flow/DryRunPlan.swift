@@ -248,7 +248,7 @@ struct DryRunPlan {
                 lines.append(
                     "  \(prefix)\(step.id): run \(arguments.map { quote(render($0)) }.joined(separator: " "))\(suffix)")
             }
-            if let cwd = run.cwd { lines.append("      in \(render(cwd))") }
+            if let cwd = run.cwd { lines.append("      in \(resolved(render(cwd)))") }
         case .sleep(let duration):
             lines.append("  \(prefix)\(step.id): sleep \(DurationSyntax.format(duration))\(suffix)")
         case .group(let group):
@@ -269,7 +269,7 @@ struct DryRunPlan {
             plan = try RequestPlan(
                 http, defaults: workflow.defaults.http, baseURL: workflow.defaults.http.baseURL.map(render),
                 text: { render($0) }, json: { renderJSON($0) }, placeholders: true,
-                folder: workflow.folder)
+                folder: absoluteFolder)
         } catch {
             return ["  \(id): \(http.method.rawValue) \(render(http.url))\(suffix)", "      error: \(error.message)"]
         }
@@ -390,11 +390,24 @@ struct DryRunPlan {
         return plain && !argument.isEmpty ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
+    // MARK: Paths
+
+    /// The workflow file's folder, absolute: what the run resolves relative paths against.
+    var absoluteFolder: String {
+        WorkflowPath.absolute(workflow.folder, in: FileManager.default.currentDirectoryPath)
+    }
+
+    /// A rendered path as the run resolves it: inside the workflow file's folder when relative;
+    /// a placeholder (`<steps.a.outputs.file>`), known only at run time, as it is.
+    func resolved(_ path: String) -> String {
+        path.hasPrefix("<") ? path : WorkflowPath.absolute(path, in: absoluteFolder)
+    }
+
     // MARK: Uploads
 
     /// "file /a.bin (1048576 bytes): 11 chunks × 100KiB, last 24KiB", from `stat` only.
     private func chunkPlan(_ upload: UploadStep) -> String {
-        let path = render(upload.file)
+        let path = resolved(render(upload.file))
         let chunk = SizeSyntax.format(upload.chunkSize)
         if path.contains("<") {
             return "file \(path): known at run time; chunks of \(chunk)"

@@ -8,14 +8,18 @@ public struct ResponseBodyOptions: Sendable, Hashable {
     /// `max-body`: the largest body kept in memory, in bytes (default `defaults.http.max-body`,
     /// else `defaultMaxBody`).
     public var maxBody: Int?
+    /// `max-size`: the largest `save-to` file, in bytes (the whole file, a resumed part included);
+    /// nil for no limit.
+    public var maxSize: Int?
 
     /// The default `max-body`: 64 MiB.
     public static let defaultMaxBody = 64 << 20
 
     /// Options; by default the body is kept in memory under the default cap.
-    public init(saveTo: ScalarText? = nil, resume: Bool = false, maxBody: Int? = nil) {
+    public init(saveTo: ScalarText? = nil, resume: Bool = false, maxBody: Int? = nil, maxSize: Int? = nil) {
         self.saveTo = saveTo
         self.resume = resume
         self.maxBody = maxBody
+        self.maxSize = maxSize
     }
 }

@@ -45,6 +45,7 @@ public struct Step: Sendable, Hashable {
         let timeout: Duration?
         let retry: Retry?
         let continueOnError: Bool
+        let allowOutside: Bool
         let outputs: [NamedValue]
         let forEach: ForEach?
         let `repeat`: Repeat?
@@ -63,6 +64,7 @@ public struct Step: Sendable, Hashable {
             timeout: Duration?,
             retry: Retry?,
             continueOnError: Bool,
+            allowOutside: Bool,
             outputs: [NamedValue],
             forEach: ForEach?,
             repeat: Repeat?,
@@ -81,6 +83,7 @@ public struct Step: Sendable, Hashable {
             self.timeout = timeout
             self.retry = retry
             self.continueOnError = continueOnError
+            self.allowOutside = allowOutside
             self.outputs = outputs
             self.forEach = forEach
             self.repeat = `repeat`
@@ -113,6 +116,9 @@ public struct Step: Sendable, Hashable {
     public var retry: Retry? { storage.retry }
     /// Whether a failure counts as success for dependents.
     public var continueOnError: Bool { storage.continueOnError }
+    /// `allow-outside`: paths whose `${{ }}` values lead outside the folder their written text
+    /// names (`save-to`, `body-file`, `upload.file`, multipart files) are allowed (see `PathProvenance`).
+    public var allowOutside: Bool { storage.allowOutside }
     /// Declared outputs, in file order: each name (`steps.<id>.outputs.<name>`) and its value,
     /// usually one `${{ }}` reading `result`, evaluated after the step succeeded.
     public var outputs: [NamedValue] { storage.outputs }
@@ -139,6 +145,7 @@ public struct Step: Sendable, Hashable {
         timeout: Duration? = nil,
         retry: Retry? = nil,
         continueOnError: Bool = false,
+        allowOutside: Bool = false,
         outputs: [NamedValue] = [],
         forEach: ForEach? = nil,
         repeat: Repeat? = nil,
@@ -157,6 +164,7 @@ public struct Step: Sendable, Hashable {
             timeout: timeout,
             retry: retry,
             continueOnError: continueOnError,
+            allowOutside: allowOutside,
             outputs: outputs,
             forEach: forEach,
             repeat: `repeat`,
@@ -179,6 +187,7 @@ public struct Step: Sendable, Hashable {
             && lhs.timeout == rhs.timeout
             && lhs.retry == rhs.retry
             && lhs.continueOnError == rhs.continueOnError
+            && lhs.allowOutside == rhs.allowOutside
             && lhs.outputs == rhs.outputs
             && lhs.forEach == rhs.forEach
             && lhs.repeat == rhs.repeat

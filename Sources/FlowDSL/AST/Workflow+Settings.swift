@@ -90,7 +90,7 @@ extension Workflow {
                 needs: step.needs, needLocations: step.needLocations, parent: step.parent, kind: kind,
                 condition: step.condition, timeout: durations[.timeout(step: step.id)] ?? step.timeout,
                 retry: Self.retry(step.retry, step.id, values, durations), continueOnError: step.continueOnError,
-                outputs: step.outputs, forEach: step.forEach, repeat: step.repeat,
+                allowOutside: step.allowOutside, outputs: step.outputs, forEach: step.forEach, repeat: step.repeat,
                 definitionFingerprint: step.definitionFingerprint)
         }
         var resolved = Workflow(

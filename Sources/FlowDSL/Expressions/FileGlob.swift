@@ -11,16 +11,36 @@ enum FileGlob {
         let message: String
     }
 
+    /// Why `pattern` may not be matched, or nil: it is empty, absolute, or climbs out of the
+    /// workflow's folder with `..` (`files('../../etc/*')`). The checker asks this of a literal
+    /// pattern, the evaluator of every pattern.
+    static func problem(_ pattern: String) -> String? {
+        guard !pattern.isEmpty else { return "the pattern is empty" }
+        if pattern.hasPrefix("/") {
+            return "the pattern '\(Echo.text(pattern))' is absolute; write it relative to the workflow's folder"
+        }
+        var depth = 0
+        for segment in pattern.split(separator: "/", omittingEmptySubsequences: true) {
+            if segment == ".." {
+                depth -= 1
+                if depth < 0 {
+                    return "the pattern '\(Echo.text(pattern))' leads outside the workflow's folder "
+                        + "(files() lists only files inside it)"
+                }
+            } else if segment != "." {
+                depth += 1
+            }
+        }
+        return nil
+    }
+
     /// The matching files (not folders) as paths relative to `folder`, sorted by byte order; an
     /// empty list when nothing matches.
     static func matches(_ pattern: Value, in folder: String) throws(Failure) -> Value {
         guard case .string(let text) = pattern else {
             throw Failure(message: "files() expects a pattern string, got \(pattern.typeName)")
         }
-        guard !text.isEmpty else { throw Failure(message: "files() expects a pattern, got an empty string") }
-        guard !text.hasPrefix("/") else {
-            throw Failure(message: "files() takes a pattern relative to the workflow's folder, not '\(text)'")
-        }
+        if let problem = problem(text) { throw Failure(message: "files(): \(problem)") }
         // The folder is escaped so that its own `*`, `?` or `[` match themselves.
         var prefix = ""
         for character in folder {

@@ -63,6 +63,9 @@ extension Functions {
             } catch {
                 return "invalid JSON path '\(path)': \(error.message)"
             }
+        case "files":
+            guard arguments.count == 1, case .string(let pattern)? = arguments[0] else { return nil }
+            return FileGlob.problem(pattern)
         default:
             return nil
         }

@@ -1,8 +1,8 @@
 extension StepParser {
     /// The keys of `http:` that say what happens to the response body.
-    static let responseBodyKeys = ["save-to", "resume", "max-body"]
+    static let responseBodyKeys = ["save-to", "resume", "max-body", "max-size"]
 
-    /// `save-to`, `resume` and `max-body` of an `http:` mapping.
+    /// `save-to`, `resume`, `max-body` and `max-size` of an `http:` mapping.
     mutating func parseResponseBody(_ field: NodeReader.Fields, method: HTTPMethod) -> ResponseBodyOptions {
         var options = ResponseBodyOptions()
         if let entry = field["save-to"] {
@@ -25,6 +25,14 @@ extension StepParser {
         }
         if let entry = field["max-body"] {
             options.maxBody = reader.size(entry.value, "'max-body'")
+        }
+        if let entry = field["max-size"] {
+            options.maxSize = reader.size(entry.value, "'max-size'")
+            if field["save-to"] == nil {
+                reader.error(
+                    "'max-size' needs 'save-to'", at: entry.keyNode,
+                    hint: "'max-size' caps the file 'save-to' writes; 'max-body' caps a body kept in memory")
+            }
         }
         return options
     }

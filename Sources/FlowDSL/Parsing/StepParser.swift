@@ -2,7 +2,7 @@
 struct StepParser {
     static let commonKeys = [
         "needs", "if", "timeout", "retry", "continue-on-error", "outputs", "name", "description",
-        "repeat",
+        "repeat", "allow-outside",
     ]
     static let kindKeys = ["http", "upload", "run", "sleep", "parallel", "uses"]
     static let groupKeys = ["steps", "at-least", "fail-fast"]
@@ -114,6 +114,7 @@ struct StepParser {
             retry: field["retry"].flatMap { parseRetry($0.value, at: $0.keyNode, step: id) },
             continueOnError: field["continue-on-error"].flatMap { reader.bool($0.value, "'continue-on-error'") }
                 ?? false,
+            allowOutside: field["allow-outside"].flatMap { reader.bool($0.value, "'allow-outside'") } ?? false,
             outputs: outputs,
             forEach: forEach,
             repeat: field["repeat"].flatMap { parseRepeat($0, kind: kindEntry != nil ? kind : nil, id: id) },
@@ -138,6 +139,12 @@ struct StepParser {
             }
             let entry = fields[position]
             if forEach && (entry.key == "at-least" || entry.key == "fail-fast") { continue }
+            if entry.key == "allow-outside", kind != "http", kind != "upload" {
+                // Only these kinds read or write files at paths a server may supply.
+                reader.error(
+                    "'allow-outside' only applies to 'http' and 'upload' steps, not to \(what())", at: entry.keyNode)
+                continue
+            }
             let owner: String
             switch entry.key {
             case "steps", "at-least", "fail-fast": owner = "parallel"

@@ -38,6 +38,9 @@ extension WorkflowSchema {
                 "retry": V.ref("retry"),
                 "repeat": V.ref("repeat"),
                 "continue-on-error": V.boolean("A failure is recorded but counts as success for dependents."),
+                "allow-outside": V.boolean(
+                    "Let paths whose `${{ }}` values lead outside the folder their written text names "
+                        + "(`save-to`, `body-file`, `upload.file`, multipart files) through (default false)."),
                 "outputs": V.map(
                     "Values evaluated after the step succeeded, read as `steps.<id>.outputs.<name>`.",
                     values: V.scalar
@@ -180,6 +183,7 @@ extension WorkflowSchema {
                     "Stream a 2xx body to this file (relative to the workflow's folder), written atomically."),
                 "resume": V.boolean("Continue a partial `save-to` download with a Range request (GET only)."),
                 "max-body": V.ref("size", "The largest body kept in memory (default `defaults.http.max-body`, 64MiB)."),
+                "max-size": V.ref("size", "The largest `save-to` file; a larger body fails the step (default none)."),
                 "expect": V.ref("expect", "What the response must look like (here or next to `http`, not both)."),
             ]
         ).adding([

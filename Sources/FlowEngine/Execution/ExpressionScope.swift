@@ -96,7 +96,7 @@ struct RunValues: Sendable {
         }
         var values = base
         values.env = .object(envValues)
-        values.folder = workflow.folder
+        values.folder = WorkflowPath.absolute(workflow.folder, in: options.workingDirectory)
         values.locals = options.itemLocals
         values.forEachSelection = options.forEachSelection
         // A run without a journal has no id to keep: its keys are stable across retries only.

@@ -67,18 +67,18 @@ public final class WorkflowRun: Sendable {
         http.durability = HTTPDurability(
             recorder: options.recorder, prefix: options.journalPrefix, runID: options.runID, openSends: openSends,
             masker: masker)
-        http.workflowFolder =
-            URL(
-                fileURLWithPath: workflow.folder,
-                relativeTo: URL(fileURLWithPath: options.workingDirectory, isDirectory: true)
-            ).standardizedFileURL.path
-        let run = RunStepRunner(
+        // One folder for every relative path of the workflow, whatever the current folder.
+        let folder = WorkflowPath.absolute(workflow.folder, in: options.workingDirectory)
+        http.workflowFolder = folder
+        var run = RunStepRunner(
             values: runValues, workflowEnvironment: environment, masker: masker, queue: stepQueue,
             defaultRetry: workflow.defaults.retry)
+        run.workflowFolder = folder
         var upload = UploadStepRunner(
             client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
             cleanups: cleanups, queue: stepQueue)
         upload.transportContext = transportContext
+        upload.workflowFolder = folder
         upload.durability = UploadDurability(
             recorder: options.recorder, prefix: options.journalPrefix, prior: options.priorTransfers,
             masker: masker)

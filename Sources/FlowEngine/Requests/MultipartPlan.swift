@@ -2,7 +2,7 @@ import FlowDSL
 import FlowHTTP
 
 /// One `multipart` part of a planned request: its name, text or file path (resolved against the
-/// workflow file's folder), and the filename and content type it is sent with. The runner sends
+/// workflow file's folder by `RequestPlan`), and the filename and content type it is sent with. The runner sends
 /// it, the dry run prints it; neither decides these differently.
 public struct MultipartPlan: Sendable, Equatable {
     /// What the part carries.
@@ -24,7 +24,10 @@ public struct MultipartPlan: Sendable, Equatable {
     /// Where the part is written, for errors about it.
     public let location: SourceLocation
 
-    init(_ part: MultipartPart, text: (ScalarText) throws(StepError) -> String, folder: String?) throws(StepError) {
+    init(
+        _ part: MultipartPart, text: (ScalarText) throws(StepError) -> String,
+        path resolvePath: (ScalarText) throws(StepError) -> String
+    ) throws(StepError) {
         name = part.name
         var type: ScalarText?
         switch part.content {
@@ -34,7 +37,7 @@ public struct MultipartPlan: Sendable, Equatable {
             type = written
             location = value.location
         case .file(let pathText, let filenameText, let written):
-            let path = Self.resolve(try text(pathText), in: folder)
+            let path = try resolvePath(pathText)
             content = .file(path: path)
             if let filenameText { filename = try text(filenameText) } else { filename = Self.lastComponent(path) }
             type = written

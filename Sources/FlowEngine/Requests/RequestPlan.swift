@@ -43,7 +43,9 @@ public struct RequestPlan: Sendable, Equatable {
 
     /// Builds the request of `http`. `text` produces a string's value, `json` a JSON body's text.
     /// Throws when a value cannot be produced or the URL is relative with no `baseURL`. Relative
-    /// multipart file paths are read from `folder` (the workflow file's).
+    /// `body-file` and multipart file paths are read from `folder` (the workflow file's); `path`,
+    /// when given, produces those paths instead (the runner's checks them, see `WorkflowPath`), with
+    /// the key that holds each for messages.
     ///
     /// With `placeholders` (the dry run), values may contain `<steps.x.outputs.y>` and `***`: those
     /// are left as they are while the text around them is encoded, and a URL starting with `<` is
@@ -51,8 +53,13 @@ public struct RequestPlan: Sendable, Equatable {
     public init(
         _ http: HTTPStep, defaults: HTTPDefaults, baseURL: String?,
         text: (ScalarText) throws(StepError) -> String, json: (ValueTemplate) throws(StepError) -> String,
-        placeholders: Bool = false, folder: String? = nil
+        placeholders: Bool = false, folder: String? = nil,
+        path: ((ScalarText, String) throws(StepError) -> String)? = nil
     ) throws(StepError) {
+        func filePath(_ written: ScalarText, _ key: String) throws(StepError) -> String {
+            if let path { return try path(written, key) }
+            return MultipartPlan.resolve(try text(written), in: folder)
+        }
         let encode: (String) -> String = { Self.keepingPlaceholders($0, placeholders, PercentEncoding.encode) }
         let formEncode: (String) -> String = { Self.keepingPlaceholders($0, placeholders, Self.formEncode) }
         method = http.method.rawValue
@@ -99,10 +106,15 @@ public struct RequestPlan: Sendable, Equatable {
         case .text(let value)?:
             body = .text(try text(value))
         case .file(let path)?:
-            body = .file(try text(path))
+            body = .file(try filePath(path, "'body-file'"))
         case .multipart(let parts)?:
             var planned: [MultipartPlan] = []
-            for part in parts { planned.append(try MultipartPlan(part, text: text, folder: folder)) }
+            for part in parts {
+                planned.append(
+                    try MultipartPlan(
+                        part, text: text,
+                        path: { written throws(StepError) in try filePath(written, "multipart part '\(part.name)'") }))
+            }
             body = .multipart(planned)
         }
         // What FlowHTTP would add by itself, written here so the dry run shows every header sent.

@@ -21,10 +21,12 @@ final class HTTPDownload: Sendable {
     /// The validator of the partial file's resource, for `If-Range`.
     let validatorPath: String
     let resume: Bool
+    /// `max-size`: the largest the file may grow, in bytes; nil for no limit.
+    let maxSize: Int?
     private let digest = LockedBox(FileDigest())
 
     /// Resolves `path` against `folder` and creates the folders it needs.
-    init(path: String, folder: String, resume: Bool) throws(DownloadSetupError) {
+    init(path: String, folder: String, resume: Bool, maxSize: Int? = nil) throws(DownloadSetupError) {
         let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: folder, isDirectory: true))
             .standardizedFileURL
         finalPath = url.path
@@ -33,6 +35,7 @@ final class HTTPDownload: Sendable {
         partialPath = parent.appendingPathComponent(".\(name).flow-partial").path
         validatorPath = partialPath + ".validator"
         self.resume = resume
+        self.maxSize = maxSize
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: finalPath, isDirectory: &isDirectory), isDirectory.boolValue {
             throw DownloadSetupError(message: "'save-to' names a folder, '\(finalPath)'; name the file to write")
@@ -64,7 +67,7 @@ final class HTTPDownload: Sendable {
         }
         let validatorPath = validatorPath
         let target = HTTPSaveTarget(
-            path: partialPath, resumeFrom: size,
+            path: partialPath, resumeFrom: size, maxSize: maxSize.map(Int64.init),
             observer: { [digest] at, bytes in digest.withLock { $0.feed(offset: at, bytes) } },
             onStart: { status, headers in
                 // A 206 continues the resource the validator already names.

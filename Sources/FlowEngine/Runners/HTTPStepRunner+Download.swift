@@ -5,13 +5,23 @@ import Foundation
 
 extension HTTPStepRunner {
     /// The step's `save-to` download, its path evaluated; `nil` without `save-to`.
-    func makeDownload(_ http: HTTPStep, start: StepStart<StepResult>) throws(StepError) -> HTTPDownload? {
+    func makeDownload(_ step: Step, _ http: HTTPStep, start: StepStart<StepResult>) throws(StepError)
+        -> HTTPDownload?
+    {
         guard let saveTo = http.responseBody.saveTo else { return nil }
         let scope = values.scope(for: [saveTo], records: start.records, locals: start.locals)
-        let path = try saveTo.string(in: scope)
-        guard !path.isEmpty else { throw StepError("'save-to' is empty", at: saveTo.location) }
+        let resolved: (value: String, path: String)
         do {
-            return try HTTPDownload(path: path, folder: workflowFolder, resume: http.responseBody.resume)
+            resolved = try WorkflowPath.resolve(
+                saveTo, key: "'save-to'", in: scope, folder: workflowFolder, allowOutside: step.allowOutside)
+        } catch {
+            throw StepError(masker(error.message), at: error.location)
+        }
+        guard !resolved.value.isEmpty else { throw StepError("'save-to' is empty", at: saveTo.location) }
+        do {
+            return try HTTPDownload(
+                path: resolved.path, folder: workflowFolder, resume: http.responseBody.resume,
+                maxSize: http.responseBody.maxSize)
         } catch {
             throw StepError(masker(error.message), at: saveTo.location)
         }
@@ -74,6 +84,14 @@ extension HTTPStepRunner {
     /// `max-body` of the step, else of `defaults.http`, else 64 MiB.
     func maxBody(_ http: HTTPStep) -> Int {
         http.responseBody.maxBody ?? defaults.http.maxBody ?? ResponseBodyOptions.defaultMaxBody
+    }
+
+    /// The message of a `save-to` file over `max-size`, naming the key that changes it.
+    func fileTooLarge(_ error: HTTPError, http: HTTPStep) -> String {
+        let limit = http.responseBody.maxSize ?? 0
+        return "the response body of \(error.url) is larger than max-size (\(SizeSyntax.format(limit)), "
+            + "\(limit) bytes), the limit of the file 'save-to' writes: raise 'max-size' on the step if the "
+            + "server is trusted to send that much"
     }
 
     /// The message of a body over `max-body`, naming the keys that change it.

@@ -29,7 +29,7 @@ struct HTTPStepRunner: Sendable {
         let download: HTTPDownload?
         do {
             request = try makeRequest(step, http, start: start)
-            download = try makeDownload(http, start: start)
+            download = try makeDownload(step, http, start: start)
         } catch {
             return Future.failed(error, on: queue)
         }
@@ -124,7 +124,12 @@ struct HTTPStepRunner: Sendable {
                 http, defaults: defaults.http, baseURL: baseURL,
                 text: { text throws(StepError) in try text.string(in: scope) },
                 json: { template throws(StepError) in try template.value(in: scope).jsonText },
-                folder: workflowFolder)
+                folder: workflowFolder,
+                path: { text, key throws(StepError) in
+                    try WorkflowPath.resolve(
+                        text, key: key, in: scope, folder: workflowFolder, allowOutside: step.allowOutside
+                    ).path
+                })
         } catch {
             throw StepError(masker(error.message), at: error.location)
         }
@@ -141,7 +146,9 @@ struct HTTPStepRunner: Sendable {
             else {
                 let location: SourceLocation
                 if case .file(let path)? = http.body { location = path.location } else { location = http.location }
-                throw StepError("cannot read body-file '\(masker(file))'", at: location)
+                throw StepError(
+                    "cannot read body-file '\(masker(file))' (a relative path is read from the workflow file's folder)",
+                    at: location)
             }
             body = .file(path: file, offset: 0, length: size)
         case .multipart(let parts):
@@ -191,6 +198,8 @@ struct HTTPStepRunner: Sendable {
             return StepError(unexpected.description, at: http.expect.location ?? http.location)
         case let transport as HTTPError where transport.kind == .bodyTooLarge:
             return StepError(masker(bodyTooLarge(transport, http: http)), at: http.location)
+        case let transport as HTTPError where transport.kind == .fileTooLarge:
+            return StepError(masker(fileTooLarge(transport, http: http)), at: http.location)
         case let setup as DownloadSetupError:
             return StepError(masker(setup.message), at: http.responseBody.saveTo?.location ?? http.location)
         case let transport as HTTPError:

@@ -15,6 +15,8 @@ struct RunStepRunner: Sendable {
     let queue: DispatchQueue
     /// `defaults.retry`, for steps without their own.
     let defaultRetry: Retry?
+    /// The workflow file's folder (absolute): a relative `cwd` is taken from it.
+    var workflowFolder: String?
 
     /// Runs the command; under `retry`, a failed command (a non-zero exit) is run again.
     func run(_ step: Step, _ command: RunStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
@@ -93,9 +95,17 @@ struct RunStepRunner: Sendable {
         }
         let spec = ProcessSpec(
             command: processCommand, environment: environment,
-            workingDirectory: try command.cwd?.string(in: scope))
+            workingDirectory: try workingDirectory(command, scope: scope))
         try ArgumentLimits.check(spec, at: command.location)
         return spec
+    }
+
+    /// `cwd`, a relative one inside the workflow file's folder, as every path in a workflow.
+    private func workingDirectory(_ command: RunStep, scope: ExpressionScope) throws(StepError) -> String? {
+        guard let cwd = command.cwd else { return nil }
+        let text = try cwd.string(in: scope)
+        guard let workflowFolder else { return text }
+        return WorkflowPath.absolute(text, in: workflowFolder)
     }
 
     /// The script with each `${{ }}` replaced by a reference to a variable holding its value.

@@ -17,6 +17,8 @@ struct UploadStepRunner: Sendable {
     let queue: DispatchQueue
     /// The workflow file's folder and the process environment, for `tls` files (see `TransportPlan`).
     var transportContext = TransportContext(folder: ".", environment: [:])
+    /// The workflow file's folder (absolute): a relative `file` is read from it.
+    var workflowFolder = FileManager.default.currentDirectoryPath
     /// The journal's record of upload sessions, and an interrupted run's sessions to continue.
     var durability = UploadDurability()
 
@@ -24,7 +26,7 @@ struct UploadStepRunner: Sendable {
     func run(_ step: Step, _ upload: UploadStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
         let target: UploadTarget
         do {
-            target = try makeTarget(upload, start: start)
+            target = try makeTarget(step, upload, start: start)
         } catch {
             return .failed(error, on: queue)
         }
@@ -55,7 +57,9 @@ struct UploadStepRunner: Sendable {
         return .object(fields)
     }
 
-    private func makeTarget(_ upload: UploadStep, start: StepStart<StepResult>) throws(StepError) -> UploadTarget {
+    private func makeTarget(_ step: Step, _ upload: UploadStep, start: StepStart<StepResult>) throws(StepError)
+        -> UploadTarget
+    {
         let texts = [upload.file, upload.url] + upload.headers.map(\.value) + upload.metadata.map(\.value)
         let scope = values.scope(
             for: texts + defaults.http.headers.map(\.value) + upload.transport.texts + defaults.http.transportTexts,
@@ -67,7 +71,14 @@ struct UploadStepRunner: Sendable {
         } catch {
             throw StepError(masker(error.message), at: error.location)
         }
-        let path = try upload.file.string(in: scope)
+        let path: String
+        do {
+            path = try WorkflowPath.resolve(
+                upload.file, key: "'upload.file'", in: scope, folder: workflowFolder, allowOutside: step.allowOutside
+            ).path
+        } catch {
+            throw StepError(masker(error.message), at: error.location)
+        }
         let file: UploadFile
         do {
             file = try UploadFile(path: path)

@@ -23,6 +23,8 @@ extension HTTPError {
         var bodyReadFailure: String?
         /// Set when writing the body to its file (`HTTPRequest.saveTo`) failed.
         var saveFailure: String?
+        /// `saveFailure` is the body outgrowing the file's limit (`HTTPSaveTarget.maxSize`).
+        var saveOverLimit = false
         /// The connection's limit, named when the connection is what timed out.
         var connectTimeout: Duration?
         /// The server's status line arrived but not yet the end of its headers.
@@ -38,7 +40,9 @@ extension HTTPError {
         let detail = failure.detail.isEmpty ? curlText : failure.detail
         let url = failure.url
         if let saveFailure = failure.saveFailure, code == CURLE_WRITE_ERROR {
-            self.init(kind: .other, curlCode: Int(code.rawValue), message: "\(saveFailure) (\(url))", url: url)
+            self.init(
+                kind: failure.saveOverLimit ? .fileTooLarge : .other, curlCode: Int(code.rawValue),
+                message: "\(saveFailure) (\(url))", url: url)
             return
         }
         if let special = Self.resourceFailure(failure) {
@@ -72,6 +76,8 @@ extension HTTPError {
             message =
                 "the response body of \(url) is larger than \(limit) (the limit on a body kept in memory, "
                 + "counted after decompression)"
+        case .fileTooLarge:
+            message = "the response body of \(url) is larger than the file it is saved to may grow"
         case .invalidRequest:
             message = "invalid request to \(url): \(failure.bodyReadFailure ?? detail)"
         case .cancelled:

@@ -24,6 +24,8 @@ final class ResponseFileSink {
     private var written: Int64 = 0
     /// Why writing failed (the file could not be opened or written), reported as the transfer's error.
     private(set) var failure: String?
+    /// Whether `failure` is the body outgrowing `HTTPSaveTarget.maxSize`.
+    private(set) var overLimit = false
 
     init(_ target: HTTPSaveTarget) {
         self.target = target
@@ -63,6 +65,14 @@ final class ResponseFileSink {
         } else {
             start = 0
         }
+        if let maxSize = target.maxSize, let length = headers["Content-Length"].flatMap({ Int64($0) }),
+            start + length > maxSize
+        {
+            failure = Self.overLimitMessage(maxSize, announced: start + length)
+            overLimit = true
+            mode = .memory
+            return false
+        }
         let descriptor = open(target.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             failure = "cannot write '\(target.path)': \(String(cString: strerror(errno)))"
@@ -84,6 +94,11 @@ final class ResponseFileSink {
     /// Writes `bytes` at the end of what this response wrote; false on a write error (`failure` says which).
     func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard case .file(let descriptor, let start) = mode else { return false }
+        if let maxSize = target.maxSize, start + written + Int64(bytes.count) > maxSize {
+            failure = Self.overLimitMessage(maxSize, announced: nil)
+            overLimit = true
+            return false
+        }
         var done = 0
         while done < bytes.count {
             let result = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
@@ -107,6 +122,13 @@ final class ResponseFileSink {
         close(descriptor)
         mode = .memory
         return HTTPSavedBody(path: target.path, offset: start, count: written)
+    }
+
+    /// Why a body over `HTTPSaveTarget.maxSize` was refused; `announced` is the file's size its
+    /// `Content-Length` foretold, when that is how it was caught.
+    static func overLimitMessage(_ maxSize: Int64, announced: Int64?) -> String {
+        let reason = announced.map { "its Content-Length makes the file \($0) bytes" } ?? "it grew past the limit"
+        return "the response body would make the saved file larger than \(maxSize) bytes (\(reason))"
     }
 
     /// The first byte position of a `Content-Range: bytes FIRST-LAST/TOTAL` value.

@@ -192,6 +192,7 @@ final class Transfer {
                     ? request.maxResponseBodySize : nil,
                 bodyReadFailure: body.failure,
                 saveFailure: sink?.failure,
+                saveOverLimit: sink?.overLimit ?? false,
                 connectTimeout: request.connectTimeout,
                 inHeaders: sawStatusLine && !headersEnded,
                 osErrno: socketErrno ?? osErrno()

@@ -24,7 +24,7 @@ enum BasicRoutes {
             _ = try await RequestBodyReader.drain(request, context: context, events: state.events)
             return await delay(context, state: state)
         }
-        router.get("bytes/:n") { _, context in bytes(context) }
+        router.get("bytes/:n") { request, context in bytes(request, context) }
         router.get("redirect/:n") { _, context in redirect(context) }
         for method in [HTTPRequest.Method.put, .post] {
             router.on("sink", method: method) { request, context in
@@ -96,11 +96,14 @@ enum BasicRoutes {
 
     private static let maximumBytes = 1 << 30
 
-    private static func bytes(_ context: SandboxContext) -> Response {
+    /// `n` bytes of `x`; with `?chunked=true` sent without a `Content-Length` (chunked), as an
+    /// endless stream would be, so a client learns the size only as the bytes come.
+    private static func bytes(_ request: Request, _ context: SandboxContext) -> Response {
         guard let count = context.parameters.get("n", as: Int.self), (0...maximumBytes).contains(count) else {
             return JSONResponse.error("n must be a number of bytes up to \(maximumBytes)", status: .badRequest)
         }
-        let body = ResponseBody(contentLength: count) { writer in
+        let chunked = request.uri.queryParameters.get("chunked") == "true"
+        let body = ResponseBody(contentLength: chunked ? nil : count) { writer in
             // Written in slices so a large body never sits in memory whole.
             let slice = ByteBuffer(repeating: UInt8(ascii: "x"), count: min(count, 64 << 10))
             var left = count
