@@ -107,6 +107,7 @@ import Testing
 
     /// A server's `../secret.txt` cannot make flow read a file above the workflow's folder and send
     /// it, whether as `body-file`, a multipart file or an `upload.file`; nothing reaches the server.
+    /// The same file named by the user (a `file` input) is sent.
     @Test func aServerNamedFileToSendCannotLeaveTheWorkflowsFolder() async throws {
         let sandbox = try await Sandbox.start()
         defer { Task { await sandbox.stop() } }
@@ -117,7 +118,11 @@ import Testing
             "send.yaml",
             """
             version: 1
+            inputs:
+              doc: { type: file, required: true }
             steps:
+              mine:
+                http: { method: POST, url: "\(sandbox.baseURL)/sink", body-file: "${{ inputs.doc }}" }
               names:
                 http: { method: POST, url: "\(sandbox.baseURL)/echo", json: { file: ../secret.txt } }
                 outputs: { file: "${{ fromJSON(result.json.body).file }}" }
@@ -135,9 +140,12 @@ import Testing
                 upload: { file: "${{ steps.names.outputs.file }}", url: "\(sandbox.baseURL)/uploads/tus", protocol: tus }
 
             """)
-        let run = try await FlowProcess.run(["run", file])
+        // A `file` input is the user's: read from where they typed it, and anywhere they name.
+        let run = try await FlowProcess.run(
+            ["run", file, "--input", "doc=secret.txt"], shell: "cd '\(layout.dir.path)'")
         let output = run.stdout + run.stderr
         #expect(run.exitCode == 1, "\(output)")
+        #expect(output.contains("[mine] succeeded"), "\(output)")
         for key in ["'body-file'", "multipart part 'doc'", "'upload.file'"] {
             #expect(output.contains("\(key) is '../secret.txt': its ${{ }} value leads outside"), "\(key): \(output)")
         }
