@@ -9,7 +9,7 @@ struct DryRunPlan {
     let workflow: Workflow
     let inputs: [String: InputValue]
     let concurrency: Int
-    private var known: DryRunValues
+    private(set) var known: DryRunValues
     /// Before each step id: the `uses` steps that lead to it (`deploy-eu/`), in a called file's plan.
     private var prefix: String
     /// In a called file's plan: how the caller's `with` reads, for inputs not known before the run.
@@ -22,6 +22,7 @@ struct DryRunPlan {
         inputPlaceholders: [String: String] = [:]
     ) {
         self.workflow = workflow
+        let inputs = Self.resolvingFileInputs(inputs, of: workflow)
         self.inputs = inputs
         self.concurrency = concurrency
         self.known = DryRunValues(workflow: workflow, inputs: inputs)
@@ -258,6 +259,7 @@ struct DryRunPlan {
             if group.mode == .all, !group.failFast { mode += " (no fail-fast)" }
             lines.append("  \(prefix)\(step.id): \(mode) of \(children)\(suffix)")
         }
+        lines += refusedPaths(step)
         if let condition = step.condition { lines.append("      if \(condition.text)") }
         return lines
     }
@@ -388,19 +390,6 @@ struct DryRunPlan {
     private func quote(_ argument: String) -> String {
         let plain = argument.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:,@%+<>*".contains($0) }
         return plain && !argument.isEmpty ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
-    // MARK: Paths
-
-    /// The workflow file's folder, absolute: what the run resolves relative paths against.
-    var absoluteFolder: String {
-        WorkflowPath.absolute(workflow.folder, in: FileManager.default.currentDirectoryPath)
-    }
-
-    /// A rendered path as the run resolves it: inside the workflow file's folder when relative;
-    /// a placeholder (`<steps.a.outputs.file>`), known only at run time, as it is.
-    func resolved(_ path: String) -> String {
-        path.hasPrefix("<") ? path : WorkflowPath.absolute(path, in: absoluteFolder)
     }
 
     // MARK: Uploads

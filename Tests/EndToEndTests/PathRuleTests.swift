@@ -105,6 +105,31 @@ import Testing
         #expect(layout.exists(layout.elsewhere.appendingPathComponent("linked.bin").path))
     }
 
+    /// `--dry-run` shows the paths a run would refuse when their values are known before it (here
+    /// the items of a YAML list), and the path it would write otherwise.
+    @Test func theDryRunShowsWhatTheRunWouldRefuse() async throws {
+        let layout = try Layout()
+        defer { layout.remove() }
+        let file = try layout.write(
+            "plan.yaml",
+            """
+            version: 1
+            steps:
+              fetch:
+                for-each: [ok.bin, ../../x.bin]
+                http: { url: "http://127.0.0.1:9/bytes/10", save-to: "downloads/${{ item }}" }
+
+            """)
+        let plan = try await FlowProcess.run(["run", file, "--dry-run"], shell: "cd /")
+        #expect(plan.exitCode == 0, "\(plan.stdout)\(plan.stderr)")
+        let downloads = layout.workflowFolder.appendingPathComponent("downloads").path
+        #expect(plan.stdout.contains("save-to \(downloads)/ok.bin"), "\(plan.stdout)")
+        #expect(
+            plan.stdout.contains("refused: 'save-to' is 'downloads/../../x.bin': its ${{ }} value leads outside"),
+            "\(plan.stdout)")
+        #expect(plan.stdout.components(separatedBy: "refused:").count == 2, "\(plan.stdout)")
+    }
+
     /// A server's `../secret.txt` cannot make flow read a file above the workflow's folder and send
     /// it, whether as `body-file`, a multipart file or an `upload.file`; nothing reaches the server.
     /// The same file named by the user (a `file` input) is sent.
@@ -259,6 +284,28 @@ import Testing
                 atPath: layout.workflowFolder.appendingPathComponent("downloads").path)
             #expect(downloads == ["link"], "\(downloads)")
         }
+        // With `resume`, the cap is on the whole file: 48 KiB there and 52 KiB more make 100 KiB.
+        let resumed = try layout.write(
+            "resumed.yaml",
+            """
+            version: 1
+            steps:
+              fetch:
+                http:
+                  url: "\(sandbox.baseURL)/downloads/\(100 << 10)"
+                  save-to: downloads/part.bin
+                  resume: true
+                  max-size: 64KiB
+
+            """)
+        let partial = layout.workflowFolder.appendingPathComponent("downloads/.part.bin.flow-partial")
+        try Data(DownloadContent.bytes(0..<(48 << 10))).write(to: partial)
+        let over = try await FlowProcess.run(["run", resumed])
+        #expect(over.exitCode == 1, "\(over.stdout)\(over.stderr)")
+        #expect((over.stdout + over.stderr).contains("is larger than max-size (64KiB"), "\(over.stdout)\(over.stderr)")
+        #expect((try? Data(contentsOf: partial))?.count == 48 << 10)
+        try FileManager.default.removeItem(at: partial)
+
         let small = try layout.write(
             "small.yaml",
             """

@@ -54,12 +54,30 @@ package enum WorkflowPath {
         let path = absolute(value, in: folder)
         guard let authoredPrefix, !allowOutside else { return (value, path) }
         if let problem = problem(path: path, value: value, authoredPrefix: authoredPrefix, folder: folder) {
-            throw StepError(
-                "\(key) is '\(Echo.text(value, limit: 300))': \(problem); set 'allow-outside: true' on the step "
-                    + "if the value is trusted, or clean it first (see the string functions, e.g. basename())",
-                at: text.location)
+            throw StepError(refusal(key: key, value: value, problem: problem), at: text.location)
         }
         return (value, path)
+    }
+
+    /// For `--dry-run`: the message the run would fail with for `text` when its value is known
+    /// in `context` (a `for-each` item, an input) and breaks the rule; nil otherwise, also when a
+    /// value is known only at run time.
+    package static func refusal(
+        _ text: ScalarText, key: String, in context: some EvaluationContext, folder: String
+    ) -> String? {
+        guard let template = text.template, !template.isLiteral,
+            let (value, authoredPrefix) = try? template.evaluateWithAuthoredPrefix(context),
+            let authoredPrefix
+        else { return nil }
+        let path = absolute(value, in: folder)
+        return problem(path: path, value: value, authoredPrefix: authoredPrefix, folder: folder).map {
+            refusal(key: key, value: value, problem: $0)
+        }
+    }
+
+    private static func refusal(key: String, value: String, problem: String) -> String {
+        "\(key) is '\(Echo.text(value, limit: 300))': \(problem); set 'allow-outside: true' on the step "
+            + "if the value is trusted, or clean it first (see the string functions, e.g. basename())"
     }
 
     /// Why `path` (absolute, normalized, from `value`) breaks the rule, or nil.

@@ -65,6 +65,9 @@ final class ResponseFileSink {
         } else {
             start = 0
         }
+        // Not curl's CURLOPT_MAXFILESIZE_LARGE: it would also cut a non-2xx body kept in memory,
+        // counts only this response (not a resumed file's first part) and, before curl 8.4, acts
+        // only on a size announced in advance; `append` catches a body without one.
         if let maxSize = target.maxSize, let length = headers["Content-Length"].flatMap({ Int64($0) }),
             start + length > maxSize
         {
