@@ -256,6 +256,32 @@ import Testing
             (run.stdout + run.stderr).contains("leads outside the workflow's folder"), "\(run.stdout)\(run.stderr)")
     }
 
+    /// `allow-outside` belongs to steps that read or write files at paths (`http`, `upload`).
+    @Test func validateRefusesAllowOutsideOnAStepWithoutPaths() async throws {
+        let layout = try Layout()
+        defer { layout.remove() }
+        let file = try layout.write(
+            "misplaced.yaml",
+            """
+            version: 1
+            steps:
+              a:
+                run: echo hi
+                allow-outside: true
+              b:
+                http: { url: "http://127.0.0.1:9/x", save-to: out.bin }
+                allow-outside: true
+
+            """)
+        let check = try await FlowProcess.run(["validate", file])
+        #expect(check.exitCode == 2, "\(check.stdout)\(check.stderr)")
+        #expect(
+            check.stderr.contains(
+                "misplaced.yaml:5:5: error: 'allow-outside' only applies to 'http' and 'upload' steps"),
+            "\(check.stderr)")
+        #expect(!check.stderr.contains(":8:"), "\(check.stderr)")
+    }
+
     /// `max-size` caps a `save-to` file: a body announced larger is refused before a byte is
     /// written, one without `Content-Length` is stopped when it crosses the cap; no file is left.
     @Test func maxSizeStopsASaveToBodyOverTheLimit() async throws {
