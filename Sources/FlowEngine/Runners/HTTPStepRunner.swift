@@ -194,7 +194,8 @@ struct HTTPStepRunner: Sendable {
         case let setup as DownloadSetupError:
             return StepError(masker(setup.message), at: http.responseBody.saveTo?.location ?? http.location)
         case let transport as HTTPError:
-            var message = masker(transport.description)
+            // curl's text may quote the server (a malformed status line): escaped like server text.
+            var message = Echo.escapingUnprintable(masker(transport.description))
             if transport.kind == .timeout, http.timeout ?? defaults.http.timeout == nil,
                 transport.message.contains("(limit \(DurationFormat.text(defaultRequestTimeout)))")
             {
