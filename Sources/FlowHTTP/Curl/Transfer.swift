@@ -194,7 +194,10 @@ final class Transfer {
                 saveFailure: sink?.failure,
                 connectTimeout: request.connectTimeout,
                 inHeaders: sawStatusLine && !headersEnded,
-                osErrno: socketErrno ?? osErrno()
+                osErrno: socketErrno ?? osErrno(),
+                withoutClientCertificate: request.url.lowercased().hasPrefix("https://")
+                    && request.transport.certFile == nil,
+                afterHandshake: !sawStatusLine && microseconds(CURLINFO_APPCONNECT_TIME_T) > .zero
             )
             return .failure(HTTPError(failure))
         }
