@@ -6,11 +6,12 @@ Prints `PORT <n>` once it listens on 127.0.0.1 (--port, default a free one), ans
 so a test that dies cannot leave it behind.
 
     tls_server.py --cert server.pem --key server.key [--client-ca ca.pem] [--port N] [--lifetime 60]
-                  [--max-tls 1.2] [--reset-without-client-cert]
+                  [--max-tls 1.2] [--reset-without-client-cert] [--redirect-to URL]
 
 --max-tls 1.2 speaks TLS 1.2 at most (a missing client certificate is then `alert handshake
 failure`); --reset-without-client-cert asks for a client certificate without requiring one and
-resets the connection right after the handshake when none came (what some proxies do).
+resets the connection right after the handshake when none came (what some proxies do);
+--redirect-to URL answers every GET with a 302 to URL.
 """
 import argparse
 import json
@@ -24,6 +25,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 RESET_WITHOUT_CLIENT_CERT = False
+REDIRECT_TO = None
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -45,6 +47,12 @@ class Handler(BaseHTTPRequestHandler):
             pass
 
     def do_GET(self):
+        if REDIRECT_TO:
+            self.send_response(302)
+            self.send_header("Location", REDIRECT_TO)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         peer = self.connection.getpeercert() if hasattr(self.connection, "getpeercert") else None
         client = None
         if peer:
@@ -72,9 +80,11 @@ def main():
     parser.add_argument("--lifetime", type=float, default=60)
     parser.add_argument("--max-tls", choices=["1.2"])
     parser.add_argument("--reset-without-client-cert", action="store_true")
+    parser.add_argument("--redirect-to")
     args = parser.parse_args()
-    global RESET_WITHOUT_CLIENT_CERT
+    global RESET_WITHOUT_CLIENT_CERT, REDIRECT_TO
     RESET_WITHOUT_CLIENT_CERT = args.reset_without_client_cert
+    REDIRECT_TO = args.redirect_to
 
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(args.cert, args.key)

@@ -68,6 +68,13 @@ struct HTTPStepRunner: Sendable {
                 durability.attemptEnded(step: step.id, locals: start.locals, error: error)
             }
             return sent.flatMap(on: queue) { response in
+                if !response.droppedHeaders.isEmpty, let place = response.droppedHeadersAt {
+                    let names = response.droppedHeaders.joined(separator: ", ")
+                    start.report(
+                        .line(
+                            masker("flow: dropped \(names) (holding a secret) on the redirect to \(place), another origin"),
+                            stream: .stderr))
+                }
                 guard expected.matches(response.status) else {
                     throw UnexpectedStatus(expected: expected, response: response, masker: masker)
                 }
@@ -154,6 +161,9 @@ struct HTTPStepRunner: Sendable {
             body: body, timeout: requestTimeout(step, http),
             followRedirects: http.followRedirects ?? defaults.http.followRedirects ?? true,
             maxResponseBodySize: maxBody(http))
+        // A header holding a secret goes to the first URL's origin only: a redirect elsewhere drops it.
+        request.originBoundHeaders = plan.headers.filter { masker($0.value) != $0.value }.map(\.name)
+        request.allowsInsecureRedirect = http.allowInsecureRedirect
         try transportContext.apply(
             http.transport, defaults: defaults.http, to: &request, at: http.location, scope: scope, masker: masker)
         return request
