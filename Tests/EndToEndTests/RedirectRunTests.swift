@@ -71,6 +71,26 @@ import Testing
         #expect(seen == ["GET /echo", "POST /echo", "GET /echo"], "\(seen)")
     }
 
+    @Test func anErrorAfterARedirectNamesTheURLThatFailed() async throws {
+        let sandbox = try await Sandbox.start()
+        defer { Task { await sandbox.stop() } }
+        let file = try write(
+            """
+            version: 1
+            steps:
+              away:
+                http: { url: \(sandbox.baseURL)/redirect-to, query: { url: "http://127.0.0.1:1/x" } }
+            """)
+        let outcome = try await FlowProcess.run(["run", file])
+        let output = outcome.stdout + outcome.stderr
+        #expect(outcome.exitCode == 1, "\(output)")
+        #expect(output.contains("could not connect to http://127.0.0.1:1/x"), "\(output)")
+        #expect(
+            output.contains(
+                "(the request to \(sandbox.baseURL)/redirect-to?url=http%3A%2F%2F127.0.0.1%3A1%2Fx got to "
+                    + "http://127.0.0.1:1/x after a redirect)"), "\(output)")
+    }
+
     @Test func aRedirectFromHTTPSToHTTPFailsUnlessTheStepAllowsIt() async throws {
         let sandbox = try await Sandbox.start()
         defer { Task { await sandbox.stop() } }

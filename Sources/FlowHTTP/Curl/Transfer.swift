@@ -200,7 +200,7 @@ final class Transfer {
                     && request.transport.certFile == nil,
                 afterHandshake: !sawStatusLine && microseconds(CURLINFO_APPCONNECT_TIME_T) > .zero
             )
-            return .failure(HTTPError(failure))
+            return .failure(afterRedirects(HTTPError(failure)))
         }
         guard headersEnded else {
             return .failure(
@@ -251,8 +251,17 @@ final class Transfer {
         do {
             return .success(try HTTPRedirect.next(after: request, status: status, to: String(cString: target), took: took))
         } catch {
-            return .failure(error)
+            return .failure(afterRedirects(error))
         }
+    }
+
+    /// `error` saying where the exchange began when redirects led to the URL that failed.
+    private func afterRedirects(_ error: HTTPError) -> HTTPError {
+        guard let trail = request.redirectTrail else { return error }
+        var error = error
+        let hops = trail.count == 1 ? "a redirect" : "\(trail.count) redirects"
+        error.message += " (the request to \(trail.firstURL) got to \(url) after \(hops))"
+        return error
     }
 
     /// The status code of the response being received (0 before its status line).
