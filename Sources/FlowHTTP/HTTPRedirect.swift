@@ -69,7 +69,10 @@ struct HTTPRedirect {
             next.timeout = timeout - trail.elapsed
         }
         let method = request.method.uppercased()
-        if (status == 303 && method != "GET" && method != "HEAD") || ((status == 301 || status == 302) && method == "POST") {
+        let becomesGet =
+            (status == 303 && method != "GET" && method != "HEAD")
+            || ((status == 301 || status == 302) && method == "POST")
+        if becomesGet {
             next.method = "GET"
             next.body = .empty
             for name in bodyHeaders { next.headers.remove(name) }
@@ -83,7 +86,8 @@ struct HTTPRedirect {
         if trail.droppedAt == nil, Self.origin(of: target) != Self.origin(of: trail.firstURL) {
             let bound = Set(request.originBoundHeaders.map { $0.lowercased() })
             for (name, _) in request.headers where bound.contains(name.lowercased()) {
-                if !trail.dropped.contains(where: { $0.lowercased() == name.lowercased() }) { trail.dropped.append(name) }
+                let seen = trail.dropped.contains { $0.lowercased() == name.lowercased() }
+                if !seen { trail.dropped.append(name) }
             }
             for name in ["Authorization", "Cookie"] + trail.dropped { next.headers.remove(name) }
             trail.droppedAt = target

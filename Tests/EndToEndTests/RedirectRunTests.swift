@@ -63,9 +63,9 @@ import Testing
         let output = outcome.stdout + outcome.stderr
         #expect(outcome.exitCode == 0, "\(output)")
         #expect(!output.contains("tok-123456"), "\(output)")
-        #expect(
-            output.contains("flow: dropped X-Api-Key (holding a secret) on the redirect to \(other.baseURL)/echo, "
-                + "another origin"), "\(output)")
+        let dropped =
+            "flow: dropped X-Api-Key (holding a secret) on the redirect to \(other.baseURL)/echo, another origin"
+        #expect(output.contains(dropped), "\(output)")
         #expect(output.components(separatedBy: "flow: dropped").count == 4, "once per request: \(output)")
         let seen = other.events().map { "\($0.method) \($0.path)" }
         #expect(seen == ["GET /echo", "POST /echo", "GET /echo"], "\(seen)")

@@ -70,10 +70,8 @@ struct HTTPStepRunner: Sendable {
             return sent.flatMap(on: queue) { response in
                 if !response.droppedHeaders.isEmpty, let place = response.droppedHeadersAt {
                     let names = response.droppedHeaders.joined(separator: ", ")
-                    start.report(
-                        .line(
-                            masker("flow: dropped \(names) (holding a secret) on the redirect to \(place), another origin"),
-                            stream: .stderr))
+                    let note = "flow: dropped \(names) (holding a secret) on the redirect to \(place), another origin"
+                    start.report(.line(masker(note), stream: .stderr))
                 }
                 guard expected.matches(response.status) else {
                     throw UnexpectedStatus(expected: expected, response: response, masker: masker)

@@ -243,7 +243,8 @@ final class CurlLoop: Sendable {
             switch transfer.nextHop(code) {
             case .success(let request)?:
                 // The same id and promise: cancelling the caller's future finds the new hop.
-                guard let failure = startHop(request, of: transfer, multi: multi, transfers: &transfers) else { continue }
+                let failure = startHop(request, of: transfer, multi: multi, transfers: &transfers)
+                guard let failure else { continue }
                 outcome = .failure(failure)
             case .failure(let refused)?:
                 outcome = .failure(refused)

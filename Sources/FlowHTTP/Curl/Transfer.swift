@@ -248,8 +248,9 @@ final class Transfer {
         var target: UnsafePointer<CChar>?
         guard flow_easy_getinfo_string(easy, CURLINFO_REDIRECT_URL, &target) == CURLE_OK, let target else { return nil }
         let took = microseconds(CURLINFO_TOTAL_TIME_T)
+        let location = String(cString: target)
         do {
-            return .success(try HTTPRedirect.next(after: request, status: status, to: String(cString: target), took: took))
+            return .success(try HTTPRedirect.next(after: request, status: status, to: location, took: took))
         } catch {
             return .failure(afterRedirects(error))
         }
