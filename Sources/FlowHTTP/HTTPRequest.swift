@@ -15,8 +15,16 @@ public struct HTTPRequest: Sendable {
     /// The limit for opening the connection (TCP and TLS), `defaultConnectTimeout` unless set;
     /// `nil` for curl's own (300 s).
     public var connectTimeout: Duration?
-    /// Whether to follow redirects (at most `maxRedirects`).
+    /// Whether to follow redirects (at most `maxRedirects`), one hop at a time as `HTTPRedirect` says.
     public var followRedirects: Bool
+    /// Names of headers sent only to the origin (scheme, host and port) of `url`, such as those
+    /// holding a secret: a redirect to another origin drops them, as it drops `Authorization`
+    /// and `Cookie`, and the response names them (`HTTPResponse.droppedHeaders`).
+    public var originBoundHeaders: [String] = []
+    /// Whether a redirect from `https` to plain `http` is followed (it is refused by default).
+    public var allowsInsecureRedirect = false
+    /// The redirects followed so far, on the requests `HTTPRedirect` makes for the later hops.
+    var redirectTrail: HTTPRedirect.Trail?
     /// Whether to check the server's TLS certificate and host name.
     public var verifyTLS: Bool
     /// Certificates, proxy and cookie jar (see `HTTPTransportOptions`).

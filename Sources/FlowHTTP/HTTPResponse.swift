@@ -15,6 +15,11 @@ public struct HTTPResponse: Sendable {
     /// Where the body went when the request saved it to a file (`HTTPRequest.saveTo`) and the
     /// status was 2xx; `body` is then empty.
     public var saved: HTTPSavedBody?
+    /// Headers of `HTTPRequest.originBoundHeaders` a redirect to another origin dropped, as the
+    /// request named them; empty when none was.
+    public var droppedHeaders: [String] = []
+    /// The URL of the other origin where `droppedHeaders` were dropped.
+    public var droppedHeadersAt: String?
 
     /// A response; the client builds these, tests and callers may too.
     public init(

@@ -270,7 +270,7 @@ struct DryRunPlan {
         do {
             plan = try RequestPlan(
                 http, defaults: workflow.defaults.http, baseURL: workflow.defaults.http.baseURL.map(render),
-                text: { render($0) }, json: { renderJSON($0) }, placeholders: true,
+                text: { render($0) }, json: { jsonBody($0) }, placeholders: true,
                 folder: absoluteFolder)
         } catch {
             return ["  \(id): \(http.method.rawValue) \(render(http.url))\(suffix)", "      error: \(error.message)"]
@@ -371,20 +371,57 @@ struct DryRunPlan {
         return (try? RequestPlan.absoluteURL(written, baseURL: base, at: text.location)) ?? written
     }
 
-    private func renderJSON(_ value: ValueTemplate) -> String {
-        switch value {
-        case .null: return "null"
-        case .bool(let flag): return flag ? "true" : "false"
-        case .number(let number): return InputValue.number(number).description
-        case .string(let text): return jsonString(render(text))
-        case .array(let items): return "[" + items.map(renderJSON).joined(separator: ",") + "]"
+    /// A `json:` body as the run writes it, by the run's own code (`Value.jsonText`: keys sorted,
+    /// strings escaped, a lone `${{ }}` keeping its value's type), on the values known before the
+    /// run. A lone `${{ }}` whose value is known only at run time stands bare, `<steps.a.outputs.n>`
+    /// (its type is not known either); a secret, always a string, as `"***"`.
+    private func jsonBody(_ template: ValueTemplate) -> String {
+        var unknown: [String] = []
+        var text = placeholderValue(template, &unknown).jsonText
+        for (index, placeholder) in unknown.enumerated() {
+            text = text.replacingOccurrences(of: Self.unknownMarker(index).jsonText, with: placeholder)
+        }
+        return text
+    }
+
+    /// A string no workflow writes, standing for the `index`th unknown value until the JSON is written.
+    private static func unknownMarker(_ index: Int) -> Value { .string("\u{1}\(index)\u{1}") }
+
+    private func placeholderValue(_ template: ValueTemplate, _ unknown: inout [String]) -> Value {
+        switch template {
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .number(let number): return .number(number)
+        case .array(let items):
+            var values: [Value] = []
+            for item in items { values.append(placeholderValue(item, &unknown)) }
+            return .array(values)
         case .object(let members):
-            return "{" + members.map { jsonString($0.key) + ":" + renderJSON($0.value) }.joined(separator: ",") + "}"
+            var object: [String: Value] = [:]
+            for member in members { object[member.key] = placeholderValue(member.value, &unknown) }
+            return .object(object)
+        case .string(let text):
+            let rendered = render(text)
+            guard let parsed = text.template, parsed.isSingleExpression else { return .string(rendered) }
+            let references = parsed.expressions.flatMap(\.expression.references)
+            if references.allSatisfy(isKnown), let value = try? parsed.evaluate(known) { return value }
+            let shown = rendered.trimmingCharacters(in: .whitespaces)
+            // Rendered to a placeholder: a value of any type. Otherwise text (a secret, an env value).
+            guard shown.hasPrefix("<"), shown.hasSuffix(">") else { return .string(shown) }
+            unknown.append(shown)
+            return Self.unknownMarker(unknown.count - 1)
         }
     }
 
-    private func jsonString(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    /// Whether the dry run knows what `reference` reads: a given or defaulted input, an env value, a local.
+    private func isKnown(_ reference: Reference) -> Bool {
+        let key = reference.path.first.flatMap { if case .key(let key) = $0 { key } else { nil } }
+        switch reference.root {
+        case let root where known.locals[root] != nil: return true
+        case "inputs": return key.map { known.inputs[$0] != nil } ?? false
+        case "env": return key.map { known.env[$0] != nil } ?? false
+        default: return false
+        }
     }
 
     private func quote(_ argument: String) -> String {

@@ -1,3 +1,4 @@
+import FlowSandbox
 import Foundation
 import Testing
 
@@ -45,6 +46,67 @@ import Testing
         #expect(plan.stdout.contains("send: POST http://127.0.0.1:9/api/form"), "\(plan.stdout)")
         #expect(plan.stdout.contains("header Content-Type: application/x-www-form-urlencoded"), "\(plan.stdout)")
         #expect(plan.stdout.contains("form name=J.+Doe*%7E"), "\(plan.stdout)")
+    }
+
+    /// The JSON body and the headers of the plan are those the server receives: keys sorted, a lone
+    /// `${{ }}` typed (a number stays a number; one known only at run time stands bare), newlines
+    /// escaped, secrets as `***`.
+    @Test func thePlannedBodyAndHeadersAreTheOnesTheServerReceives() async throws {
+        let sandbox = try await Sandbox.start()
+        defer { Task { await sandbox.stop() } }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("flow-body-\(UUID()).yaml").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try """
+        version: 1
+        inputs:
+          count: { type: number, default: 3 }
+        defaults: { http: { base-url: "\(sandbox.baseURL)" } }
+        steps:
+          first:
+            http: { url: /echo }
+            outputs: { status: "${{ result.status }}" }
+          send:
+            needs: [first]
+            http:
+              method: POST
+              url: /reflect/200
+              headers: { X-Count: "${{ inputs.count }}", X-Token: "${{ secrets.TOKEN }}" }
+              json:
+                zeta: "${{ inputs.count }}"
+                alpha: "line one\\nline two"
+                mid: { b: true, a: "${{ steps.first.outputs.status }}" }
+                token: "${{ secrets.TOKEN }}"
+            outputs: { reflected: "${{ result.body }}" }
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let environment = ["FLOW_SECRET_TOKEN": "tok-987654"]
+        let plan = try await FlowProcess.run(["run", path, "--dry-run"], environment: environment)
+        #expect(plan.exitCode == 0, "\(plan.stdout)\(plan.stderr)")
+        let lines = plan.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let body = try #require(lines.first { $0.hasPrefix("json ") }.map { String($0.dropFirst(5)) }, "\(plan.stdout)")
+        #expect(
+            body
+                == #"{"alpha":"line one\nline two","mid":{"a":<steps.first.outputs.status>,"b":true},"token":"***","zeta":3}"#
+        )
+        let start = try #require(lines.firstIndex { $0.hasPrefix("send: POST") }, "\(plan.stdout)")
+        let headers = lines[(start + 1)...].prefix { $0.hasPrefix("header ") }.map { String($0.dropFirst(7)) }
+
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("flow-body-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: report) }
+        let run = try await FlowProcess.run(["run", path, "--report", "json", report.path], environment: environment)
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+        let steps = json?["steps"] as? [[String: Any]] ?? []
+        let send = try #require(steps.first { $0["id"] as? String == "send" })
+        // The reflected request: the body, the line `POST /reflect/200`, then the headers.
+        let reflected = try #require((send["outputs"] as? [String: Any])?["reflected"] as? String)
+        let parts = reflected.components(separatedBy: "\nPOST /reflect/200\n")
+        #expect(parts.count == 2, "\(reflected)")
+        #expect(Self.matches(parts[0], plan: body), "planned \(body), sent \(parts[0])")
+        let received = Set(parts.last?.split(separator: "\n").map { $0.lowercased() } ?? [])
+        #expect(!headers.isEmpty)
+        for header in headers {
+            #expect(received.contains(header.lowercased()), "planned \(header), received \(received.sorted())")
+        }
     }
 
     /// `id: METHOD URL` lines of a plan, by step id; the steps of a called file (`uses`) are

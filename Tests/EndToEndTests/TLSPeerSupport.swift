@@ -23,10 +23,12 @@ final class TLSFixture: @unchecked Sendable {
     func cert(_ name: String) -> String { folder.appendingPathComponent("certs/\(name)").path }
 
     /// Starts an HTTPS server on loopback with `certs/<name>.pem`; with `clientCA` it requires a
-    /// client certificate signed by the test CA. Returns its port.
-    func server(_ name: String, clientCA: Bool = false) async throws -> Int {
+    /// client certificate signed by the test CA. Returns its port. `options` go to the server as
+    /// they are (`--max-tls 1.2`, `--reset-without-client-cert`).
+    func server(_ name: String, clientCA: Bool = false, options: [String] = []) async throws -> Int {
         let port = try freeLoopbackPort()
-        var arguments = ["--cert", cert("\(name).pem"), "--key", cert("\(name).key"), "--port", String(port)]
+        var arguments =
+            ["--cert", cert("\(name).pem"), "--key", cert("\(name).key"), "--port", String(port)] + options
         if clientCA { arguments += ["--client-ca", cert("ca.pem")] }
         let process = try await startListening(
             "Tests/Peers/tls_server.py", arguments + ["--lifetime", "120"], port: port, name: "tls_server.py",

@@ -73,6 +73,35 @@ import Testing
         #expect(accepted.exitCode == 0, "\(accepted.stdout)\(accepted.stderr)")
     }
 
+    /// A TLS 1.2 server's `alert handshake failure` and a reset right after the handshake are what
+    /// servers wanting a client certificate do too: without `tls.cert-file` the message says so.
+    @Test func aTLS12RefusalAndAResetAfterTheHandshakeHintAtAMissingClientCertificate() async throws {
+        let fixture = try await TLSFixture()
+        defer { fixture.stop() }
+        let tls12 = try await fixture.server("server", clientCA: true, options: ["--max-tls", "1.2"])
+        let resetting = try await fixture.server("server", clientCA: true, options: ["--reset-without-client-cert"])
+        for (port, what) in [(tls12, "alert handshake failure"), (resetting, "right after the TLS handshake")] {
+            let file = try fixture.write(
+                workflow(port: port, tls: "{ ca-file: certs/ca.pem }"), as: "without-\(port).yaml")
+            let refused = try await FlowProcess.run(["run", file])
+            let output = refused.stdout + refused.stderr
+            #expect(refused.exitCode == 1, "\(output)")
+            #expect(output.contains(what), "\(output)")
+            #expect(
+                output.contains(
+                    "a server that requires a client certificate does this when none is given: "
+                        + "if 127.0.0.1:\(port) does, set 'tls.cert-file'"),
+                "\(output)")
+            let with = try fixture.write(
+                workflow(
+                    port: port,
+                    tls: "{ ca-file: certs/ca.pem, cert-file: certs/client.pem, key-file: certs/client.key }"),
+                as: "with-\(port).yaml")
+            let accepted = try await FlowProcess.run(["run", with])
+            #expect(accepted.exitCode == 0, "\(accepted.stdout)\(accepted.stderr)")
+        }
+    }
+
     @Test func anExpiredCertificateAndOneForAnotherHostFailSayingSo() async throws {
         let fixture = try await TLSFixture()
         defer { fixture.stop() }

@@ -164,7 +164,7 @@ import Testing
         #expect(plan.contains("5 steps in 4 waves, at most 16 at once"))
         #expect(plan.contains("wave 1:\n  login: POST \(base)/login\n"))
         #expect(plan.contains("versioned: GET \(base)/v3-test/<format('{0}', secrets.PASSWORD)>\n"))
-        #expect(plan.contains(#"json {"user":"demo","password":"***"}"#))
+        #expect(plan.contains(#"json {"password":"***","user":"demo"}"#))
         #expect(!plan.contains("hunter2"))
         #expect(plan.contains("users: GET \(base)/api/users?stage=test&n=3  (needs login)"))
         #expect(plan.contains("header Authorization: Bearer <steps.login.outputs.token>"))

@@ -36,6 +36,48 @@ import Testing
         }
     }
 
+    /// `localhost` and `127.0.0.1` are two origins of one sandbox.
+    @Test func originBoundHeadersAuthorizationAndCookieStayWithTheFirstOrigin() async throws {
+        try await withSandbox { sandbox, client in
+            let port = try #require(sandbox.baseURL.split(separator: ":").last)
+            func send(to target: String) async throws -> (headers: [String: String], dropped: [String]) {
+                var request = HTTPRequest(
+                    url: sandbox.baseURL + "/redirect-to", query: [("url", target), ("status", "307")],
+                    headers: ["X-Api-Key": "k", "Authorization": "Bearer t", "Cookie": "a=b", "X-Plain": "p"])
+                request.originBoundHeaders = ["x-api-key"]
+                let response = try await client.execute(request).value
+                return (try json(response)["headers"] as? [String: String] ?? [:], response.droppedHeaders)
+            }
+            let same = try await send(to: sandbox.baseURL + "/echo")
+            #expect(same.headers["x-api-key"] == "k" && same.headers["authorization"] == "Bearer t")
+            #expect(same.dropped.isEmpty)
+            let other = try await send(to: "http://localhost:\(port)/echo")
+            #expect(other.headers["x-plain"] == "p")
+            #expect(other.headers["x-api-key"] == nil && other.headers["authorization"] == nil)
+            #expect(other.headers["cookie"] == nil)
+            #expect(other.dropped == ["X-Api-Key"])
+        }
+    }
+
+    @Test func a303TurnsAPutIntoAGetAndA307OfABodyThatMayNotBeResentFails() async throws {
+        try await withSandbox { sandbox, client in
+            let target = sandbox.baseURL + "/echo"
+            let put = HTTPRequest(
+                method: "PUT", url: sandbox.baseURL + "/redirect-to", query: [("url", target), ("status", "303")],
+                headers: ["Content-Type": "text/plain"], body: .bytes(Array("data".utf8)))
+            let answer = try json(try await client.execute(put).value)
+            #expect(answer["method"] as? String == "GET")
+            #expect((answer["headers"] as? [String: String])?["content-type"] == nil)
+
+            var once = put
+            once.method = "POST"
+            once.query = [("url", target), ("status", "307")]
+            once.mayResendBody = false
+            let error = try #require(await httpError(client.execute(once)))
+            #expect(error.message.contains("this body is not sent twice"), "\(error.message)")
+        }
+    }
+
     @Test func totalTimeoutFailsWithTimeout() async throws {
         try await withSandbox { sandbox, client in
             let clock = ContinuousClock()

@@ -28,6 +28,8 @@ public struct HTTPStep: Sendable, Hashable {
     public let timeout: Duration?
     /// Whether redirects are followed (default `defaults.http.follow-redirects`, else true).
     public let followRedirects: Bool?
+    /// Whether a redirect from `https` to plain `http` is followed (`allow-insecure-redirect`).
+    public var allowInsecureRedirect = false
     /// `tls`, `auth`, `proxy` and `cookies` of this request (see `HTTPTransportSettings`).
     public var transport = HTTPTransportSettings()
     /// What the response must look like.

@@ -75,6 +75,8 @@ extension Workflow {
                         body: request.body, timeout: timeout, followRedirects: request.followRedirects,
                         expect: request.expect, location: request.location)
                     timed.transport = request.transport
+                    timed.responseBody = request.responseBody
+                    timed.allowInsecureRedirect = request.allowInsecureRedirect
                     kind = .http(timed)
                 }
             case .group(let group):

@@ -2,7 +2,7 @@ extension StepParser {
     static let httpKeys =
         [
             "method", "url", "query", "headers", "json", "form", "body", "body-file", "multipart", "timeout",
-            "follow-redirects", "expect",
+            "follow-redirects", "allow-insecure-redirect", "expect",
         ] + transportKeys
     /// Everything an `http` mapping may hold, joined once rather than per request.
     static let allHTTPKeys = httpKeys + responseBodyKeys
@@ -62,6 +62,8 @@ extension StepParser {
         )
         step.transport = transport
         step.responseBody = parseResponseBody(field, method: method)
+        step.allowInsecureRedirect =
+            field["allow-insecure-redirect"].flatMap { reader.bool($0.value, "'allow-insecure-redirect'") } ?? false
         return step
     }
 

@@ -175,6 +175,8 @@ extension WorkflowSchema {
                 "multipart": multipartDefinition,
                 "timeout": V.orExpression("The request's timeout.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether to follow redirects (default true)."),
+                "allow-insecure-redirect": V.boolean(
+                    "Whether a redirect from https to plain http is followed (default false: it fails the request)."),
                 "tls": V.ref("tls", "TLS certificates (over `defaults.http.tls`, key by key)."),
                 "auth": V.ref("auth", "The `Authorization` header (default `defaults.http.auth`)."),
                 "proxy": V.ref("proxy", "The proxy (default `defaults.http.proxy`)."),

@@ -21,7 +21,10 @@ enum ExpectationCheck {
         for assertion in assertions where !(try assertion.holds(in: scope)) {
             let operands = assertion.expression.operands(scope).map { "\($0.text) was \(shown($0.value))" }
             let actual = operands.isEmpty ? "" : " (" + operands.joined(separator: ", ") + ")"
-            throw StepError(masker("assertion failed: \(assertion.text.text)\(actual)"), at: assertion.text.location)
+            // Masked, then escaped: the values came from the server or a command.
+            throw StepError(
+                Echo.escapingUnprintable(masker("assertion failed: \(assertion.text.text)\(actual)")),
+                at: assertion.text.location)
         }
     }
 
@@ -46,7 +49,8 @@ enum ExpectationCheck {
                 continue
             case false?:
                 throw StepError(
-                    masker("expected header '\(header.name)' to match '\(pattern)', but it was \(shown(actual))"),
+                    Echo.escapingUnprintable(
+                        masker("expected header '\(header.name)' to match '\(pattern)', but it was \(shown(actual))")),
                     at: header.location)
             case nil:
                 throw StepError(

@@ -15,13 +15,14 @@ struct UnexpectedStatus: Error, CustomStringConvertible {
 
     /// `got 403 Forbidden; the response began: …` — the status with its reason phrase and the
     /// start of the body, masked before it is cut (cutting first would show the start of a secret
-    /// that crosses the cut).
+    /// that crosses the cut), then with control characters escaped: the server wrote it, and an
+    /// escape sequence must not reach the terminal that shows the message.
     static func got(_ response: HTTPResponse, masker: SecretMasker) -> String {
         let reason = reasons[response.status].map { " \($0)" } ?? ""
         let body = masker.maskedPrefix(response.text, maxLength: 300)
         var text = "got \(response.status)\(reason)"
         if !body.isEmpty {
-            text += "; the response began: \(body.replacingOccurrences(of: "\n", with: " "))"
+            text += "; the response began: \(Echo.escapingUnprintable(body.replacingOccurrences(of: "\n", with: " ")))"
         }
         return text
     }

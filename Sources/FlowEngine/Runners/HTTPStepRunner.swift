@@ -68,6 +68,11 @@ struct HTTPStepRunner: Sendable {
                 durability.attemptEnded(step: step.id, locals: start.locals, error: error)
             }
             return sent.flatMap(on: queue) { response in
+                if !response.droppedHeaders.isEmpty, let place = response.droppedHeadersAt {
+                    let names = response.droppedHeaders.joined(separator: ", ")
+                    let note = "flow: dropped \(names) (holding a secret) on the redirect to \(place), another origin"
+                    start.report(.line(masker(note), stream: .stderr))
+                }
                 guard expected.matches(response.status) else {
                     throw UnexpectedStatus(expected: expected, response: response, masker: masker)
                 }
@@ -161,6 +166,9 @@ struct HTTPStepRunner: Sendable {
             body: body, timeout: requestTimeout(step, http),
             followRedirects: http.followRedirects ?? defaults.http.followRedirects ?? true,
             maxResponseBodySize: maxBody(http))
+        // A header holding a secret goes to the first URL's origin only: a redirect elsewhere drops it.
+        request.originBoundHeaders = plan.headers.filter { masker($0.value) != $0.value }.map(\.name)
+        request.allowsInsecureRedirect = http.allowInsecureRedirect
         try transportContext.apply(
             http.transport, defaults: defaults.http, to: &request, at: http.location, scope: scope, masker: masker)
         return request
@@ -203,7 +211,8 @@ struct HTTPStepRunner: Sendable {
         case let setup as DownloadSetupError:
             return StepError(masker(setup.message), at: http.responseBody.saveTo?.location ?? http.location)
         case let transport as HTTPError:
-            var message = masker(transport.description)
+            // curl's text may quote the server (a malformed status line): escaped like server text.
+            var message = Echo.escapingUnprintable(masker(transport.description))
             if transport.kind == .timeout, http.timeout ?? defaults.http.timeout == nil,
                 transport.message.contains("(limit \(DurationFormat.text(defaultRequestTimeout)))")
             {

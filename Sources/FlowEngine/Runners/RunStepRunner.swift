@@ -56,8 +56,10 @@ struct RunStepRunner: Sendable {
             ])
             guard outcome.exitCode == 0 else {
                 let how = outcome.signal.map { "was killed by signal \($0)" } ?? "exited with code \(outcome.exitCode)"
-                // Masked whole before the last lines are taken, so a multi-line secret is masked whole.
-                let tail = masker(outcome.stderr).split(whereSeparator: \.isNewline).suffix(3).joined(separator: " | ")
+                // Masked whole before the last lines are taken, so a multi-line secret is masked whole;
+                // escaped last, so the command's escape sequences cannot restyle the terminal.
+                let tail = Echo.escapingUnprintable(
+                    masker(outcome.stderr).split(whereSeparator: \.isNewline).suffix(3).joined(separator: " | "))
                 throw StepError(
                     "the command \(how)" + (tail.isEmpty ? "" : ": \(tail)"), at: command.location,
                     retryable: true)

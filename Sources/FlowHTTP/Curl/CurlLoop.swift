@@ -188,6 +188,27 @@ final class CurlLoop: Sendable {
         }
     }
 
+    /// Starts the transfer of a redirect's next hop in place of `transfer`; the error when it cannot.
+    private func startHop(
+        _ request: HTTPRequest, of transfer: Transfer, multi: UnsafeMutableRawPointer, transfers: inout [Int: Transfer]
+    ) -> HTTPError? {
+        guard !transfer.promise.isCompleted else { return nil }
+        do {
+            let hop = try Transfer(
+                id: transfer.id, request: request, promise: transfer.promise, progress: transfer.progress,
+                progressQueue: progressQueue, cookieShare: transfer.cookieShare)
+            let added = curl_multi_add_handle(multi, hop.easy)
+            guard added == CURLM_OK else {
+                let text = String(cString: curl_multi_strerror(added))
+                return HTTPError(kind: .other, message: "curl could not start \(hop.url): \(text)", url: hop.url)
+            }
+            transfers[transfer.id] = hop
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// Called when the last transfer in flight has just finished: its completion callback often
     /// starts the next request at once (chained steps, a caller walking pages). Yielding the
     /// core a few times while looking for it is cheaper than sleeping in poll and being woken,
@@ -218,7 +239,18 @@ final class CurlLoop: Sendable {
             guard let id = privateData.map({ Int(bitPattern: $0) }),
                 let transfer = transfers.removeValue(forKey: id)
             else { continue }
-            let outcome = transfer.outcome(code).mapError { $0 as any Error }
+            let outcome: Result<HTTPResponse, any Error>
+            switch transfer.nextHop(code) {
+            case .success(let request)?:
+                // The same id and promise: cancelling the caller's future finds the new hop.
+                let failure = startHop(request, of: transfer, multi: multi, transfers: &transfers)
+                guard let failure else { continue }
+                outcome = .failure(failure)
+            case .failure(let refused)?:
+                outcome = .failure(refused)
+            case nil:
+                outcome = transfer.outcome(code).mapError { $0 as any Error }
+            }
             if alone {
                 completeInline(transfer.promise, with: outcome)
                 inline = true

@@ -31,6 +31,10 @@ extension HTTPError {
         var inHeaders = false
         /// The system error behind the failure, when known (`EMFILE` from `socket()`).
         var osErrno: Int32?
+        /// An `https` request that presented no client certificate (`tls.cert-file`).
+        var withoutClientCertificate = false
+        /// The TLS handshake had completed and no status line had come yet.
+        var afterHandshake = false
     }
 
     /// Classifies a curl result and says, in words, what happened to which URL.
@@ -57,7 +61,10 @@ extension HTTPError {
         case .connect:
             message = "could not connect to \(url): \(detail)"
         case .tls:
-            message = Self.tlsMessage(code: code, detail: detail, url: url) ?? "TLS failed with \(url): \(detail)"
+            message =
+                Self.tlsMessage(
+                    code: code, detail: detail, url: url, withoutClientCertificate: failure.withoutClientCertificate)
+                ?? "TLS failed with \(url): \(detail)"
         case .timeout:
             let connecting = detail.hasPrefix("Connection timed out") || detail.hasPrefix("Failed to connect")
             let limit =
@@ -69,6 +76,12 @@ extension HTTPError {
             message =
                 "the connection to \(url) closed before any answer came (the request was sent, "
                 + "so it is not sent again blindly)"
+        case .connectionReset where failure.afterHandshake && failure.withoutClientCertificate:
+            // What a server that wants a client certificate does when none comes and it sends no
+            // alert (a TLS 1.3 server checks the certificate after the client's handshake ends).
+            message =
+                "the connection to \(url) broke right after the TLS handshake, before any answer: \(detail); "
+                + Self.clientCertificateHint(url)
         case .connectionReset:
             message = "the connection to \(url) broke: \(detail)"
         case .bodyTooLarge:

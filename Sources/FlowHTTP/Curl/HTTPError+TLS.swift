@@ -3,7 +3,7 @@ internal import CCurlShim
 extension HTTPError {
     /// The message of a TLS failure: what is wrong with whose certificate, and which `tls` key of
     /// a flow step fixes it. `nil` when the failure is not about certificates.
-    static func tlsMessage(code: CURLcode, detail: String, url: String) -> String? {
+    static func tlsMessage(code: CURLcode, detail: String, url: String, withoutClientCertificate: Bool) -> String? {
         let host = Self.host(of: url)
         let lowered = detail.lowercased()
         if lowered.contains("certificate required") {
@@ -11,6 +11,12 @@ extension HTTPError {
             // sees it as a failed read; the alert's name says what happened.
             return "the server \(host) (\(url)) asks for a client certificate and none was given: "
                 + "set 'tls.cert-file' (and 'tls.key-file' when the key is in its own file) (\(detail))"
+        }
+        if lowered.contains("alert handshake failure"), withoutClientCertificate {
+            // TLS 1.2 servers have no alert of their own for a missing client certificate: they
+            // end the handshake with this generic one, which also means "no common cipher".
+            return "the server \(host) (\(url)) refused the TLS handshake (\(detail)); "
+                + clientCertificateHint(url) + "; otherwise the server and flow share no TLS version or cipher"
         }
         switch code {
         case CURLE_PEER_FAILED_VERIFICATION:
@@ -35,6 +41,12 @@ extension HTTPError {
         default:
             return nil
         }
+    }
+
+    /// The hint for a server that may want a client certificate flow did not present.
+    static func clientCertificateHint(_ url: String) -> String {
+        "a server that requires a client certificate does this when none is given: if \(host(of: url)) "
+            + "does, set 'tls.cert-file' (and 'tls.key-file' when the key is in its own file)"
     }
 
     /// Whether a failure curl reports as a broken read is really the server refusing the client's

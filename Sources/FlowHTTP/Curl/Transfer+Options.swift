@@ -20,8 +20,9 @@ extension Transfer {
         check(flow_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context))
         check(flow_easy_setopt_opensocket_function(easy, transferOpenSocket))
         check(flow_easy_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, context))
-        check(flow_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0))
-        check(flow_easy_setopt_long(easy, CURLOPT_MAXREDIRS, HTTPRequest.maxRedirects))
+        // flow follows redirects itself, one transfer per hop (see `HTTPRedirect`): libcurl would
+        // send every custom header, secrets included, to whatever host a `Location` names.
+        check(flow_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0))
         check(flow_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, request.verifyTLS ? 1 : 0))
         check(flow_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, request.verifyTLS ? 2 : 0))
         check(flow_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS))

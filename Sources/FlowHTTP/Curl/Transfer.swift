@@ -27,7 +27,8 @@ final class Transfer {
     /// Where a 2xx body goes instead of memory (`HTTPRequest.saveTo`).
     let sink: ResponseFileSink?
 
-    private let progress: (@Sendable (HTTPProgress) -> Void)?
+    /// The caller's progress handler, handed to the transfer of the next hop of a redirect.
+    let progress: (@Sendable (HTTPProgress) -> Void)?
     private let progressQueue: DispatchQueue
     private var lastProgress = HTTPProgress(bytesSent: 0, totalToSend: 0, bytesReceived: 0, totalToReceive: 0)
     let errorBuffer: UnsafeMutablePointer<CChar>
@@ -187,7 +188,7 @@ final class Transfer {
                 code: code,
                 detail: String(cString: errorBuffer),
                 url: url,
-                timeout: request.timeout,
+                timeout: request.redirectTrail?.timeout ?? request.timeout,
                 bodyLimitExceeded: bodyLimitExceeded || code == CURLE_FILESIZE_EXCEEDED
                     ? request.maxResponseBodySize : nil,
                 bodyReadFailure: body.failure,
@@ -195,9 +196,12 @@ final class Transfer {
                 saveOverLimit: sink?.overLimit ?? false,
                 connectTimeout: request.connectTimeout,
                 inHeaders: sawStatusLine && !headersEnded,
-                osErrno: socketErrno ?? osErrno()
+                osErrno: socketErrno ?? osErrno(),
+                withoutClientCertificate: request.url.lowercased().hasPrefix("https://")
+                    && request.transport.certFile == nil,
+                afterHandshake: !sawStatusLine && microseconds(CURLINFO_APPCONNECT_TIME_T) > .zero
             )
-            return .failure(HTTPError(failure))
+            return .failure(afterRedirects(HTTPError(failure)))
         }
         guard headersEnded else {
             return .failure(
@@ -208,6 +212,7 @@ final class Transfer {
                     url: url))
         }
         let status = responseStatus
+        let earlier = request.redirectTrail?.elapsed ?? .zero
         let saved = sink?.finish(status: status, headers: responseHeaders, isHead: request.method == "HEAD")
         if let failure = sink?.failure {
             return .failure(HTTPError(kind: .other, message: failure, url: url))
@@ -223,13 +228,42 @@ final class Transfer {
             effectiveURL: effective.map { String(cString: $0) } ?? url,
             httpVersion: Self.versionName(version),
             timings: HTTPTimings(
-                connect: microseconds(CURLINFO_CONNECT_TIME_T),
-                firstByte: microseconds(CURLINFO_STARTTRANSFER_TIME_T),
-                total: microseconds(CURLINFO_TOTAL_TIME_T)
+                connect: earlier + microseconds(CURLINFO_CONNECT_TIME_T),
+                firstByte: earlier + microseconds(CURLINFO_STARTTRANSFER_TIME_T),
+                total: earlier + microseconds(CURLINFO_TOTAL_TIME_T)
             )
         )
         response.saved = saved
+        response.droppedHeaders = request.redirectTrail?.dropped ?? []
+        response.droppedHeadersAt = request.redirectTrail?.droppedAt
         return .success(response)
+    }
+
+    /// The request for the next hop when the response is a redirect to follow (see
+    /// `HTTPRedirect`), a failure when that redirect is refused, `nil` when there is none.
+    func nextHop(_ code: CURLcode) -> Result<HTTPRequest, HTTPError>? {
+        let status = responseStatus
+        guard code == CURLE_OK, headersEnded, request.followRedirects, HTTPRedirect.statuses.contains(status) else {
+            return nil
+        }
+        var target: UnsafePointer<CChar>?
+        guard flow_easy_getinfo_string(easy, CURLINFO_REDIRECT_URL, &target) == CURLE_OK, let target else { return nil }
+        let took = microseconds(CURLINFO_TOTAL_TIME_T)
+        let location = String(cString: target)
+        do {
+            return .success(try HTTPRedirect.next(after: request, status: status, to: location, took: took))
+        } catch {
+            return .failure(afterRedirects(error))
+        }
+    }
+
+    /// `error` saying where the exchange began when redirects led to the URL that failed.
+    private func afterRedirects(_ error: HTTPError) -> HTTPError {
+        guard let trail = request.redirectTrail else { return error }
+        var error = error
+        let hops = trail.count == 1 ? "a redirect" : "\(trail.count) redirects"
+        error.message += " (the request to \(trail.firstURL) got to \(url) after \(hops))"
+        return error
     }
 
     /// The status code of the response being received (0 before its status line).

@@ -2,7 +2,7 @@ import FlowDigest
 import Foundation
 internal import Hummingbird
 
-/// Health, echo, status, delay, bytes, redirect, sink and the event log.
+/// Health, echo, status, delay, bytes, redirect, redirect-to, sink and the event log.
 enum BasicRoutes {
     static func register(on router: Router<SandboxContext>, state: SandboxState) {
         router.get("health") { _, _ in JSONResponse.make(["status": "ok"]) }
@@ -26,6 +26,13 @@ enum BasicRoutes {
         }
         router.get("bytes/:n") { request, context in bytes(request, context) }
         router.get("redirect/:n") { _, context in redirect(context) }
+        // `/redirect-to?url=U&status=S`: a redirect anywhere (another origin, another scheme), as httpbin's.
+        for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
+            router.on("redirect-to", method: method) { request, context in
+                _ = try await RequestBodyReader.drain(request, context: context, events: state.events)
+                return redirectTo(request)
+            }
+        }
         for method in [HTTPRequest.Method.put, .post] {
             router.on("sink", method: method) { request, context in
                 try await sink(request, context: context, state: state)
@@ -123,6 +130,14 @@ enum BasicRoutes {
         }
         if count == 0 { return JSONResponse.make(["redirected": true]) }
         return Response(status: .found, headers: [.location: "/redirect/\(count - 1)"])
+    }
+
+    private static func redirectTo(_ request: Request) -> Response {
+        let status = request.uri.queryParameters.get("status", as: Int.self) ?? 302
+        guard let url = request.uri.queryParameters.get("url"), [301, 302, 303, 307, 308].contains(status) else {
+            return JSONResponse.error("give url=… and a status of 301, 302, 303, 307 or 308", status: .badRequest)
+        }
+        return Response(status: .init(code: status), headers: [.location: url])
     }
 
     private struct Digest: Encodable {
