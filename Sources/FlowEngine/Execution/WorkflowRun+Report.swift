@@ -52,7 +52,8 @@ extension WorkflowRun {
                 attempts: record?.output?.attempts ?? (record?.startedAt == nil ? 0 : 1), outputs: outputs,
                 winner: record?.winner, error: record?.error.map { masker(String(describing: $0)) },
                 request: record?.output.flatMap { Self.requestLine(of: $0.result) }.map { masker($0) },
-                repetitions: record?.output?.repetitions ?? (record?.error as? RepetitionFailure)?.repetitions)
+                repetitions: record?.output?.repetitions ?? (record?.error as? RepetitionFailure)?.repetitions,
+                failureIgnored: record?.failureIgnored == true ? true : nil)
             report.items = items
             return report
         }

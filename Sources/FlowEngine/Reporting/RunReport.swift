@@ -75,6 +75,8 @@ public struct StepReport: Sendable, Codable, Equatable {
     public var winner: String?
     /// Why it failed or was cancelled.
     public var error: String?
+    /// True when it failed under `continue-on-error` (so its failure is not the run's); nil otherwise.
+    public var failureIgnored: Bool?
     /// For an `http` step that got a response: the request sent, as `METHOD URL` (masked).
     public var request: String?
     /// For a `for-each` step: each item, as `fetch[3]`.
@@ -85,7 +87,7 @@ public struct StepReport: Sendable, Codable, Equatable {
         id: String, name: String? = nil, kind: String, group: String? = nil, location: String, state: StepState,
         startedAtSeconds: Double? = nil, durationSeconds: Double? = nil, attempts: Int = 0,
         outputs: [String: Value] = [:], winner: String? = nil, error: String? = nil, request: String? = nil,
-        repetitions: Int? = nil
+        repetitions: Int? = nil, failureIgnored: Bool? = nil
     ) {
         self.id = id
         self.name = name
@@ -101,6 +103,7 @@ public struct StepReport: Sendable, Codable, Equatable {
         self.outputs = outputs
         self.winner = winner
         self.error = error
+        self.failureIgnored = failureIgnored
     }
 }
 
