@@ -14,16 +14,22 @@ extension RunReport {
         let cases = steps.flatMap(\.withItems)
         let verdicts = JUnitVerdicts(steps: steps)
         let kinds = cases.map { verdicts.kind(of: $0) }
-        let failures = kinds.reduce(0) { $1 == .failure ? $0 + 1 : $0 }
+        // A setup that failed (a service that did not start) is a failed test case of its own,
+        // so the counts say what the exit code says.
+        let setup = setupError.map { error in
+            StepReport(id: "services", kind: "services", location: file, state: .failed, error: error)
+        }
+        let failures = kinds.reduce(setup == nil ? 0 : 1) { $1 == .failure ? $0 + 1 : $0 }
         let errors = kinds.reduce(0) { $1 == .error ? $0 + 1 : $0 }
         let skipped = kinds.reduce(0) { $1.isSkipped ? $0 + 1 : $0 }
-        xml += #"<testsuites name="\#(Self.escape(workflow))" tests="\#(cases.count)" "#
+        xml += #"<testsuites name="\#(Self.escape(workflow))" tests="\#(cases.count + (setup == nil ? 0 : 1))" "#
         xml += #"failures="\#(failures)" errors="\#(errors)" skipped="\#(skipped)" "#
         xml += #"time="\#(Self.seconds(durationSeconds))">"# + "\n"
-        xml += #"  <testsuite name="\#(Self.escape(workflow))" tests="\#(cases.count)" "#
+        xml += #"  <testsuite name="\#(Self.escape(workflow))" tests="\#(cases.count + (setup == nil ? 0 : 1))" "#
         xml += #"failures="\#(failures)" errors="\#(errors)" skipped="\#(skipped)" "#
         xml += #"time="\#(Self.seconds(durationSeconds))" timestamp="\#(Self.escape(startedAt))" "#
         xml += #"file="\#(Self.escape(file))">"# + "\n"
+        if let setup { xml += testCase(setup, .failure) }
         for (step, kind) in zip(cases, kinds) {
             xml += testCase(step, kind)
         }

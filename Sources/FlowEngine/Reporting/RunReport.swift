@@ -16,12 +16,15 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var durationSeconds: Double
     /// Every step, in declaration order.
     public var steps: [StepReport]
+    /// Why the run failed before its steps (a service that did not start), when it did.
+    public var setupError: String?
 
     /// Creates a report.
     public init(
         workflow: String, file: String, outcome: RunOutcome, startedAt: String, durationSeconds: Double,
-        steps: [StepReport]
+        steps: [StepReport], setupError: String? = nil
     ) {
+        self.setupError = setupError
         self.workflow = workflow
         self.file = file
         self.outcome = outcome

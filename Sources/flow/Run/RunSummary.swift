@@ -22,6 +22,8 @@ struct RunSummary {
     var sourceLines: [Substring] = []
     /// The lines of the files `uses` steps call, by name: a failure inside one shows its line.
     var calledFiles: [String: [Substring]] = [:]
+    /// The run's services did not start: it failed whatever its steps did.
+    var setupFailed = false
 
     func print() {
         var lines: [String] = []
@@ -40,7 +42,8 @@ struct RunSummary {
             case .pending, .running: break
             }
         }
-        let outcome = WorkflowRun.outcome(of: workflow, records: records, interrupted: interrupted)
+        let outcome = WorkflowRun.outcome(
+            of: workflow, records: records, interrupted: interrupted, setupFailed: setupFailed)
         // Only looked for when something failed: a 10,000-step run that succeeded skips the walk.
         let failures = failed > 0 ? failedSteps() : []
         if json {
