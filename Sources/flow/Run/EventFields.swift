@@ -97,11 +97,17 @@ struct EventFields {
     static func count(_ items: [ItemResult]) -> String {
         var counts: [StepState: Int] = [:]
         for item in items { counts[item.state, default: 0] += 1 }
-        let parts = [StepState.succeeded, .failed, .cancelled, .skipped].compactMap { state in
+        return count(counts)
+    }
+
+    /// The same from counts by state (the summary's items of every step).
+    static func count(_ counts: [StepState: Int]) -> String {
+        let total = counts.values.reduce(0, +)
+        let parts = [StepState.succeeded, .failed, .cancelled, .skipped, .running, .pending].compactMap { state in
             counts[state].map { "\($0) \(state.rawValue)" }
         }
-        let noun = items.count == 1 ? "item" : "items"
-        return "\(items.count) \(noun)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+        let noun = total == 1 ? "item" : "items"
+        return "\(total) \(noun)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
     }
 
     /// One JSON object with the members in the keys' alphabetical order (`attempt`, `bytes`,

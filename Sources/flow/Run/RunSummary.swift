@@ -32,8 +32,14 @@ struct RunSummary {
         var failed = 0
         var skipped = 0
         var cancelled = 0
+        // A `for-each` step counts once, as a step; its items are counted apart (`flow runs` says
+        // the same: steps by state, then items).
+        var items: [StepState: Int] = [:]
         // Every step of the workflow has a record (the scheduler registers them all).
         for record in records.values {
+            if let stepItems = record.output?.items ?? (record.error as? ForEachFailure)?.partial.items {
+                for item in stepItems { items[item.state, default: 0] += 1 }
+            }
             switch record.state {
             case .succeeded: succeeded += 1
             case .failed: failed += 1
@@ -48,11 +54,13 @@ struct RunSummary {
         let failures = failed > 0 ? failedSteps() : []
         if json {
             printJSON(
-                outcome: outcome, counts: (succeeded, failed, skipped, cancelled), failures: failures)
+                outcome: outcome, counts: (succeeded, failed, skipped, cancelled), items: items, failures: failures)
             return
         }
         let counts = "\(succeeded) succeeded, \(failed) failed, \(skipped) skipped, \(cancelled) cancelled"
-        lines.append(String(format: "flow: %@ — %@ in %.2fs", outcome.rawValue, counts, duration.seconds))
+        var first = String(format: "flow: %@ — %@ in %.2fs", outcome.rawValue, counts, duration.seconds)
+        if !items.isEmpty { first += " (\(EventFields.count(items)))" }
+        lines.append(first)
         lines += repetitionLines()
         // Steps of called files follow their `uses` step, as `deploy/publish`.
         for failure in failures {
@@ -72,7 +80,7 @@ struct RunSummary {
     /// The summary as one JSON object (event `summary`), members in alphabetical order.
     private func printJSON(
         outcome: RunOutcome, counts: (succeeded: Int, failed: Int, skipped: Int, cancelled: Int),
-        failures: [(id: String, place: SourceLocation, error: String)]
+        items: [StepState: Int], failures: [(id: String, place: SourceLocation, error: String)]
     ) {
         var line = EventLine()
         line.append("{" as StaticString)
@@ -89,6 +97,13 @@ struct RunSummary {
             line.append("}" as StaticString)
         }
         line.append("]," as StaticString)
+        if !items.isEmpty {
+            // The items of every `for-each` step by state, apart from the steps' counts.
+            line.append("\"items\":{" as StaticString)
+            let states = StepState.allCases.filter { items[$0] != nil }.sorted { $0.rawValue < $1.rawValue }
+            line.append(states.map { "\"\($0.rawValue)\":\(items[$0] ?? 0)" }.joined(separator: ","))
+            line.append("}," as StaticString)
+        }
         line.appendMember("outcome", outcome.rawValue)
         line.appendNumberMember("skipped", Int64(counts.skipped))
         line.appendNumberMember("succeeded", Int64(counts.succeeded))
