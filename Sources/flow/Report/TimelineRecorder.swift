@@ -106,7 +106,7 @@ final class TimelineRecorder: Sendable {
             timeline.waits.append(
                 StepTimeline.Wait(
                     start: time, end: time + wait.wait.seconds, retryAfter: wait.retryAfter, reason: wait.reason))
-        case .progress(.bytes(let done, let total)):
+        case .progress(.bytes(let done, let total, _)):
             timeline.totalBytes = total
             timeline.bytes.append((time, done))
             if timeline.bytes.count > Self.maxSamples {

@@ -53,7 +53,9 @@ struct EventFields {
             kind = .repetition(attempt: attempt, max: max)
         case .progress(.line(let line, let stream, _)):
             kind = .output(line: line, stream: stream)
-        case .progress(.bytes(let done, let total)):
+        case .progress(.bytes(let done, let total, let item)):
+            // An item's bytes are the item's (`upload[3]`): items in flight at once each have a line.
+            if let item { step = "\(event.id)[\(item)]" }
             kind = .progress(done: done, total: total)
         case .progress(.retryWait):
             // The retry line that follows says it; the wait itself is drawn by the HTML and trace reports.
