@@ -73,7 +73,7 @@ enum JournalReading {
             host: try row.decode(forColumn: "host"))
     }
 
-    static func run(from row: Row, counts: [String: [String: Int]]) throws -> JournalRun {
+    static func run(from row: Row, counts: [String: StateCounts]) throws -> JournalRun {
         let id: String = try row.decode(forColumn: "id")
         let identity = try owner(of: row)
         let finished: Double? = try row.decode(forColumn: "finished_at")
@@ -81,14 +81,15 @@ enum JournalReading {
             id: id, file: try row.decode(forColumn: "file"),
             state: effectiveState(try row.decode(forColumn: "state"), identity: identity),
             startedAt: Date(timeIntervalSince1970: try row.decode(forColumn: "started_at")),
-            finishedAt: finished.map(Date.init(timeIntervalSince1970:)), stepCounts: counts[id] ?? [:])
+            finishedAt: finished.map(Date.init(timeIntervalSince1970:)), stepCounts: counts[id]?.steps ?? [:],
+            itemCounts: counts[id]?.items ?? [:])
     }
 
-    /// How many steps (and items) of each run are in each state: the runs of `file`, or every run.
-    static func stepCounts(in db: Database, file: String?) throws -> [String: [String: Int]] {
+    /// How many steps (and apart, items) of each run are in each state: the runs of `file`, or every run.
+    static func stepCounts(in db: Database, file: String?) throws -> [String: StateCounts] {
         let filter = file == nil ? "" : "WHERE file = ?"
         let arguments: StatementArguments = file.map { [$0] } ?? []
-        var counts: [String: [String: Int]] = [:]
+        var counts: [String: StateCounts] = [:]
         var capacity = 0
         for id in try String.fetchAll(db, sql: "SELECT id FROM run \(filter)", arguments: arguments) {
             var fold = StepStateFold(capacity: capacity)

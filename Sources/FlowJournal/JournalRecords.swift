@@ -13,13 +13,18 @@ public struct JournalRun: Sendable, Codable, Equatable {
     public var startedAt: Date
     /// When it ended; nil while running or when it was interrupted without ending.
     public var finishedAt: Date?
-    /// How many steps (and items) are in each state, e.g. ["succeeded": 3, "failed": 1].
+    /// How many steps are in each state, e.g. ["succeeded": 3, "failed": 1]; a `for-each` step
+    /// counts once.
     public var stepCounts: [String: Int]
+    /// How many `for-each` items are in each state (empty when the run has none).
+    public var itemCounts: [String: Int]
 
     /// A run as read from the journal.
     public init(
-        id: String, file: String, state: String, startedAt: Date, finishedAt: Date?, stepCounts: [String: Int]
+        id: String, file: String, state: String, startedAt: Date, finishedAt: Date?, stepCounts: [String: Int],
+        itemCounts: [String: Int] = [:]
     ) {
+        self.itemCounts = itemCounts
         self.id = id
         self.file = file
         self.state = state

@@ -90,10 +90,16 @@ struct StepLogFold {
         }
     }
 
-    /// How many steps (and items) are in each state.
-    var stateCounts: [String: Int] {
-        var counts: [String: Int] = [:]
-        for step in steps.values { counts[step.state, default: 0] += 1 }
+    /// How many steps, and apart from them how many `for-each` items, are in each state.
+    var stateCounts: StateCounts {
+        var counts = StateCounts()
+        for (key, step) in steps {
+            if key.item == nil {
+                counts.steps[step.state, default: 0] += 1
+            } else {
+                counts.items[step.state, default: 0] += 1
+            }
+        }
         return counts
     }
 }

@@ -37,10 +37,19 @@ struct StepStateFold {
     /// How many steps (and items) there are.
     var count: Int { states.count }
 
-    /// How many steps (and items) are in each state.
-    var stateCounts: [String: Int] {
-        var counts: [String: Int] = [:]
-        for state in states.values { counts[state, default: 0] += 1 }
+    /// How many steps are in each state (a `for-each` step counts once), and apart from them how
+    /// many items: the rule the run's summary follows.
+    var stateCounts: StateCounts {
+        var counts = StateCounts()
+        for (key, state) in states {
+            if key.item == nil { counts.steps[state, default: 0] += 1 } else { counts.items[state, default: 0] += 1 }
+        }
         return counts
     }
+}
+
+/// Steps by state, and `for-each` items by state apart from them.
+struct StateCounts {
+    var steps: [String: Int] = [:]
+    var items: [String: Int] = [:]
 }

@@ -10,6 +10,22 @@ enum DiagnosticOutput {
         }
     }
 
+    /// As `writeText` for `flow run`: tidiness warnings (an output never read) are counted on one
+    /// line with their places rather than shown in full on every run; `flow validate` shows them.
+    static func writeRunText(_ result: CheckResult) {
+        let tidiness = result.diagnostics.filter(\.isTidiness)
+        StandardError.write(
+            result.diagnostics.filter { !$0.isTidiness }.map {
+                $0.rendered(sourceLines: result.lines(of: $0.location?.file ?? result.file), file: result.file)
+            }.joined())
+        guard !tidiness.isEmpty else { return }
+        let places = tidiness.map { $0.location?.description ?? result.file }
+        let shown = places.prefix(5).joined(separator: ", ") + (places.count > 5 ? ", …" : "")
+        StandardError.write(
+            "flow: warning: \(tidiness.count) declared output\(tidiness.count == 1 ? " is" : "s are") never read "
+                + "(\(shown)); flow validate shows each\n")
+    }
+
     /// A JSON array with one object per diagnostic, keys in the documented order
     /// `file, line, column, severity, message, hint` (null where there is no value).
     static func json(_ results: [CheckResult]) -> String {

@@ -146,7 +146,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let result = WorkflowLoader.load(path: file)
-        DiagnosticOutput.writeText([result])
+        DiagnosticOutput.writeRunText(result)
         guard let workflow = result.workflow, !result.hasErrors else { throw FlowExit.invalid.exitCode }
         var problems = RunInputs.problems(in: workflow, arguments: inputs)
         if let secrets, let problem = RunInputs.secretsFileProblem(secrets) {

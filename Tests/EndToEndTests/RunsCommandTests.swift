@@ -86,7 +86,7 @@ import Testing
             ])
         #expect(
             cells(lines[2]) == [
-                fixture.failed, "failed", "2027-01-15 08:00:00", "4.00s", "2 succeeded, 1 failed", canonical,
+                fixture.failed, "failed", "2027-01-15 08:00:00", "4.00s", "2 succeeded (1 item: 1 failed)", canonical,
             ])
         // Columns line up: every row's state starts where the header's does.
         let stateColumn = try #require(lines[0].range(of: "STATE")).lowerBound.utf16Offset(in: lines[0])
@@ -128,7 +128,7 @@ import Testing
               file:     \(JournalLocation.canonicalFile(fixture.file))
               started:  2027-01-15 08:00:00
               duration: 4.00s
-              steps:    2 succeeded, 1 failed
+              steps:    2 succeeded (1 item: 1 failed)
               inputs:   region=eu
 
             STEP      STATE      ATTEMPTS  STARTED              DURATION
@@ -154,7 +154,9 @@ import Testing
         #expect(outcome.exitCode == 0, "\(outcome.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         #expect(object["state"] as? String == "failed")
-        #expect(object["stepCounts"] as? [String: Int] == ["succeeded": 2, "failed": 1])
+        // Steps by state, the for-each items apart (as the run's summary counts them).
+        #expect(object["stepCounts"] as? [String: Int] == ["succeeded": 2])
+        #expect(object["itemCounts"] as? [String: Int] == ["failed": 1])
         let steps = try #require(object["steps"] as? [[String: Any]])
         #expect(steps.compactMap { $0["step"] as? String } == ["build", "login", "fetch"])
         #expect(steps[2]["item"] as? Int == 2)

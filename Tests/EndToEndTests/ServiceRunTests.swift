@@ -92,7 +92,9 @@ import Testing
                 "\(file):3:3: error: service 'broken' exited with code 3 before it was ready; its last output:\n  | boom"
             ))
         #expect(outcome.stderr.contains("no step ran"))
-        #expect(!outcome.stdout.contains("[hello]"))
+        // The step is listed as skipped (the reports say so too; see ServiceReportTests), never started.
+        #expect(!outcome.stdout.contains("[hello] started"))
+        #expect(outcome.stdout.contains("[hello] skipped"))
     }
 
     @Test func aServiceNeverReadyTimesOutWithExitOne() async throws {

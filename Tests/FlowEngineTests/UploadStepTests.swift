@@ -184,7 +184,7 @@ import Testing
             uploadYAML(
                 file: file, url: "BASE/uploads/cr/torn?pace-ms=5", protocol: "content-range", chunkSize: "64KiB"),
             onEvent: { event in
-                guard case .progress(.bytes(let done, _)) = event.kind, done > 0 else { return }
+                guard case .progress(.bytes(let done, _, _)) = event.kind, done > 0 else { return }
                 guard
                     changed.withLock({ flag in
                         defer { flag = true }; return !flag
@@ -218,7 +218,7 @@ import Testing
         let (records, lines) = try await harness.run(
             uploadYAML(file: file, url: "BASE/uploads/tus", protocol: "tus", chunkSize: "16KiB"),
             onEvent: { event in
-                if case .progress(.bytes(let done, _)) = event.kind, done > 0 { progressed.withLock { $0 = true } }
+                if case .progress(.bytes(let done, _, _)) = event.kind, done > 0 { progressed.withLock { $0 = true } }
             },
             whileRunning: { run in
                 while !progressed.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(10)) }

@@ -72,13 +72,14 @@ struct ExpressionCheck {
             if step.outputs.isEmpty && step.repeat == nil { continue }
             let declared = step.outputs + (step.repeat?.collect ?? [])
             for output in declared where !readOutputs.contains(OutputRead(step: step.id, name: output.name)) {
-                diagnostics.append(
-                    .warning(
-                        "output '\(Echo.text(output.name))' of step '\(Echo.text(step.id))' is never read",
-                        at: output.location,
-                        length: output.name.count,
-                        hint: "read it as ${{ steps.\(step.id).outputs.\(output.name) }}, or remove it"
-                    ))
+                var warning = Diagnostic.warning(
+                    "output '\(Echo.text(output.name))' of step '\(Echo.text(step.id))' is never read",
+                    at: output.location,
+                    length: output.name.count,
+                    hint: "read it as ${{ steps.\(step.id).outputs.\(output.name) }}, or remove it"
+                )
+                warning.isTidiness = true
+                diagnostics.append(warning)
             }
         }
     }

@@ -18,6 +18,9 @@ public struct Diagnostic: Sendable, Hashable {
     public let length: Int
     /// A suggestion to fix it ("did you mean 'upload'?").
     public let hint: String?
+    /// A warning about tidiness rather than behaviour (an output never read): `flow validate`
+    /// shows it in full, `flow run` counts such warnings on one line so every run is not noisy.
+    public var isTidiness = false
 
     /// Creates a diagnostic; `length` is clamped to at least 1, and control and bidirectional
     /// formatting characters in `message` and `hint` are escaped (see `Echo`).

@@ -115,6 +115,11 @@ final class ForEachRun: @unchecked Sendable {
             report: { progress in
                 // An item's first attempt is its start, already reported; lines, bytes and retries pass.
                 if case .attempt(1) = progress { return }
+                // Bytes name their item: with items in flight at once, the log says whose they are.
+                if case .bytes(let done, let total, nil) = progress {
+                    outer(.bytes(done: done, total: total, item: index))
+                    return
+                }
                 outer(progress)
             }, queue: start.queue, locals: locals)
         var future = plan.leaf(itemStart)

@@ -6,10 +6,12 @@ extension WorkflowRun {
     /// How the run ended, from its records: `cancelled` when interrupted, `failed` when a top-level
     /// step failed (a failure under `continue-on-error`, or a losing child of a group that still
     /// succeeded, does not fail the run), otherwise `succeeded`.
-    public static func outcome(of workflow: Workflow, records: [String: StepRecord<StepResult>], interrupted: Bool)
-        -> RunOutcome
-    {
+    /// A run whose setup failed (`setupFailed`: a service did not start) failed.
+    public static func outcome(
+        of workflow: Workflow, records: [String: StepRecord<StepResult>], interrupted: Bool, setupFailed: Bool = false
+    ) -> RunOutcome {
         if interrupted { return .cancelled }
+        if setupFailed { return .failed }
         let failed = workflow.steps.contains { step in
             guard let record = records[step.id] else { return false }
             return (record.state == .failed && !record.failureIgnored) || record.state == .cancelled
@@ -52,7 +54,8 @@ extension WorkflowRun {
                 attempts: record?.output?.attempts ?? (record?.startedAt == nil ? 0 : 1), outputs: outputs,
                 winner: record?.winner, error: record?.error.map { masker(String(describing: $0)) },
                 request: record?.output.flatMap { Self.requestLine(of: $0.result) }.map { masker($0) },
-                repetitions: record?.output?.repetitions ?? (record?.error as? RepetitionFailure)?.repetitions)
+                repetitions: record?.output?.repetitions ?? (record?.error as? RepetitionFailure)?.repetitions,
+                failureIgnored: record?.failureIgnored == true ? true : nil)
             report.items = items
             return report
         }
@@ -60,8 +63,10 @@ extension WorkflowRun {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return RunReport(
             workflow: workflow.name ?? URL(fileURLWithPath: workflow.file).lastPathComponent, file: workflow.file,
-            outcome: Self.outcome(of: workflow, records: records, interrupted: interrupted),
-            startedAt: formatter.string(from: startedAt), durationSeconds: duration.seconds, steps: steps)
+            outcome: Self.outcome(
+                of: workflow, records: records, interrupted: interrupted, setupFailed: setupError != nil),
+            startedAt: formatter.string(from: startedAt), durationSeconds: duration.seconds, steps: steps,
+            setupError: setupError)
     }
 
     /// How many items a `for-each` step's record has (finished or failed), nil when it has none.

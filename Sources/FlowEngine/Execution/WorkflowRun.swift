@@ -18,6 +18,8 @@ public final class WorkflowRun: Sendable {
     private let values: RunValues
     /// The records of the steps of called files (`uses`), by qualified id (`deploy/publish`).
     private let nestedRecords = LockedBox<[String: StepRecord<StepResult>]>([:])
+    /// Why the setup failed (see `startAfterFailedSetup`).
+    private let setupFailure = LockedBox<String?>(nil)
 
     /// Prepares a run. Fails, naming each place, when a secret the workflow reads is not set or
     /// the workflow-level values (`env`, `defaults.http`) cannot be evaluated.
@@ -134,6 +136,18 @@ public final class WorkflowRun: Sendable {
     public func abandon() {
         scheduler.abandon()
     }
+
+    /// Starts the run after its setup failed (a service did not start, `reason` says which and
+    /// why): only steps whose `if` holds after a failure — `always()`, `failure()` — run, the
+    /// others are skipped, and the run's outcome is `failed` whatever they do.
+    public func startAfterFailedSetup(_ reason: String) -> Future<RunRecords<StepResult>> {
+        setupFailure.withLock { $0 = masker(reason) }
+        scheduler.failSetup()
+        return start()
+    }
+
+    /// Why the run's setup failed, when it did (masked).
+    public var setupError: String? { setupFailure.withLock { $0 } }
 
     /// The records so far.
     public var records: RunRecords<StepResult> { scheduler.records }

@@ -16,12 +16,15 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var durationSeconds: Double
     /// Every step, in declaration order.
     public var steps: [StepReport]
+    /// Why the run failed before its steps (a service that did not start), when it did.
+    public var setupError: String?
 
     /// Creates a report.
     public init(
         workflow: String, file: String, outcome: RunOutcome, startedAt: String, durationSeconds: Double,
-        steps: [StepReport]
+        steps: [StepReport], setupError: String? = nil
     ) {
+        self.setupError = setupError
         self.workflow = workflow
         self.file = file
         self.outcome = outcome
@@ -75,6 +78,8 @@ public struct StepReport: Sendable, Codable, Equatable {
     public var winner: String?
     /// Why it failed or was cancelled.
     public var error: String?
+    /// True when it failed under `continue-on-error` (so its failure is not the run's); nil otherwise.
+    public var failureIgnored: Bool?
     /// For an `http` step that got a response: the request sent, as `METHOD URL` (masked).
     public var request: String?
     /// For a `for-each` step: each item, as `fetch[3]`.
@@ -85,7 +90,7 @@ public struct StepReport: Sendable, Codable, Equatable {
         id: String, name: String? = nil, kind: String, group: String? = nil, location: String, state: StepState,
         startedAtSeconds: Double? = nil, durationSeconds: Double? = nil, attempts: Int = 0,
         outputs: [String: Value] = [:], winner: String? = nil, error: String? = nil, request: String? = nil,
-        repetitions: Int? = nil
+        repetitions: Int? = nil, failureIgnored: Bool? = nil
     ) {
         self.id = id
         self.name = name
@@ -101,6 +106,7 @@ public struct StepReport: Sendable, Codable, Equatable {
         self.outputs = outputs
         self.winner = winner
         self.error = error
+        self.failureIgnored = failureIgnored
     }
 }
 

@@ -157,8 +157,9 @@ public enum StepProgress: Sendable, Equatable {
     /// lines carry a hold: keep the event until the line is printed, so a command that prints
     /// faster than that waits (see `OutputHold`).
     case line(String, stream: OutputStream, hold: OutputHold? = nil)
-    /// Bytes done out of a total, if known.
-    case bytes(done: Int64, total: Int64?)
+    /// Bytes done out of a total, if known; `item` is the index of the `for-each` item that moved
+    /// them (nil for a step without items), so the log can name it among items in flight.
+    case bytes(done: Int64, total: Int64?, item: Int? = nil)
     /// An attempt failed and the step waits before the next one (the HTML and trace reports draw
     /// the wait). Reported by the retry loops of `http`, `upload` and `run` steps.
     case retryWait(RetryWait)

@@ -23,6 +23,9 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
     private var runningLeaves = 0
     private var finalCount = 0
     private(set) var runCancelled = false
+    /// The run's setup failed before any step (a service did not start): every step sees a failed
+    /// need, so only steps whose condition holds after a failure (`always()`, `failure()`) run.
+    private var setupFailed = false
     private var startTime = DispatchTime.now()
     private let done: Promise<RunRecords<Output>>
     /// Set on `queue`, so that progress reported while already on it (a zero wait reporting its
@@ -65,6 +68,11 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
     /// with the records as they are, every step pending, so no promise is left behind.
     package func abandon() {
         queue.async { self.done.succeed(self.records) }
+    }
+
+    /// Marks the run's setup as failed (call before `start`): see `setupFailed`.
+    package func failSetup() {
+        queue.async { self.setupFailed = true }
     }
 
     /// Starts the run. The future completes when every step is final; it never fails.
@@ -115,7 +123,11 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
         }
         let runs: Bool
         do {
-            runs = try node.step.condition.holds(node.facts(runCancelled: runCancelled))
+            let facts =
+                setupFailed
+                ? ConditionFacts(needsSucceeded: false, upstreamFailed: true, runCancelled: runCancelled)
+                : node.facts(runCancelled: runCancelled)
+            runs = try node.step.condition.holds(facts)
         } catch {
             finish(node, .failed, error: error)
             return

@@ -30,8 +30,25 @@ struct StepTimeline: Sendable {
 
     var attempts: [Attempt] = []
     var waits: [Wait] = []
-    /// A `for-each` step's items by index: when each started and ended, and how.
+    /// A `for-each` step's items by index: when each started and ended, and how. Only the
+    /// `ReportTimeline.drawnItems` lowest indices seen are kept, as only they are drawn.
     var items: [Int: Item] = [:]
+    /// The highest index in `items` (-1 when empty).
+    private var highestItem = -1
+
+    /// Whether the item at `index` is kept, making room for it when it is among the lowest
+    /// indices seen (items start mostly in index order, so this rarely evicts).
+    mutating func keepsItem(_ index: Int) -> Bool {
+        if items[index] != nil { return true }
+        if items.count < ReportTimeline.drawnItems {
+            highestItem = max(highestItem, index)
+            return true
+        }
+        guard index < highestItem else { return false }
+        items[highestItem] = nil
+        highestItem = max(items.keys.max() ?? -1, index)
+        return true
+    }
     /// (seconds, bytes done), in order; thinned to at most `TimelineRecorder.maxSamples`.
     var bytes: [(time: Double, done: Int64)] = []
     var totalBytes: Int64?
@@ -64,58 +81,63 @@ final class TimelineRecorder: Sendable {
                 state.base = now - started
             }
             let time = state.base.map { (now - $0).seconds } ?? 0
-            var timeline = state.steps[event.id] ?? StepTimeline()
-            switch event.kind {
-            case .started:
-                break
-            case .progress(.attempt(let number)):
-                if let open = timeline.attempts.indices.last, timeline.attempts[open].end == nil {
-                    timeline.attempts[open].end = time
-                }
-                // An upload reports its next attempt before waiting: that attempt starts after the wait.
-                let start = max(time, timeline.waits.last?.end ?? 0)
-                timeline.attempts.append(StepTimeline.Attempt(number: number, start: start))
-            case .progress(.retryWait(let wait)):
-                if let open = timeline.attempts.indices.last, timeline.attempts[open].end == nil {
-                    timeline.attempts[open].end = time
-                    timeline.attempts[open].failure = wait.reason
-                }
-                timeline.waits.append(
-                    StepTimeline.Wait(
-                        start: time, end: time + wait.wait.seconds, retryAfter: wait.retryAfter, reason: wait.reason))
-            case .progress(.bytes(let done, let total)):
-                timeline.totalBytes = total
-                timeline.bytes.append((time, done))
-                if timeline.bytes.count > Self.maxSamples {
-                    // Keep the first and the latest; drop every second one in between.
-                    let last = timeline.bytes.removeLast()
-                    timeline.bytes = timeline.bytes.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element)
-                    timeline.bytes.append(last)
-                }
-            case .progress(.item(let item)):
-                switch item.event {
-                case .started:
-                    timeline.items[item.index] = StepTimeline.Item(start: time)
-                case .finished(let itemState, _):
-                    var entry = timeline.items[item.index] ?? StepTimeline.Item(start: time)
-                    entry.end = time
-                    entry.state = itemState
-                    timeline.items[item.index] = entry
-                }
-            case .progress(.line), .progress(.repetition):
-                // A repetition's attempts report `.attempt` too, and draw as bars of their own.
-                return
-            case .finished:
-                let end = event.record.finishedAt?.seconds ?? time
-                if let open = timeline.attempts.indices.last, timeline.attempts[open].end == nil {
-                    timeline.attempts[open].end = end
-                }
-                // A wait cut short by a cancellation or a time-out ends with the step.
-                for index in timeline.waits.indices where timeline.waits[index].end > end {
-                    timeline.waits[index].end = end
-                }
+            Self.note(event, at: time, in: &state.steps[event.id, default: StepTimeline()])
+        }
+    }
+
+    /// Applies one event to its step's timeline, in place: a copy out of the dictionary and back
+    /// would copy a `for-each` step's items on every item's event, quadratic in the items.
+    private static func note(_ event: SchedulerEvent<StepResult>, at time: Double, in timeline: inout StepTimeline) {
+        switch event.kind {
+        case .started:
+            break
+        case .progress(.attempt(let number)):
+            if let open = timeline.attempts.indices.last, timeline.attempts[open].end == nil {
+                timeline.attempts[open].end = time
             }
-            state.steps[event.id] = timeline
+            // An upload reports its next attempt before waiting: that attempt starts after the wait.
+            let start = max(time, timeline.waits.last?.end ?? 0)
+            timeline.attempts.append(StepTimeline.Attempt(number: number, start: start))
+        case .progress(.retryWait(let wait)):
+            if let open = timeline.attempts.indices.last, timeline.attempts[open].end == nil {
+                timeline.attempts[open].end = time
+                timeline.attempts[open].failure = wait.reason
+            }
+            timeline.waits.append(
+                StepTimeline.Wait(
+                    start: time, end: time + wait.wait.seconds, retryAfter: wait.retryAfter, reason: wait.reason))
+        case .progress(.bytes(let done, let total, _)):
+            timeline.totalBytes = total
+            timeline.bytes.append((time, done))
+            if timeline.bytes.count > Self.maxSamples {
+                // Keep the first and the latest; drop every second one in between.
+                let last = timeline.bytes.removeLast()
+                timeline.bytes = timeline.bytes.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element)
+                timeline.bytes.append(last)
+            }
+        case .progress(.item(let item)):
+            switch item.event {
+            case .started:
+                if timeline.keepsItem(item.index) { timeline.items[item.index] = StepTimeline.Item(start: time) }
+            case .finished(let itemState, _):
+                guard timeline.keepsItem(item.index) else { return }
+                var entry = timeline.items[item.index] ?? StepTimeline.Item(start: time)
+                entry.end = time
+                entry.state = itemState
+                timeline.items[item.index] = entry
+            }
+        case .progress(.line), .progress(.repetition):
+            // A repetition's attempts report `.attempt` too, and draw as bars of their own.
+            return
+        case .finished:
+            let end = event.record.finishedAt?.seconds ?? time
+            if let open = timeline.attempts.indices.last, timeline.attempts[open].end == nil {
+                timeline.attempts[open].end = end
+            }
+            // A wait cut short by a cancellation or a time-out ends with the step.
+            for index in timeline.waits.indices where timeline.waits[index].end > end {
+                timeline.waits[index].end = end
+            }
         }
     }
 

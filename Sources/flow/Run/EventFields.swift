@@ -53,7 +53,9 @@ struct EventFields {
             kind = .repetition(attempt: attempt, max: max)
         case .progress(.line(let line, let stream, _)):
             kind = .output(line: line, stream: stream)
-        case .progress(.bytes(let done, let total)):
+        case .progress(.bytes(let done, let total, let item)):
+            // An item's bytes are the item's (`upload[3]`): items in flight at once each have a line.
+            if let item { step = "\(event.id)[\(item)]" }
             kind = .progress(done: done, total: total)
         case .progress(.retryWait):
             // The retry line that follows says it; the wait itself is drawn by the HTML and trace reports.
@@ -97,11 +99,17 @@ struct EventFields {
     static func count(_ items: [ItemResult]) -> String {
         var counts: [StepState: Int] = [:]
         for item in items { counts[item.state, default: 0] += 1 }
-        let parts = [StepState.succeeded, .failed, .cancelled, .skipped].compactMap { state in
+        return count(counts)
+    }
+
+    /// The same from counts by state (the summary's items of every step).
+    static func count(_ counts: [StepState: Int]) -> String {
+        let total = counts.values.reduce(0, +)
+        let parts = [StepState.succeeded, .failed, .cancelled, .skipped, .running, .pending].compactMap { state in
             counts[state].map { "\($0) \(state.rawValue)" }
         }
-        let noun = items.count == 1 ? "item" : "items"
-        return "\(items.count) \(noun)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+        let noun = total == 1 ? "item" : "items"
+        return "\(total) \(noun)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
     }
 
     /// One JSON object with the members in the keys' alphabetical order (`attempt`, `bytes`,

@@ -22,6 +22,8 @@ struct EventPrinter: Sendable {
     /// second, a log gets a line a second (and the last one).
     private let bytesLines = LockedBox<[String: (first: ContinuousClock.Instant, printed: ContinuousClock.Instant?)]>(
         [:])
+    /// When each step with `repeat` last printed a repetition line (see `repetitionLineDue`).
+    private let repetitionLines = LockedBox<[String: ContinuousClock.Instant]>([:])
 
     init(format: Format, colors: Bool, workflow: Workflow, masker: SecretMasker) {
         self.format = format
@@ -33,6 +35,11 @@ struct EventPrinter: Sendable {
     func handle(_ event: SchedulerEvent<StepResult>) {
         guard let fields = EventFields(event, workflow: workflow, masker: masker) else { return }
         var elapsed = 0.0
+        if case .repetition(let attempt, let limit) = fields.kind,
+            !repetitionLineDue(fields.step, attempt: attempt, limit: limit)
+        {
+            return
+        }
         if case .progress(let done, let total) = fields.kind {
             guard let seconds = bytesLineDue(fields.step, last: done == total) else { return }
             elapsed = seconds
@@ -84,6 +91,20 @@ struct EventPrinter: Sendable {
             if !last, let printed = lines[id]?.printed, now - printed < .seconds(1) { return nil }
             lines[id] = (first, now)
             return (now - first).seconds
+        }
+    }
+
+    /// Whether attempt `attempt` (of at most `limit`) of a `repeat` gets a line: the first
+    /// repetition, each tenth of `limit`, and at least one every 10 seconds — as a `for-each`
+    /// prints its items, so `every: 0s` over 250,000 attempts prints a dozen lines, not 250,000.
+    private func repetitionLineDue(_ id: String, attempt: Int, limit: Int) -> Bool {
+        let tenth = max(1, limit / 10)
+        let now = ContinuousClock.now
+        return repetitionLines.withLock { lines in
+            let quiet = lines[id].map { now - $0 >= .seconds(10) } ?? true
+            guard attempt == 2 || attempt.isMultiple(of: tenth) || quiet else { return false }
+            lines[id] = now
+            return true
         }
     }
 

@@ -68,7 +68,7 @@ final class LiveView: @unchecked Sendable {
                 self.update(event.id) { $0.attempt = attempt }
             case .progress(.repetition(let attempt, let max)):
                 self.update(event.id) { $0.repetition = attempt > 1 ? (attempt, max) : nil }
-            case .progress(.bytes(let done, let total)):
+            case .progress(.bytes(let done, let total, _)):
                 self.update(event.id) { $0.bytes = (done, total) }
             case .progress(.line):
                 self.printAbove { self.log.handle(event) }

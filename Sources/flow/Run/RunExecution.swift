@@ -131,19 +131,22 @@ struct RunExecution {
                     "flow: quit at once; \(paths) shows the run as it stood (steps still running are listed as running)\n"
                 )
             })
-        if !services.isEmpty,
-            let exitCode = await startServices(
-                services, client: client, waiting: waiting, interrupts: interrupts, log: log)
-        {
-            run.abandon()
-            await durable?.finish(exitCode == .interrupted ? "interrupted" : "failed")
-            return exitCode
-        }
+        // Services that did not start (or an interrupt while they did) still leave a run behind: its
+        // steps skipped or cancelled but those the language runs after a failure or an interrupt,
+        // its summary and every report (an older report must not keep saying `succeeded`).
+        let setupFailure =
+            services.isEmpty
+            ? nil : await startServices(services, client: client, waiting: waiting, interrupts: interrupts, log: log)
         live?.start()
         let records: [String: StepRecord<StepResult>]
         do {
             // Awaiting suspends without holding a thread; the run itself lives on Dispatch queues.
-            _ = try await run.start().value
+            // An interrupt has already cancelled the run: `start` runs its always() steps.
+            if let setupFailure, !interrupts.fired {
+                _ = try await run.startAfterFailedSetup(setupFailure).value
+            } else {
+                _ = try await run.start().value
+            }
         } catch {
             // The scheduler's future never fails; keep whatever was recorded.
         }
@@ -151,7 +154,7 @@ struct RunExecution {
         records = run.allRecords
         // With --only the other steps' records are given, not run: the summary shows the step's own.
         let shown = only?.ownRecords(records) ?? records
-        try? await services.stop().value
+        if setupFailure == nil { try? await services.stop().value }
         // No command may outlive the run: finish off any process group a cancellation left behind.
         await ProcessGroups.terminateAll(grace: .seconds(1))
         await interrupts.stop()
@@ -159,11 +162,16 @@ struct RunExecution {
         StandardOutput.flush()
         let interrupted = interrupts.fired
         let duration = ContinuousClock.now - clock
+        if setupFailure != nil, !records.values.contains(where: { $0.startedAt != nil }) {
+            StandardError.write("flow: \(interrupted ? "interrupted" : "failed") — no step ran\n")
+        }
         RunSummary(
             workflow: workflow, records: shown, masker: masker, interrupted: interrupted, duration: duration,
-            colors: colors, json: logFormat == .json, sourceLines: sourceLines, calledFiles: calledFiles
+            colors: colors, json: logFormat == .json, sourceLines: sourceLines, calledFiles: calledFiles,
+            setupFailed: setupFailure != nil
         ).print()
-        let outcome = WorkflowRun.outcome(of: workflow, records: records, interrupted: interrupted)
+        let outcome = WorkflowRun.outcome(
+            of: workflow, records: records, interrupted: interrupted, setupFailed: setupFailure != nil)
         switch outcome {
         case .cancelled: await durable?.finish("interrupted")
         case .succeeded: await durable?.finish("succeeded")
@@ -174,7 +182,7 @@ struct RunExecution {
         if let only {
             let written = only.write(records, masker: masker)
             let exit = only.exit(records, interrupted: interrupted)
-            return exit == .succeeded && !(written && reportsWritten) ? .failed : exit
+            return exit == .succeeded && !(written && reportsWritten && setupFailure == nil) ? .failed : exit
         }
         switch outcome {
         case .cancelled: return .interrupted
@@ -195,11 +203,11 @@ struct RunExecution {
     }
 
     /// Starts the services and waits until all are ready (printing a line for each); nil then.
-    /// When one fails or the wait is interrupted, stops them all and returns the exit code.
+    /// When one fails or the wait is interrupted, stops them all, says why and returns the reason.
     private func startServices(
         _ services: ServiceSet, client: HTTPClient, waiting: LockedBox<Future<[ServiceReady]>?>,
         interrupts: InterruptWatch, log: EventPrinter
-    ) async -> FlowExit? {
+    ) async -> String? {
         let started = services.start(client: client)
         waiting.withLock { $0 = started }
         // An interrupt that came before the future was stored had nothing to cancel.
@@ -211,22 +219,20 @@ struct RunExecution {
         } catch {
             try? await services.stop().value
             await ProcessGroups.terminateAll(grace: .seconds(1))
-            await interrupts.stop()
             StandardOutput.flush()
             if interrupts.fired {
-                StandardError.write("flow: interrupted while starting the services; nothing ran\n")
-                return .interrupted
+                StandardError.write("flow: interrupted while starting the services\n")
+                return "interrupted while starting the services"
             }
             if let failure = error as? ServiceError {
                 // The service's last lines follow the message, then the line that declares it.
                 StandardError.write(
                     "\(failure.location): error: \(failure)\n"
-                        + Diagnostic.snippet(at: failure.location, sourceLines: sourceLines)
-                        + "flow: failed — no step ran\n")
-            } else {
-                StandardError.write("flow: the services could not start: \(error)\n")
+                        + Diagnostic.snippet(at: failure.location, sourceLines: sourceLines))
+                return "\(failure.location): \(failure)"
             }
-            return .failed
+            StandardError.write("flow: the services could not start: \(error)\n")
+            return "the services could not start: \(error)"
         }
     }
 }

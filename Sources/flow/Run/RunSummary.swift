@@ -22,6 +22,8 @@ struct RunSummary {
     var sourceLines: [Substring] = []
     /// The lines of the files `uses` steps call, by name: a failure inside one shows its line.
     var calledFiles: [String: [Substring]] = [:]
+    /// The run's services did not start: it failed whatever its steps did.
+    var setupFailed = false
 
     func print() {
         var lines: [String] = []
@@ -30,8 +32,14 @@ struct RunSummary {
         var failed = 0
         var skipped = 0
         var cancelled = 0
+        // A `for-each` step counts once, as a step; its items are counted apart (`flow runs` says
+        // the same: steps by state, then items).
+        var items: [StepState: Int] = [:]
         // Every step of the workflow has a record (the scheduler registers them all).
         for record in records.values {
+            if let stepItems = record.output?.items ?? (record.error as? ForEachFailure)?.partial.items {
+                for item in stepItems { items[item.state, default: 0] += 1 }
+            }
             switch record.state {
             case .succeeded: succeeded += 1
             case .failed: failed += 1
@@ -40,16 +48,19 @@ struct RunSummary {
             case .pending, .running: break
             }
         }
-        let outcome = WorkflowRun.outcome(of: workflow, records: records, interrupted: interrupted)
+        let outcome = WorkflowRun.outcome(
+            of: workflow, records: records, interrupted: interrupted, setupFailed: setupFailed)
         // Only looked for when something failed: a 10,000-step run that succeeded skips the walk.
         let failures = failed > 0 ? failedSteps() : []
         if json {
             printJSON(
-                outcome: outcome, counts: (succeeded, failed, skipped, cancelled), failures: failures)
+                outcome: outcome, counts: (succeeded, failed, skipped, cancelled), items: items, failures: failures)
             return
         }
         let counts = "\(succeeded) succeeded, \(failed) failed, \(skipped) skipped, \(cancelled) cancelled"
-        lines.append(String(format: "flow: %@ — %@ in %.2fs", outcome.rawValue, counts, duration.seconds))
+        var first = String(format: "flow: %@ — %@ in %.2fs", outcome.rawValue, counts, duration.seconds)
+        if !items.isEmpty { first += " (\(EventFields.count(items)))" }
+        lines.append(first)
         lines += repetitionLines()
         // Steps of called files follow their `uses` step, as `deploy/publish`.
         for failure in failures {
@@ -69,7 +80,7 @@ struct RunSummary {
     /// The summary as one JSON object (event `summary`), members in alphabetical order.
     private func printJSON(
         outcome: RunOutcome, counts: (succeeded: Int, failed: Int, skipped: Int, cancelled: Int),
-        failures: [(id: String, place: SourceLocation, error: String)]
+        items: [StepState: Int], failures: [(id: String, place: SourceLocation, error: String)]
     ) {
         var line = EventLine()
         line.append("{" as StaticString)
@@ -86,6 +97,13 @@ struct RunSummary {
             line.append("}" as StaticString)
         }
         line.append("]," as StaticString)
+        if !items.isEmpty {
+            // The items of every `for-each` step by state, apart from the steps' counts.
+            line.append("\"items\":{" as StaticString)
+            let states = StepState.allCases.filter { items[$0] != nil }.sorted { $0.rawValue < $1.rawValue }
+            line.append(states.map { "\"\($0.rawValue)\":\(items[$0] ?? 0)" }.joined(separator: ","))
+            line.append("}," as StaticString)
+        }
         line.appendMember("outcome", outcome.rawValue)
         line.appendNumberMember("skipped", Int64(counts.skipped))
         line.appendNumberMember("succeeded", Int64(counts.succeeded))

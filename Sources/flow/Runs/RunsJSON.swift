@@ -16,12 +16,13 @@ enum RunsJSON {
     }
 
     static func detail(_ detail: JournalRunDetail) -> String {
-        var members = run(detail.run).filter { $0.key != "steps" }
+        var members = run(detail.run).filter { $0.key != "steps" && $0.key != "items" }
         members += [
             ("fileHash", string(detail.fileHash)),
             ("inputs", map(detail.inputs)),
             // The list's `steps` (counts by state) is `stepCounts` here: `steps` lists each step.
             ("stepCounts", counts(detail.run.stepCounts)),
+            ("itemCounts", counts(detail.run.itemCounts)),
             ("stepHashes", map(detail.stepHashes)),
             ("steps", array(detail.steps.map { "    " + object(step($0)) }, indent: "  ")),
             ("transfers", array(detail.transfers.map { "    " + object(transfer($0)) }, indent: "  ")),
@@ -38,6 +39,7 @@ enum RunsJSON {
             ("file", string(run.file)),
             ("finishedAt", run.finishedAt.map { string(RunsTime.iso($0)) } ?? "null"),
             ("id", string(run.id)),
+            ("items", counts(run.itemCounts)),
             ("startedAt", string(RunsTime.iso(run.startedAt))),
             ("state", string(run.state)),
             ("steps", counts(run.stepCounts)),

@@ -9,7 +9,7 @@ enum RunsText {
         let rows = runs.map { run in
             [
                 run.id, run.state, RunsTime.local(run.startedAt), duration(of: run, now: now),
-                counts(run.stepCounts), run.file,
+                counts(of: run), run.file,
             ]
         }
         return columns([header] + rows)
@@ -22,7 +22,7 @@ enum RunsText {
             "  file:     \(run.file)",
             "  started:  \(RunsTime.local(run.startedAt))",
             "  duration: \(duration(of: run, now: now))",
-            "  steps:    \(counts(run.stepCounts))",
+            "  steps:    \(counts(of: run))",
         ]
         if !detail.inputs.isEmpty {
             let inputs = detail.inputs.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
@@ -77,6 +77,15 @@ enum RunsText {
     /// "deploy" or "fetch[3]" for an item of a `for-each` step.
     static func name(_ step: String, _ item: Int?) -> String {
         item.map { "\(step)[\($0)]" } ?? step
+    }
+
+    /// "2 succeeded (100000 items: 100000 succeeded)": steps by state, a `for-each` step counting
+    /// once, and its items apart, as the run's summary says it.
+    static func counts(of run: JournalRun) -> String {
+        let steps = counts(run.stepCounts)
+        guard !run.itemCounts.isEmpty else { return steps }
+        let total = run.itemCounts.values.reduce(0, +)
+        return steps + " (\(total) item\(total == 1 ? "" : "s"): \(counts(run.itemCounts)))"
     }
 
     /// "3 succeeded, 1 failed": the usual states first, then any others by name.
