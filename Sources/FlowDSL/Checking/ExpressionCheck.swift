@@ -141,7 +141,7 @@ struct ExpressionCheck {
                         length: call.length
                     ))
             } else if let problem = Functions.literalArgumentProblem(call.name, call.literalArguments) {
-                diagnostics.append(.error("\(call.name)(): \(problem)", at: location, length: call.length))
+                diagnostics.append(.error(problem, at: location, length: call.length))
             }
         }
         for reference in expression.references {
