@@ -185,6 +185,9 @@ struct ExpressionCheck {
                 )
                 return
             }
+            if let field = firstKey, let problem = ResultFields.problem(reading: field, of: "result", in: step) {
+                fail(problem.message, hint: problem.hint)
+            }
         case "steps":
             if let problem = checkStepReference(reference, firstKey: firstKey, site: site) {
                 fail(problem.message, hint: problem.hint)
@@ -196,6 +199,10 @@ struct ExpressionCheck {
             fail(message, hint: hint)
         case _ where Repeat.localNames.contains(reference.root):
             if let problem = RepeatCheck.problem(readingLocal: reference.root, at: site) {
+                fail(problem.message, hint: problem.hint)
+            } else if reference.root == "previous", let field = firstKey, let step = site.scope.step,
+                let problem = ResultFields.problem(reading: field, of: reference.root, in: step)
+            {
                 fail(problem.message, hint: problem.hint)
             }
         default:
