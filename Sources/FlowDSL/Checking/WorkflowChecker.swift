@@ -19,6 +19,7 @@ enum WorkflowChecker {
             outputs: parts.outputs
         )
         workflow.settingsFingerprint = parts.settingsFingerprint
+        workflow.optionalSecrets = parts.optionalSecrets
         // The called files first: checking expressions needs their inputs and outputs.
         let uses = UsesCheck.run(&workflow, context: context)
         diagnostics += uses.diagnostics
