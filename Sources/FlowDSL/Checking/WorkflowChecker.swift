@@ -33,6 +33,7 @@ enum WorkflowChecker {
         diagnostics += URLCheck.diagnostics(in: workflow)
         diagnostics += ForEachCheck.diagnostics(in: workflow)
         diagnostics += RepeatCheck.diagnostics(in: workflow)
+        diagnostics += RetryCheck.diagnostics(in: workflow)
         diagnostics += HeaderExpectationCheck.diagnostics(in: workflow)
         return CheckResult(
             workflow: workflow, diagnostics: diagnostics, file: file, sourceLines: sourceLines,
