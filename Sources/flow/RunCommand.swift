@@ -166,6 +166,8 @@ struct RunCommand: AsyncParsableCommand {
             StandardError.write(failed.renderedDiagnostics())
             throw FlowExit.invalid.exitCode
         }
+        // A misspelt --rerun would otherwise be ignored, and the resume stop at the step it meant.
+        if let problem = ResumePlan.unknownReruns(reruns, in: workflow) { throw ValidationError(problem) }
         let values = RunInputs.values(in: workflow, arguments: inputs)
         guard dryRun else {
             var execution = RunExecution(

@@ -122,7 +122,7 @@ import Testing
                 outputs: { lines: "${{ result.stdout }}" }
               bare:
                 run: echo poll
-                repeat: { while: "true", collect: { n: "${{ result.exit-code }}" } }
+                repeat: { while: "true", collect: { n: "${{ result.exit_code }}" } }
               phrase:
                 run: echo poll
                 repeat: { until: "state is ${{ result.stdout }}" }

@@ -123,6 +123,7 @@ import Testing
         #expect(try load("TRAILING = spaced \t \r\n").values == ["TRAILING": "spaced"])
     }
 
+    /// `EMPTY=` is read but counts as not set, as an empty `FLOW_SECRET_*` does.
     @Test func dotenvConventionsAreUnderstood() throws {
         let text = """
             \u{FEFF}# a .env file
@@ -142,7 +143,7 @@ import Testing
         #expect(
             try load(text).values == [
                 "API_TOKEN": "second-wins", "TABBED": "spaced value", "SINGLE": #"literal \n $HOME # not a comment"#,
-                "DOUBLE": "line one\nline \"two\" \\ \\d", "HASH": "pass#word", "COMMENTED": "value", "EMPTY": "",
+                "DOUBLE": "line one\nline \"two\" \\ \\d", "HASH": "pass#word", "COMMENTED": "value",
                 "MULTI": "-----BEGIN KEY-----\nbody\n-----END KEY-----", "export": "a name",
             ])
     }

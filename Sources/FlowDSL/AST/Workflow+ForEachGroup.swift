@@ -30,6 +30,7 @@ extension Workflow {
             defaults: defaults, concurrency: concurrency, steps: [body])
         subtree.called = called
         subtree.settingsFingerprint = settingsFingerprint
+        subtree.optionalSecrets = optionalSecrets
         return subtree
     }
 }

@@ -101,6 +101,7 @@ extension Workflow {
             services: services, outputs: outputs)
         resolved.called = called
         resolved.settingsFingerprint = settingsFingerprint
+        resolved.optionalSecrets = optionalSecrets
         return .success(resolved)
     }
 

@@ -35,6 +35,9 @@ public struct Workflow: Sendable {
     /// A fingerprint of the file's `env` and `defaults` as written (see `NodeFingerprint`), which
     /// every step inherits; nil for a workflow not read from a file.
     public internal(set) var settingsFingerprint: UInt64?
+    /// `optional-secrets`: the secrets this file reads that may be unset (or empty); they then
+    /// read as `null` instead of stopping the run before it starts.
+    public internal(set) var optionalSecrets: Set<String> = []
     /// Fields written as `${{ }}` (`retry: ${{ inputs.retries }}`), computed when the run starts;
     /// until `resolvingSettings(in:)` those fields hold their defaults.
     public let settingExpressions: [SettingExpression]

@@ -142,7 +142,7 @@ struct ExpressionCheck {
                         length: call.length
                     ))
             } else if let problem = Functions.literalArgumentProblem(call.name, call.literalArguments) {
-                diagnostics.append(.error("\(call.name)(): \(problem)", at: location, length: call.length))
+                diagnostics.append(.error(problem, at: location, length: call.length))
             }
         }
         for reference in expression.references {
@@ -186,6 +186,9 @@ struct ExpressionCheck {
                 )
                 return
             }
+            if let field = firstKey, let problem = ResultFields.problem(reading: field, of: "result", in: step) {
+                fail(problem.message, hint: problem.hint)
+            }
         case "steps":
             if let problem = checkStepReference(reference, firstKey: firstKey, site: site) {
                 fail(problem.message, hint: problem.hint)
@@ -197,6 +200,10 @@ struct ExpressionCheck {
             fail(message, hint: hint)
         case _ where Repeat.localNames.contains(reference.root):
             if let problem = RepeatCheck.problem(readingLocal: reference.root, at: site) {
+                fail(problem.message, hint: problem.hint)
+            } else if reference.root == "previous", let field = firstKey, let step = site.scope.step,
+                let problem = ResultFields.problem(reading: field, of: reference.root, in: step)
+            {
                 fail(problem.message, hint: problem.hint)
             }
         default:

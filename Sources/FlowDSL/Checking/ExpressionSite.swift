@@ -10,6 +10,14 @@ struct ExpressionSite {
         case stepResult(Step)
         /// The workflow's top-level `outputs`, evaluated after every step: `steps.X` of any step.
         case workflowOutputs
+
+        /// The step the site belongs to, if any.
+        var step: Step? {
+            switch self {
+            case .step(let step), .stepResult(let step): step
+            case .workflow, .workflowOutputs: nil
+            }
+        }
     }
 
     let text: ScalarText

@@ -19,6 +19,7 @@ enum WorkflowChecker {
             outputs: parts.outputs
         )
         workflow.settingsFingerprint = parts.settingsFingerprint
+        workflow.optionalSecrets = parts.optionalSecrets
         // The called files first: checking expressions needs their inputs and outputs.
         let uses = UsesCheck.run(&workflow, context: context)
         diagnostics += uses.diagnostics
@@ -32,6 +33,7 @@ enum WorkflowChecker {
         diagnostics += URLCheck.diagnostics(in: workflow)
         diagnostics += ForEachCheck.diagnostics(in: workflow)
         diagnostics += RepeatCheck.diagnostics(in: workflow)
+        diagnostics += RetryCheck.diagnostics(in: workflow)
         diagnostics += HeaderExpectationCheck.diagnostics(in: workflow)
         return CheckResult(
             workflow: workflow, diagnostics: diagnostics, file: file, sourceLines: sourceLines,

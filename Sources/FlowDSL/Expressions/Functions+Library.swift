@@ -8,6 +8,8 @@ extension Functions {
     }
 
     static func call(_ name: String, _ arguments: [Value]) throws(Failure) -> Value {
+        if let problem = typeProblem(name, arguments) { throw Failure(message: problem) }
+        if let value = try stringFunction(name, arguments) { return value }
         switch name {
         case "length": return try length(arguments[0])
         case "contains": return try contains(arguments[0], arguments[1])

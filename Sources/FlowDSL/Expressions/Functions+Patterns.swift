@@ -48,20 +48,34 @@ extension Functions {
         return path.select(in: document)
     }
 
-    /// A problem with a function's arguments that can be seen before anything runs (a literal
-    /// regex or path that does not compile), or `nil`.
+    /// A problem with a function's arguments that can be seen before anything runs, or `nil`: a
+    /// literal of a type the function does not take, a literal regex or path that does not
+    /// compile, or a call of a cheap pure function whose every argument is a literal and which
+    /// fails (it would fail the same way on every run). The message names the function.
     public static func literalArgumentProblem(_ name: String, _ arguments: [Value?]) -> String? {
+        for (index, argument) in arguments.enumerated() {
+            if let argument, let problem = typeProblem(name, argument: index, argument) { return problem }
+        }
         switch name {
         case "matches":
             guard arguments.count == 2, case .string(let pattern)? = arguments[1] else { return nil }
-            return HeaderPattern.problem(pattern).map { "invalid regular expression '\(pattern)': \($0)" }
+            return HeaderPattern.problem(pattern).map { "matches(): invalid regular expression '\(pattern)': \($0)" }
         case "jsonPath":
             guard arguments.count == 2, case .string(let path)? = arguments[1] else { return nil }
             do {
                 _ = try JSONPath(path)
                 return nil
             } catch {
-                return "invalid JSON path '\(path)': \(error.message)"
+                return "jsonPath(): invalid JSON path '\(path)': \(error.message)"
+            }
+        case _ where parameterTypes[name] != nil:
+            let values = arguments.compactMap(\.self)
+            guard values.count == arguments.count else { return nil }
+            do {
+                _ = try call(name, values)
+                return nil
+            } catch {
+                return error.message
             }
         case "files":
             guard arguments.count == 1, case .string(let pattern)? = arguments[0] else { return nil }

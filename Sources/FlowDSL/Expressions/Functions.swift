@@ -5,7 +5,8 @@ public enum Functions {
     public static let names =
         [
             "length", "contains", "startsWith", "endsWith", "format", "join", "toJSON", "fromJSON", "base64Encode",
-            "base64Decode", "range", "files", "matches", "jsonPath", idempotencyKey,
+            "base64Decode", "range", "files", "matches", "jsonPath", idempotencyKey, "basename", "dirname",
+            "replace", "split", "lower", "upper", "trim", "substring", "urlEncode", "toString", "toNumber",
         ]
         + StatusFunction.allCases.map(\.rawValue)
 
@@ -20,7 +21,10 @@ public enum Functions {
     public static func arity(_ name: String) -> ClosedRange<Int>? {
         switch name {
         case "length", "toJSON", "fromJSON", "base64Encode", "base64Decode", "files": 1...1
-        case "contains", "startsWith", "endsWith", "range", "matches", "jsonPath": 2...2
+        case "basename", "dirname", "lower", "upper", "trim", "urlEncode", "toString", "toNumber": 1...1
+        case "contains", "startsWith", "endsWith", "range", "matches", "jsonPath", "split": 2...2
+        case "substring": 2...3
+        case "replace": 3...3
         case "join": 1...2
         case "format": 1...Int.max
         case idempotencyKey: 0...0

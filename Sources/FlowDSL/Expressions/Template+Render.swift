@@ -69,7 +69,8 @@ private struct ConstantContext: EvaluationContext {
 }
 
 extension String {
-    fileprivate func trimmingWhitespace() -> String {
+    /// The text without white space (spaces, tabs, line breaks, Unicode's other spaces) at either end.
+    func trimmingWhitespace() -> String {
         let trimmedFront = drop(while: \.isWhitespace)
         var end = trimmedFront.endIndex
         while end > trimmedFront.startIndex {

@@ -11,8 +11,9 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?,
     read(descriptor, buffer, count)
 }
 
-/// Reads a whole file with POSIX calls (FlowDSL does not import Foundation), refusing
-/// directories and files above a size limit before reading them.
+/// Reads a whole file with POSIX calls (FlowDSL does not import Foundation), refusing what is
+/// not a regular file (a directory, a named pipe, a device, a socket) and files above a size
+/// limit before reading them.
 enum FileContents {
 
     struct Problem: Error {
@@ -21,7 +22,10 @@ enum FileContents {
     }
 
     static func read(path: String, limit: Int) -> Result<[UInt8], Problem> {
-        let descriptor = open(path, O_RDONLY)
+        // Without O_NONBLOCK, opening a named pipe waits for a writer, for ever if none comes;
+        // with it the open returns at once and the type check below refuses the pipe. Reading a
+        // regular file ignores the flag.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno))
             return .failure(Problem(message: "cannot read '\(path)': \(reason)", hint: nil))
@@ -31,8 +35,12 @@ enum FileContents {
         guard fstat(descriptor, &status) == 0 else {
             return .failure(Problem(message: "cannot read '\(path)': \(String(cString: strerror(errno)))", hint: nil))
         }
-        if (status.st_mode & S_IFMT) == S_IFDIR {
-            return .failure(Problem(message: "'\(path)' is a directory, not a workflow file", hint: nil))
+        if let kind = notRegular(status.st_mode) {
+            return .failure(
+                Problem(
+                    message: "'\(path)' is \(kind), not a workflow file",
+                    hint: kind == "a directory" ? nil : "flow reads workflows from regular files; save it to one first")
+            )
         }
         if Int(status.st_size) > limit {
             return .failure(
@@ -53,7 +61,7 @@ enum FileContents {
             }
             if count == 0 { break }
             bytes += buffer[0..<count]
-            // Named pipes and /proc files report no size up front; stop at the limit anyway.
+            // /proc files report no size up front; stop at the limit anyway.
             if bytes.count > limit {
                 return .failure(
                     Problem(
@@ -63,5 +71,18 @@ enum FileContents {
             }
         }
         return .success(bytes)
+    }
+
+    /// What a file of mode `mode` is, when it is not a regular file: "a named pipe", ….
+    private static func notRegular(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a named pipe"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "a special file"
+        }
     }
 }

@@ -25,7 +25,9 @@ enum LayoutHint {
                 return YAMLComposer.Problem(
                     message: "invalid YAML: the value of '\(Echo.text(key))' holds ': ', which YAML reads as a new key",
                     line: problem.line, column: problem.column,
-                    hint: "quote the value: \(Echo.text(key)): \(Echo.text(quoted(text), limit: 80))",
+                    hint: "quote the value: \(Echo.text(key)): \(Echo.text(quoted(text), limit: 80))"
+                        + (text.contains("\\")
+                            ? " (single quotes keep '\\' as written, as a '|' block does)" : ""),
                     syntaxError: error)
             }
             if let previous = previousContentLine(before: problem.line, lines: lines),
@@ -119,8 +121,11 @@ enum LayoutHint {
         count == 1 ? "1 space" : "\(count) spaces"
     }
 
-    private static func quoted(_ text: String) -> String {
-        guard text.contains("\"") else { return "\"\(text)\"" }
+    /// `text` quoted so that YAML reads back exactly `text`: in double quotes when that is plain,
+    /// in single quotes when it holds `"` or `\` (inside double quotes YAML reads `\0` as a NUL
+    /// and `\n` as a line break; single quotes keep every character but `'`, which is doubled).
+    static func quoted(_ text: String) -> String {
+        guard text.contains("\"") || text.contains("\\") else { return "\"\(text)\"" }
         return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
     }
 }

@@ -2,7 +2,7 @@
 struct WorkflowParser {
     static let topLevelKeys = [
         "version", "name", "description", "inputs", "env", "defaults", "concurrency", "services", "steps",
-        "outputs",
+        "outputs", "optional-secrets",
     ]
 
     /// The parsed parts; the checker turns them into a `Workflow`.
@@ -20,6 +20,7 @@ struct WorkflowParser {
         var steps: [Step] = []
         var stepsLocation: SourceLocation?
         var outputs: [NamedValue] = []
+        var optionalSecrets: Set<String> = []
     }
 
     var reader: NodeReader
@@ -60,6 +61,11 @@ struct WorkflowParser {
         }
         if let services = byKey["services"] { parts.services = parseServices(services.value) }
         if let outputs = byKey["outputs"] { parts.outputs = reader.namedValues(outputs.value, "'outputs'") }
+        if let optional = byKey["optional-secrets"] {
+            for item in reader.items(optional.value) {
+                if let name = reader.string(item, "'optional-secrets'") { parts.optionalSecrets.insert(name) }
+            }
+        }
         if let steps = byKey["steps"] {
             parts.stepsLocation = reader.location(steps.keyNode)
             var stepParser = StepParser(reader: reader)

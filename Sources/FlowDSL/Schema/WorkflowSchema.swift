@@ -66,6 +66,12 @@ public enum WorkflowSchema {
                 values: V.ref("service")
             ).adding(["propertyNames": V.ref("identifier")]),
             "steps": V.ref("steps", "The workflow's steps: a mapping from step id to step. Required."),
+            "optional-secrets": .object([
+                "description": .string(
+                    "Secrets the workflow can do without: unset or empty, `secrets.NAME` reads null instead of "
+                        + "stopping the run."),
+                "type": .string("array"), "items": .object(["type": .string("string")]),
+            ]),
             "outputs": V.map(
                 "Values evaluated after every step finished; a file that calls this one with `uses` reads "
                     + "them as `steps.<uses-step>.outputs.<name>`.",

@@ -33,7 +33,8 @@ public final class WorkflowRun: Sendable {
         for (name, location) in Self.secretReferences(workflow) where options.secrets.values[name] == nil {
             problems.append(
                 StepError(
-                    "secret '\(name)' is not set (set FLOW_SECRET_\(name) or give it in a --secrets file)",
+                    "secret '\(name)' is not set (set FLOW_SECRET_\(name) or give it in a --secrets file; "
+                        + "an empty value counts as not set; list it in 'optional-secrets' if the workflow can do without it)",
                     at: location))
         }
         let (runValues, environment, envProblems) = RunValues.prepare(workflow, options)
@@ -172,9 +173,11 @@ public final class WorkflowRun: Sendable {
         return outputs
     }
 
-    /// The secrets this workflow and the files it calls read, each with its place.
+    /// The secrets this workflow and the files it calls read, each with its place, but those
+    /// the file that reads them lists in `optional-secrets`: the ones that must be set.
     static func secretReferences(_ workflow: Workflow) -> [(name: String, location: SourceLocation)] {
-        workflow.secretReferences() + workflow.called.keys.sorted().flatMap { secretReferences(workflow.called[$0]!) }
+        workflow.secretReferences().filter { !workflow.optionalSecrets.contains($0.name) }
+            + workflow.called.keys.sorted().flatMap { secretReferences(workflow.called[$0]!) }
     }
 
     static func inputValues(_ workflow: Workflow, _ options: RunOptions) -> Value {

@@ -78,6 +78,19 @@ struct HTTPRetryRules {
         return false
     }
 
+    /// `described` (the step's failure, from `error`) with why `retry` did not send the request
+    /// again and how to allow it, when the step has a `retry` that would have retried `error` for
+    /// a GET but never applies to its POST or PATCH (see `Retry.neverApplies`).
+    func explainingNoRetry(_ described: any Error, failure error: any Error) -> any Error {
+        guard let retry, retry.neverApplies(to: method, hasIdempotencyKey: hasIdempotencyKey),
+            HTTPRetryRules(retry: retry, method: .get, hasIdempotencyKey: false).shouldRetry(error),
+            let failure = described as? StepError
+        else { return described }
+        return StepError(
+            failure.message + "; not retried: \(Retry.whyNotRetried(method)); \(Retry.howToAllowRetry)",
+            at: failure.location, retryable: failure.retryable)
+    }
+
     /// The wait a `Retry-After` header asks for: seconds, or an HTTP date.
     static func retryAfter(in error: any Error) -> Duration? {
         (error as? UnexpectedStatus).flatMap { retryAfter(in: $0.response) }

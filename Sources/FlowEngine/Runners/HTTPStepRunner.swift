@@ -80,7 +80,7 @@ struct HTTPStepRunner: Sendable {
             }
         }
         .flatMapError(on: queue) { error in
-            Future.failed(describe(error, http: http), on: queue)
+            Future.failed(rules.explainingNoRetry(describe(error, http: http), failure: error), on: queue)
         }
         .map(on: queue) { response in
             let result = try Self.result(of: response, download: download, base64: readsBase64, at: http.location)

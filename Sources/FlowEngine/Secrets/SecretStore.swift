@@ -33,12 +33,13 @@ public struct SecretStore: Sendable {
     /// Secrets from `environment` (`FLOW_SECRET_*`) and, when given, the file at `path`.
     ///
     /// The file is read the way `.env` files are (see `SecretsFileParser`). Errors name the line
-    /// but never echo a value.
+    /// but never echo a value. An empty value counts as not set: GitHub Actions passes an
+    /// undefined secret as an empty variable, and sending an empty token is never what was meant.
     public static func load(environment: [String: String], file path: String?) throws(FileError) -> SecretStore {
         var values: [String: String] = [:]
         for (name, value) in environment where name.hasPrefix(environmentPrefix) {
             let key = String(name.dropFirst(environmentPrefix.count))
-            if !key.isEmpty { values[key] = value }
+            if !key.isEmpty, !value.isEmpty { values[key] = value }
         }
         guard let path else { return SecretStore(values: values) }
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -48,7 +49,10 @@ public struct SecretStore: Sendable {
             throw FileError(path: path, line: nil, message: "the secrets file is not UTF-8 text")
         }
         do throws(SecretsFileParser.Problem) {
-            for entry in try SecretsFileParser.entries(in: text) { values[entry.name] = entry.value }
+            // The last value of a name counts, and an empty one leaves the environment's in place.
+            var fromFile: [String: String] = [:]
+            for entry in try SecretsFileParser.entries(in: text) { fromFile[entry.name] = entry.value }
+            for (name, value) in fromFile where !value.isEmpty { values[name] = value }
         } catch {
             throw FileError(path: path, line: error.line, message: error.message)
         }

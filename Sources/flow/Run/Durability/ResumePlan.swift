@@ -72,6 +72,19 @@ struct ResumePlan {
         return items
     }
 
+    /// Why `--rerun` names no step of `workflow`, or `nil`: an id names a step of the file, or a
+    /// step it ran (`deploy/publish`, `group[2]/child`) through the step it belongs to.
+    static func unknownReruns(_ ids: [String], in workflow: Workflow) -> String? {
+        let unknown = ids.filter { workflow.step(topLevel($0, in: workflow)) == nil }
+        guard let first = unknown.first else { return nil }
+        let names = workflow.allSteps.map(\.id)
+        let hint =
+            Suggestion.closest(to: first, in: names).map { "did you mean '\($0)'?" }
+            ?? "its steps are \(names.prefix(10).map { "'\($0)'" }.joined(separator: ", "))\(names.count > 10 ? ", …" : "")"
+        let listed = unknown.map { "'\(Echo.text($0))'" }.joined(separator: ", ")
+        return "--rerun names no step of the workflow: \(listed); \(hint)"
+    }
+
     /// The step of the workflow a recorded id belongs to: `deploy/publish` (a called file's step)
     /// and `group[2]/child` (a `for-each` group's item) to the step that ran them.
     static func topLevel(_ id: String, in workflow: Workflow) -> String {
