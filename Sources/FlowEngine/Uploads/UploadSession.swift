@@ -157,6 +157,18 @@ final class UploadSession: @unchecked Sendable {
             handle(answer, sentFrom: nil)
         case .failure(FutureError.cancelled):
             return
+        case .failure(let error as UploadStatusError)
+        where Self.forgets(error) && target.uploadProtocol == .contentRange:
+            // A Content-Range upload's URL is its session: starting over there gets the same answer.
+            // The server forgetting it is what servers do once an upload is finished, so say what a
+            // lost final answer says, with the file's size and hashes to check the stored object by.
+            perform(digest.catchUp(path: target.file.path, to: target.file.size, queue: queue), recoverFrom: 0) { _ in
+                self.fail(
+                    UploadProtocolError(
+                        description: self.possiblyComplete(
+                            "the server no longer knows the earlier run's upload (\(error.request) got "
+                                + "\(error.response.status))") ?? Self.message(of: error, masker: self.masker)))
+            }
         case .failure(let error):
             report(
                 .line(
@@ -412,16 +424,28 @@ final class UploadSession: @unchecked Sendable {
     /// upload (404 or 410 to asking — servers that forget a session once it is finished do this):
     /// the upload may well be complete, so say so and how to check, rather than just "404".
     private func lostFinalAnswer(_ error: any Error) -> String? {
-        guard let status = error as? UploadStatusError, status.asking, [404, 410].contains(status.response.status),
-            attempts > 1, let sha256 = digest.finalHex(size: target.file.size)
-        else { return nil }
+        guard let status = error as? UploadStatusError, status.asking, Self.forgets(status), attempts > 1 else {
+            return nil
+        }
+        return possiblyComplete(
+            "the answer to the last chunk was lost, and then \(status.request) got \(status.response.status)")
+    }
+
+    /// Says the upload may be complete (after `why`) and what the stored object should be: the
+    /// file's size, sha256 and, for GCS, md5Hash. Nil until the whole file has been hashed.
+    private func possiblyComplete(_ why: String) -> String? {
+        guard let sha256 = digest.finalHex(size: target.file.size) else { return nil }
         let md5 = digest.finalMD5Base64(size: target.file.size).map { ", md5Hash \($0)" } ?? ""
         return masker(
-            "the answer to the last chunk was lost, and then \(status.request) got \(status.response.status): "
-                + "the upload may be complete (servers forget an upload once it is finished), but flow cannot "
+            "\(why): the upload may be complete (servers forget an upload once it is finished), but flow cannot "
                 + "confirm it. Check the stored object (for Google Cloud Storage, GET its metadata): it should "
                 + "have \(target.file.size) bytes, sha256 \(sha256)\(md5); if it is missing or differs, run "
                 + "the upload again with a new upload URL")
+    }
+
+    /// Whether the server answered asking as one that no longer knows the upload (404, 410).
+    private static func forgets(_ status: UploadStatusError) -> Bool {
+        status.asking && [404, 410].contains(status.response.status)
     }
 
     private func stop() {
