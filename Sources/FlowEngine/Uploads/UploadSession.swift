@@ -406,6 +406,9 @@ final class UploadSession: @unchecked Sendable {
         }
         finished = true
         report(.bytes(done: target.file.size, total: target.file.size))
+        // The offset is recorded at most every 100 ms: the end is always recorded, so the journal
+        // shows a finished upload at its size (`flow runs show`).
+        recordSession?(driver.uploadURL ?? target.url, target.file.size)
         let location =
             driver.uploadURL ?? response.headers["Location"].map { Self.resolve($0, against: target.url) } ?? target.url
         promise.succeed(
