@@ -197,7 +197,10 @@ final class UploadSession: @unchecked Sendable {
             // A file body's pieces come with their file offsets; bytes in memory (a tus chunk
             // kept from its checksum's read) with offsets into the body, which starts at the chunk.
             let base: Int64
-            if case .bytes = request.body { base = chunkStart } else { base = 0 }
+            switch request.body {
+            case .bytes, .reused: base = chunkStart
+            default: base = 0
+            }
             request.bodyObserver = { offset, bytes in digest.feed(offset: base + offset, bytes) }
             // Within a chunk only when it is large: a small one is sent in well under the 100 ms
             // between reports, and each report from curl's thread is a hop to another queue.
