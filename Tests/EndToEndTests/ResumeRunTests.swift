@@ -1,3 +1,4 @@
+import FlowJournal
 import FlowSandbox
 import Foundation
 import Testing
@@ -178,6 +179,47 @@ import Testing
         #expect(stopped.exitCode == 2, "\(stopped.stderr)")
         #expect(stopped.stderr.contains("--rerun pay"), "\(stopped.stderr)")
         #expect(Self.count("POST /delay/60000", in: sandbox) == 1)
+    }
+
+    /// Unkeyed POSTs of a `for-each` in flight when the run is killed: the resume stops naming
+    /// the step and which of its items are in doubt (the one answered is not).
+    @Test func anUnsafePostOfForEachItemsNamesTheItemsInDoubt() async throws {
+        let scratch = try Scratch()
+        let sandbox = try await Sandbox.start()
+        defer { Task { await sandbox.stop() } }
+        let file = try scratch.write(
+            "orders.yaml",
+            """
+            version: 1
+            steps:
+              pay:
+                for-each: [0, 60000, 60000]
+                concurrency: 3
+                http: { method: POST, url: "\(sandbox.baseURL)/delay/${{ item }}?i=${{ index }}", json: { amount: 5 } }
+            """)
+        let child = try FlowChild(["run", file])
+        let sent = await FlowChild.wait(for: .seconds(30)) {
+            let requests = Self.requests(sandbox)
+            return requests.filter { $0.hasPrefix("POST /delay/60000") }.count == 2
+                && requests.contains("POST /delay/0?i=0")
+        }
+        #expect(sent, "\(Self.requests(sandbox))\n\(child.errors)")
+        // The answered item's end is in the journal within its batch window (20 ms).
+        let answered = await FlowChild.wait(for: .seconds(10)) {
+            guard let journal = try? Journal.openForReading(stateDirectory: scratch.path(".flow")) else { return false }
+            defer { journal.close() }
+            guard let id = try? journal.runs(file: nil).first?.id, let detail = try? journal.run(id: id) else {
+                return false
+            }
+            return detail.steps.contains { $0.step == "pay" && $0.item == 0 && $0.state == "succeeded" }
+        }
+        #expect(answered, "\(child.errors)")
+        kill(child.pid, SIGKILL)
+        _ = await child.exitCode(within: .seconds(10))
+        let stopped = try await FlowProcess.run(["run", file, "--resume"])
+        #expect(stopped.exitCode == 2, "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("'pay' (items 1 and 2"), "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("--rerun pay"), "\(stopped.stderr)")
     }
 
     @Test func aKilledTusUploadContinuesFromTheServersOffsetWithoutANewCreation() async throws {

@@ -1,4 +1,5 @@
 import FlowJournal
+import FlowSandbox
 import Foundation
 import Testing
 
@@ -29,7 +30,8 @@ import Testing
             journal.record(
                 .stepFinished(
                     run: failed, step: "build", item: nil, state: "succeeded", attempts: 1, startedAt: start,
-                    finishedAt: start.addingTimeInterval(1.5), outputsJSON: #"{"artifact":"app.tar","size":42}"#,
+                    finishedAt: start.addingTimeInterval(1.5),
+                    outputsJSON: #"{"outputs":{"artifact":"app.tar","size":42},"status":"succeeded"}"#,
                     containsSecret: false, error: nil))
             journal.record(
                 .stepFinished(
@@ -54,7 +56,7 @@ import Testing
                 .stepFinished(
                     run: succeeded, step: "build", item: nil, state: "succeeded", attempts: 1,
                     startedAt: start.addingTimeInterval(3600), finishedAt: start.addingTimeInterval(3601),
-                    outputsJSON: "{}", containsSecret: false, error: nil))
+                    outputsJSON: #"{"outputs":{},"status":"succeeded"}"#, containsSecret: false, error: nil))
             journal.record(.runFinished(run: succeeded, state: "succeeded", at: start.addingTimeInterval(3725)))
             try journal.flushAndWait()
         }
@@ -170,9 +172,11 @@ import Testing
     }
 
     /// `text` as `flow.yaml` in a new folder of its own (so its `.flow` journal is its alone): the
-    /// folder, to remove, and the file.
-    private static func workflowInOwnFolder(_ text: String) throws -> (folder: String, file: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-runs-\(UUID())").path
+    /// folder, to remove, and the file. `folder` names the folder beforehand, for a text that uses it.
+    private static func workflowInOwnFolder(
+        _ text: String,
+        folder: String = FileManager.default.temporaryDirectory.appendingPathComponent("flow-runs-\(UUID())").path
+    ) throws -> (folder: String, file: String) {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let file = folder + "/flow.yaml"
         try text.write(toFile: file, atomically: true, encoding: .utf8)
@@ -248,6 +252,56 @@ import Testing
         #expect(firstEnd.timeIntervalSince(firstStart) >= 0.299, "\(steps)")
         #expect(secondEnd.timeIntervalSince(secondStart) >= 0.199, "\(steps)")
         #expect(secondStart >= firstEnd, "\(steps)")
+    }
+
+    /// A real run's journal, shown: each step's outputs as the workflow named them (not the
+    /// journal's record around them), a `for-each` item's likewise, and a finished tus upload's
+    /// session at the file's full size.
+    @Test func showsARealRunsOutputsAndAFinishedUploadsFullSize() async throws {
+        let sandbox = try await Sandbox.start()
+        defer { Task { await sandbox.stop() } }
+        let size = 3_000_000
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-runs-\(UUID())").path
+        let (_, file) = try Self.workflowInOwnFolder(
+            """
+            version: 1
+            steps:
+              first:
+                http: { url: "\(sandbox.baseURL)/echo?token=abc" }
+                outputs: { token: "${{ result.json.query.token }}" }
+              each:
+                for-each: [red]
+                http: { url: "\(sandbox.baseURL)/echo?colour=${{ item }}" }
+                outputs: { colour: "${{ result.json.query.colour }}" }
+              send:
+                upload:
+                  file: "\(folder)/big.bin"
+                  url: "\(sandbox.baseURL)/uploads/tus"
+                  protocol: tus
+                  chunk-size: 64KiB
+            """, folder: folder)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(repeating: 5, count: size).write(to: URL(fileURLWithPath: folder + "/big.bin"))
+        let run = try await FlowProcess.run(["run", file])
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        let journal = try #require(try Journal.openForReading(stateDirectory: folder + "/.flow"))
+        let id = try #require(try journal.runs(file: JournalLocation.canonicalFile(file)).first?.id)
+        journal.close()
+        let shown = try await FlowProcess.run(["runs", "show", id, file])
+        #expect(shown.exitCode == 0, "\(shown.stderr)")
+        let lines = shown.stdout.split(separator: "\n").map(String.init)
+        let outputs = lines.filter { $0.hasPrefix("    outputs: ") }
+        #expect(outputs.contains(#"    outputs: {"token":"abc"}"#), "\(shown.stdout)")
+        #expect(outputs.contains(#"    outputs: {"colour":"red"}"#), "\(shown.stdout)")
+        #expect(!shown.stdout.contains(#""status""#), "\(shown.stdout)")
+        #expect(shown.stdout.contains(", \(size) bytes confirmed"), "\(shown.stdout)")
+        let json = try await FlowProcess.run(["runs", "show", id, file, "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let steps = try #require(object["steps"] as? [[String: Any]])
+        let first = try #require(steps.first { $0["step"] as? String == "first" })
+        #expect(first["outputs"] as? [String: String] == ["token": "abc"], "\(json.stdout)")
+        let transfers = try #require(object["transfers"] as? [[String: Any]])
+        #expect(transfers.first?["bytesConfirmed"] as? Int == size, "\(json.stdout)")
     }
 
     @Test func anUnknownIdExitsWith2() async throws {

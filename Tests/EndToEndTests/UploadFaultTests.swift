@@ -18,6 +18,8 @@ import Testing
         let lines: [String]
         let data: Data
         let stored: Data?
+        /// `flow run --resume` after the first run, when asked for; its proxy log lines follow `lines`.
+        var resumed: FlowProcess.Outcome?
         var output: String { outcome.stdout + outcome.stderr }
     }
 
@@ -77,6 +79,24 @@ import Testing
         }
     }
 
+    /// The same lost final answer, then `--resume`: the GCS session is gone (404 to asking), and
+    /// its URL is the session, so starting over there cannot work. The resume says what the first
+    /// run said — the upload may be complete, with the size and hashes to check — and sends no chunk.
+    @Test func aResumeAfterALostFinalAnswerSaysTheUploadMayBeComplete() async throws {
+        let run = try await upload(to: .gcs, faults: ["chunk=5:drop-response"], resume: true)
+        #expect(run.outcome.exitCode == 1, "\(run.output)")
+        let resumed = try #require(run.resumed)
+        let output = resumed.stdout + resumed.stderr
+        #expect(resumed.exitCode == 1, "\(output)")
+        #expect(!output.contains("starting it over"), "\(output)")
+        #expect(output.contains("the upload may be complete"), "\(output)")
+        #expect(output.contains("it should have \(Self.size) bytes, sha256 "), "\(output)")
+        #expect(output.contains("md5Hash "), "\(output)")
+        let chunks = run.lines.filter { $0.contains(" PUT bytes ") && !$0.contains("bytes */") }
+        #expect(chunks.count == 5, "no chunk sent again: \(run.lines)")
+        #expect(run.stored == run.data)
+    }
+
     /// A byte flipped on the way: the emulator stores the same size, but its `md5Hash` differs.
     @Test func aCorruptedChunkFailsOnTheServersMD5Hash() async throws {
         let run = try await upload(to: .gcs, faults: ["chunk=2:corrupt:100"])
@@ -94,7 +114,9 @@ import Testing
 
     // MARK: Running
 
-    private func upload(to kind: PeerKind, faults: [String], size: Int = UploadFaultTests.size) async throws -> Run {
+    private func upload(
+        to kind: PeerKind, faults: [String], size: Int = UploadFaultTests.size, resume: Bool = false
+    ) async throws -> Run {
         let data = TusPeerTests.randomBytes(size)
         switch kind {
         case .tus:
@@ -148,7 +170,9 @@ import Testing
                   chunk-size: 256KiB
             """.write(to: workflow, atomically: true, encoding: .utf8)
             let outcome = try await FlowProcess.run(["run", workflow.path])
-            return Run(outcome: outcome, lines: proxy.lines(), data: data, stored: peer.object("data.bin"))
+            let resumed = resume ? try await FlowProcess.run(["run", workflow.path, "--resume"]) : nil
+            return Run(
+                outcome: outcome, lines: proxy.lines(), data: data, stored: peer.object("data.bin"), resumed: resumed)
         }
     }
 }

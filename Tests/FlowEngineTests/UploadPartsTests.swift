@@ -32,29 +32,39 @@ import Testing
         }
     }
 
-    /// A tus chunk small enough is read once: the read that hashes it keeps the bytes to send.
+    /// A tus chunk small enough is read once: the read that hashes it keeps the bytes to send, in
+    /// the one buffer every chunk of the upload reuses.
     @Test func aKeptChunkIsTheRangesBytesWithItsChecksum() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("flow-kept-\(UUID())").path
         let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         try bytes.write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let queue = DispatchQueue(label: "test")
+        func sent(_ body: HTTPBody?) -> [UInt8]? {
+            guard case .reused(let buffer, let count)? = body else { return nil }
+            return Array(buffer.bytes(count: count))
+        }
+        let buffer = ReusableBytes(capacity: 102_400)
         let kept = try await ChunkChecksum.read(
-            path: path, offset: 100_000, length: 102_400, algorithm: .sha256, keep: true, queue: queue
+            path: path, offset: 100_000, length: 102_400, algorithm: .sha256, into: buffer, queue: queue
         ).value
         let range = bytes[100_000..<202_400]
-        #expect(kept.bytes == Array(range))
+        #expect(sent(kept.body) == Array(range))
         #expect(kept.header == "sha256 " + Data(SHA256.hash(data: range)).base64EncodedString())
         let unkept = try await ChunkChecksum.read(
-            path: path, offset: 100_000, length: 102_400, algorithm: .sha256, keep: false, queue: queue
+            path: path, offset: 100_000, length: 102_400, algorithm: .sha256, into: nil, queue: queue
         ).value
-        #expect(unkept.bytes == nil)
+        #expect(unkept.body == nil)
         #expect(unkept.header == kept.header)
-        let here = try ChunkChecksum.readHere(path: path, offset: 100_000, length: 102_400, algorithm: .sha256)
-        #expect(here.bytes == Array(range))
-        #expect(here.header == kept.header)
+        // The same buffer again, for the next chunk: its bytes are the new range's.
+        let here = try ChunkChecksum.readHere(
+            path: path, offset: 150_000, length: 102_400, algorithm: .sha256, into: buffer)
+        let next = bytes[150_000..<252_400]
+        #expect(sent(here.body) == Array(next))
+        #expect(here.header == "sha256 " + Data(SHA256.hash(data: next)).base64EncodedString())
         #expect(throws: UploadFileError.self) {
-            _ = try ChunkChecksum.readHere(path: path, offset: 250_000, length: 102_400, algorithm: .sha1)
+            _ = try ChunkChecksum.readHere(
+                path: path, offset: 250_000, length: 102_400, algorithm: .sha1, into: buffer)
         }
     }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import FlowDigest
+import FlowHTTP
 import FlowTasks
 import Foundation
 
@@ -34,36 +35,29 @@ enum ChunkChecksum {
     static func header(
         path: String, offset: Int64, length: Int64, algorithm: ChecksumAlgorithm, queue: DispatchQueue
     ) -> Future<String> {
-        read(path: path, offset: offset, length: length, algorithm: algorithm, keep: false, queue: queue)
+        read(path: path, offset: offset, length: length, algorithm: algorithm, into: nil, queue: queue)
             .map(on: queue) { $0.header }
     }
 
-    /// The `Upload-Checksum` value of `length` bytes at `offset`, and, with `keep`, those bytes:
-    /// one read of the chunk both hashes it and gives the body to send.
+    /// The `Upload-Checksum` value of `length` bytes at `offset`, and, given a `buffer` (of at
+    /// least `length` bytes, which no request in flight sends), those bytes in it as the body to
+    /// send: one read of the chunk both hashes it and gives the body.
     static func read(
-        path: String, offset: Int64, length: Int64, algorithm: ChecksumAlgorithm, keep: Bool, queue: DispatchQueue
-    ) -> Future<(header: String, bytes: [UInt8]?)> {
-        struct Reading {
-            var hasher: AnyHasher
-            var bytes: [UInt8]?
-        }
-        var start = Reading(hasher: AnyHasher(algorithm), bytes: nil)
-        if keep {
-            start.bytes = []
-            start.bytes?.reserveCapacity(Int(length))
-        }
-        let reading = LockedBox(start)
-        return FileRangeReader.read(path: path, offset: offset, length: length, queue: queue) { _, bytes in
-            reading.withLock { reading in
-                reading.hasher.update(bytes)
-                reading.bytes?.append(contentsOf: bytes)
+        path: String, offset: Int64, length: Int64, algorithm: ChecksumAlgorithm, into buffer: ReusableBytes?,
+        queue: DispatchQueue
+    ) -> Future<(header: String, body: HTTPBody?)> {
+        let hasher = LockedBox(AnyHasher(algorithm))
+        let kept = buffer.flatMap { $0.capacity >= length ? $0 : nil }
+        return FileRangeReader.read(path: path, offset: offset, length: length, queue: queue) { at, bytes in
+            hasher.withLock { $0.update(bytes) }
+            // The reader hands pieces over one at a time, in order: the buffer has one writer.
+            if let kept {
+                UnsafeMutableRawBufferPointer(rebasing: kept.mutableBytes[Int(at - offset)...]).copyMemory(from: bytes)
             }
         }
         .map(on: queue) {
-            reading.withLock { reading in
-                defer { reading.bytes = nil }
-                return (algorithm.rawValue + " " + reading.hasher.base64Digest(), reading.bytes)
-            }
+            let header = algorithm.rawValue + " " + hasher.withLock { $0.base64Digest() }
+            return (header, kept.map { .reused($0, count: Int(length)) })
         }
     }
 }
@@ -72,42 +66,37 @@ extension ChunkChecksum {
     /// Chunks up to this size may be read with `readHere`.
     static let readHereLimit: Int64 = 1 << 20
 
-    /// The `Upload-Checksum` value of `length` bytes at `offset`, and those bytes, read with
+    /// The `Upload-Checksum` value of `length` bytes at `offset`, and those bytes as the body to
+    /// send, read into `buffer` (at least `length` bytes, which no request in flight sends) with
     /// `pread` on the calling thread: only for a thread that may wait on the disk (the HTTP
     /// client's, never a Dispatch worker) and a chunk of at most `readHereLimit`.
     static func readHere(
-        path: String, offset: Int64, length: Int64, algorithm: ChecksumAlgorithm
-    ) throws(UploadFileError) -> (header: String, bytes: [UInt8]?) {
+        path: String, offset: Int64, length: Int64, algorithm: ChecksumAlgorithm, into buffer: ReusableBytes
+    ) throws(UploadFileError) -> (header: String, body: HTTPBody) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw UploadFileError(message: "cannot read '\(path)': \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        var failure: Int32?
-        let bytes = [UInt8](unsafeUninitializedCapacity: Int(length)) { buffer, count in
-            count = 0
-            while count < buffer.count {
-                let got = pread(
-                    descriptor, buffer.baseAddress! + count, buffer.count - count, off_t(offset) + off_t(count))
-                if got > 0 {
-                    count += got
-                } else if got == 0 {
-                    return
-                } else if errno != EINTR {
-                    failure = errno
-                    return
-                }
+        let target = buffer.mutableBytes
+        let wanted = min(Int(length), target.count)
+        var count = 0
+        while count < wanted {
+            let got = pread(descriptor, target.baseAddress! + count, wanted - count, off_t(offset) + off_t(count))
+            if got > 0 {
+                count += got
+            } else if got == 0 {
+                break
+            } else if errno != EINTR {
+                throw UploadFileError(message: "reading '\(path)' failed: \(String(cString: strerror(errno)))")
             }
         }
-        if let failure {
-            throw UploadFileError(message: "reading '\(path)' failed: \(String(cString: strerror(failure)))")
-        }
-        guard bytes.count == Int(length) else {
+        guard count == Int(length) else {
             throw UploadFileError(message: "'\(path)' became shorter while it was being uploaded")
         }
         var hasher = AnyHasher(algorithm)
-        bytes.withUnsafeBytes { hasher.update($0) }
-        return (algorithm.rawValue + " " + hasher.base64Digest(), bytes)
+        hasher.update(buffer.bytes(count: count))
+        return (algorithm.rawValue + " " + hasher.base64Digest(), .reused(buffer, count: count))
     }
 }
 

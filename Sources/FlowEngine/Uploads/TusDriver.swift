@@ -17,6 +17,10 @@ final class TusDriver: UploadProtocolDriver {
     }
 
     private let state = LockedBox(State())
+    /// The memory each checksummed chunk is read into and sent from, made at the first such
+    /// chunk and reused for every later one (see `ReusableBytes`): chunks go one at a time, and
+    /// the next is read only after the last one's answer.
+    private let chunkBuffer = LockedBox<ReusableBytes?>(nil)
 
     var uploadURL: String? { state.withLock { $0.location } }
 
@@ -80,9 +84,9 @@ final class TusDriver: UploadProtocolDriver {
         let target = session.target
         let (location, algorithm) = state.withLock { ($0.location ?? target.url, $0.checksum) }
         let what = "PATCH \(location) (bytes \(offset)-\(offset + length - 1) of \(target.file.size))"
-        let send: @Sendable ((header: String, bytes: [UInt8]?)?) -> Future<ServerAnswer> = { checksum in
+        let send: @Sendable ((header: String, body: HTTPBody?)?) -> Future<ServerAnswer> = { checksum in
             let body: HTTPBody =
-                checksum?.bytes.map { .bytes($0) } ?? .file(path: target.file.path, offset: offset, length: length)
+                checksum?.body ?? .file(path: target.file.path, offset: offset, length: length)
             var patch = HTTPRequest(method: "PATCH", url: location, body: body)
             patch.headers.set("Tus-Resumable", Self.version)
             patch.headers.set("Upload-Offset", String(offset))
@@ -106,14 +110,15 @@ final class TusDriver: UploadProtocolDriver {
             do {
                 return send(
                     try ChunkChecksum.readHere(
-                        path: target.file.path, offset: offset, length: length, algorithm: algorithm))
+                        path: target.file.path, offset: offset, length: length, algorithm: algorithm,
+                        into: buffer(target)))
             } catch {
                 return .failed(error, on: session.queue)
             }
         }
         let read = ChunkChecksum.read(
             path: target.file.path, offset: offset, length: length, algorithm: algorithm,
-            keep: length <= ChunkChecksum.keptChunkLimit, queue: session.queue)
+            into: length <= ChunkChecksum.keptChunkLimit ? buffer(target) : nil, queue: session.queue)
         // Not `flatMap`, whose result would always complete on the queue: this PATCH's answer
         // must be able to arrive inline, so that the next chunk is read on the curl thread.
         let answer = Promise<ServerAnswer>(on: session.queue)
@@ -129,6 +134,16 @@ final class TusDriver: UploadProtocolDriver {
             }
         }
         return answer.future
+    }
+
+    /// The chunk buffer, made on first use: a chunk's size, or the file's when smaller.
+    private func buffer(_ target: UploadTarget) -> ReusableBytes {
+        chunkBuffer.withLock { buffer in
+            if let buffer { return buffer }
+            let made = ReusableBytes(capacity: Int(min(target.chunkSize, target.file.size)))
+            buffer = made
+            return made
+        }
     }
 
     func ask(_ session: UploadSession) -> Future<ServerAnswer> {

@@ -157,6 +157,18 @@ final class UploadSession: @unchecked Sendable {
             handle(answer, sentFrom: nil)
         case .failure(FutureError.cancelled):
             return
+        case .failure(let error as UploadStatusError)
+        where Self.forgets(error) && target.uploadProtocol == .contentRange:
+            // A Content-Range upload's URL is its session: starting over there gets the same answer.
+            // The server forgetting it is what servers do once an upload is finished, so say what a
+            // lost final answer says, with the file's size and hashes to check the stored object by.
+            perform(digest.catchUp(path: target.file.path, to: target.file.size, queue: queue), recoverFrom: 0) { _ in
+                self.fail(
+                    UploadProtocolError(
+                        description: self.possiblyComplete(
+                            "the server no longer knows the earlier run's upload (\(error.request) got "
+                                + "\(error.response.status))") ?? Self.message(of: error, masker: self.masker)))
+            }
         case .failure(let error):
             report(
                 .line(
@@ -185,7 +197,10 @@ final class UploadSession: @unchecked Sendable {
             // A file body's pieces come with their file offsets; bytes in memory (a tus chunk
             // kept from its checksum's read) with offsets into the body, which starts at the chunk.
             let base: Int64
-            if case .bytes = request.body { base = chunkStart } else { base = 0 }
+            switch request.body {
+            case .bytes, .reused: base = chunkStart
+            default: base = 0
+            }
             request.bodyObserver = { offset, bytes in digest.feed(offset: base + offset, bytes) }
             // Within a chunk only when it is large: a small one is sent in well under the 100 ms
             // between reports, and each report from curl's thread is a hop to another queue.
@@ -394,6 +409,9 @@ final class UploadSession: @unchecked Sendable {
         }
         finished = true
         report(.bytes(done: target.file.size, total: target.file.size))
+        // The offset is recorded at most every 100 ms: the end is always recorded, so the journal
+        // shows a finished upload at its size (`flow runs show`).
+        recordSession?(driver.uploadURL ?? target.url, target.file.size)
         let location =
             driver.uploadURL ?? response.headers["Location"].map { Self.resolve($0, against: target.url) } ?? target.url
         promise.succeed(
@@ -412,16 +430,28 @@ final class UploadSession: @unchecked Sendable {
     /// upload (404 or 410 to asking — servers that forget a session once it is finished do this):
     /// the upload may well be complete, so say so and how to check, rather than just "404".
     private func lostFinalAnswer(_ error: any Error) -> String? {
-        guard let status = error as? UploadStatusError, status.asking, [404, 410].contains(status.response.status),
-            attempts > 1, let sha256 = digest.finalHex(size: target.file.size)
-        else { return nil }
+        guard let status = error as? UploadStatusError, status.asking, Self.forgets(status), attempts > 1 else {
+            return nil
+        }
+        return possiblyComplete(
+            "the answer to the last chunk was lost, and then \(status.request) got \(status.response.status)")
+    }
+
+    /// Says the upload may be complete (after `why`) and what the stored object should be: the
+    /// file's size, sha256 and, for GCS, md5Hash. Nil until the whole file has been hashed.
+    private func possiblyComplete(_ why: String) -> String? {
+        guard let sha256 = digest.finalHex(size: target.file.size) else { return nil }
         let md5 = digest.finalMD5Base64(size: target.file.size).map { ", md5Hash \($0)" } ?? ""
         return masker(
-            "the answer to the last chunk was lost, and then \(status.request) got \(status.response.status): "
-                + "the upload may be complete (servers forget an upload once it is finished), but flow cannot "
+            "\(why): the upload may be complete (servers forget an upload once it is finished), but flow cannot "
                 + "confirm it. Check the stored object (for Google Cloud Storage, GET its metadata): it should "
                 + "have \(target.file.size) bytes, sha256 \(sha256)\(md5); if it is missing or differs, run "
                 + "the upload again with a new upload URL")
+    }
+
+    /// Whether the server answered asking as one that no longer knows the upload (404, 410).
+    private static func forgets(_ status: UploadStatusError) -> Bool {
+        status.asking && [404, 410].contains(status.response.status)
     }
 
     private func stop() {

@@ -14,6 +14,7 @@
 final class RequestBodySource {
     private enum Storage {
         case bytes([UInt8])
+        case reused(ReusableBytes)
         case file(descriptor: Int32, offset: Int64)
     }
 
@@ -35,6 +36,9 @@ final class RequestBodySource {
         case .bytes(let bytes):
             storage = .bytes(bytes)
             length = Int64(bytes.count)
+        case .reused(let bytes, let count):
+            storage = .reused(bytes)
+            length = Int64(min(count, bytes.capacity))
         case .file(let path, let offset, let length):
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
@@ -69,12 +73,10 @@ final class RequestBodySource {
         guard wanted > 0 else { return 0 }
         switch storage {
         case .bytes(let bytes):
-            bytes.withUnsafeBytes { source in
-                let start = Int(position)
-                buffer.copyMemory(from: source.baseAddress! + start, byteCount: wanted)
-            }
-            observer?(position, UnsafeRawBufferPointer(start: buffer, count: wanted))
-            position += Int64(wanted)
+            bytes.withUnsafeBytes { source in copy(source, into: buffer, count: wanted) }
+            return wanted
+        case .reused(let bytes):
+            copy(bytes.bytes(count: Int(length)), into: buffer, count: wanted)
             return wanted
         case .file(let descriptor, let offset):
             var got = 0
@@ -93,6 +95,13 @@ final class RequestBodySource {
             position += Int64(got)
             return got
         }
+    }
+
+    /// Copies `count` bytes of `source` from the current position into curl's `buffer`.
+    private func copy(_ source: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawPointer, count: Int) {
+        buffer.copyMemory(from: source.baseAddress! + Int(position), byteCount: count)
+        observer?(position, UnsafeRawBufferPointer(start: buffer, count: count))
+        position += Int64(count)
     }
 
     /// Moves to `offset` from the start; false when that is outside the body.

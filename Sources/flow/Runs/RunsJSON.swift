@@ -74,10 +74,11 @@ enum RunsJSON {
         ]
     }
 
-    /// The stored outputs, which are JSON text, as they are; text that cannot begin a JSON value
-    /// (never written by flow) is given as a string rather than breaking the document.
-    private static func outputs(_ text: String?) -> String {
-        guard let text else { return "null" }
+    /// The outputs in the stored record (see `RunsText.outputs`), which are JSON text, as they are;
+    /// text that cannot begin a JSON value (never written by flow) is given as a string rather than
+    /// breaking the document.
+    private static func outputs(_ stored: String?) -> String {
+        guard let text = stored.map(RunsText.outputs) else { return "null" }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let first = trimmed.first, "{[\"-0123456789tfn".contains(first) else { return string(text) }
         return trimmed

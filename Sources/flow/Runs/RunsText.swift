@@ -1,3 +1,4 @@
+import FlowEngine
 import FlowJournal
 import Foundation
 
@@ -67,11 +68,17 @@ enum RunsText {
             if let error = step.error { lines.append("    error: \(error)") }
             if step.containsSecret {
                 lines.append("    outputs: not stored (they held a secret; the step runs again on --resume)")
-            } else if let outputs = step.outputsJSON, outputs != "{}" {
+            } else if let outputs = step.outputsJSON.map(outputs), outputs != "{}" {
                 lines.append("    outputs: \(shortened(outputs))")
             }
         }
         return lines
+    }
+
+    /// The outputs in a step's stored record (see `JournalEntry.outputsText`); text that is not
+    /// such a record, as it is.
+    static func outputs(_ stored: String) -> String {
+        JournalEntry.outputsText(ofEntry: stored) ?? stored
     }
 
     /// "deploy" or "fetch[3]" for an item of a `for-each` step.

@@ -132,13 +132,28 @@ struct DurableRun {
         return hashes
     }
 
-    static func unknownOutcomeMessage(_ steps: [String], run: String) -> String {
-        let names = steps.map { "'\($0)'" }.joined(separator: ", ")
-        let reruns = steps.map { "--rerun \($0)" }.joined(separator: " ")
-        return "cannot resume run '\(run)': step\(steps.count == 1 ? "" : "s") \(names) sent a request that is not "
-            + "safe to repeat (no Idempotency-Key) and the run stopped before its response was recorded, so "
-            + "whether the server did the work is unknown. Check the server; to send it again, resume with "
+    static func unknownOutcomeMessage(_ steps: [(step: String, items: [Int])], run: String) -> String {
+        let names = steps.map { "'\($0.step)'" + itemsInDoubt($0.items) }.joined(separator: ", ")
+        let reruns = steps.map { "--rerun \($0.step)" }.joined(separator: " ")
+        let one = steps.count == 1 && steps[0].items.count <= 1
+        return "cannot resume run '\(run)': step\(steps.count == 1 ? "" : "s") \(names) sent "
+            + (one ? "a request that is not " : "requests that are not ")
+            + "safe to repeat (no Idempotency-Key) and the run stopped before "
+            + (one ? "its response was" : "their responses were") + " recorded, so "
+            + "whether the server did the work is unknown. Check the server; to send "
+            + (one ? "it" : "them") + " again, resume with "
             + "\(reruns). (An `Idempotency-Key: ${{ idempotencyKey() }}` header makes such a request safe to repeat.)"
+    }
+
+    /// " (items 1 and 4, counting from 0)": the `for-each` items whose request is in doubt, the
+    /// first 20 of them; nothing for a step without items.
+    private static func itemsInDoubt(_ items: [Int]) -> String {
+        guard !items.isEmpty else { return "" }
+        let sorted = items.sorted()
+        var shown = sorted.prefix(20).map(String.init)
+        if sorted.count > shown.count { shown.append("\(sorted.count - shown.count) more") }
+        let list = shown.count == 1 ? shown[0] : shown.dropLast().joined(separator: ", ") + " and " + shown.last!
+        return " (item\(items.count == 1 ? "" : "s") \(list), counting from 0)"
     }
 
     /// Says on standard error what the resumed run keeps and what it runs again.

@@ -9,8 +9,9 @@ struct ResumePlan {
     /// The steps that run again although they had succeeded, with why, in file order.
     var rerunning: [(id: String, why: String)] = []
     /// Steps that sent a request whose repetition is not safe and whose outcome is unknown, not
-    /// named by `--rerun`: the resume stops.
-    var unknownOutcomes: [String] = []
+    /// named by `--rerun`, with the `for-each` items that sent one (none for a step without
+    /// items): the resume stops.
+    var unknownOutcomes: [(step: String, items: [Int])] = []
     /// `for-each` steps that run again with some of their items kept: id, items kept, items.
     var keptItems: [(id: String, kept: Int)] = []
 
@@ -52,7 +53,11 @@ struct ResumePlan {
             let top = Self.topLevel(step.step, in: workflow)
             // A step kept is not run again; one named by --rerun is sent again knowingly.
             guard prior.records[top] == nil, !reruns.contains(step.step), !reruns.contains(top) else { continue }
-            if !unknownOutcomes.contains(step.step) { unknownOutcomes.append(step.step) }
+            if let index = unknownOutcomes.firstIndex(where: { $0.step == step.step }) {
+                if let item = step.item { unknownOutcomes[index].items.append(item) }
+            } else {
+                unknownOutcomes.append((step.step, step.item.map { [$0] } ?? []))
+            }
         }
     }
 
