@@ -236,7 +236,7 @@ import Testing
                 """)
             let check = try await FlowProcess.run(["validate", file])
             #expect(check.exitCode == 2, "\(pattern): \(check.stdout)\(check.stderr)")
-            #expect(check.stderr.contains("files(): the pattern '\(pattern)'"), "\(check.stderr)")
+            #expect(check.stderr.contains("error: the pattern '\(pattern)'"), "\(check.stderr)")
         }
         let file = try layout.write(
             "input.yaml",

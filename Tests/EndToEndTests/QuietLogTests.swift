@@ -14,7 +14,7 @@ import Testing
             steps:
               one:
                 run: echo hi
-                outputs: { text: "${{ result.stdout }}", code: "${{ result.exitCode }}" }
+                outputs: { text: "${{ result.stdout }}", code: "${{ result.exit_code }}" }
             """)
         let run = try await FlowProcess.run(["run", file, "--no-journal"])
         #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
