@@ -1,4 +1,3 @@
-import Dispatch
 import FlowTasks
 import Foundation
 
@@ -6,27 +5,19 @@ import Foundation
 /// swift-subprocess, whose own pipes trap in their deinit when a later one cannot be made: see
 /// `CommandPipes`), read without ever blocking a thread.
 ///
-/// `next()` reads what is there; when the pipe is empty it waits, suspended, for a dispatch read
-/// source to say it is readable. Nothing is read while nobody asks, so a command that prints
-/// faster than its lines are consumed waits on its full pipe. `finish()` (the command has exited)
-/// makes the reader return what is still buffered and then end, even while a process that escaped
-/// the command's group keeps the pipe open.
-///
-/// `@unchecked Sendable`: the read source is resumed, suspended and cancelled only while `state`'s
-/// lock is held, which is what keeps its resume count balanced; the rest is immutable.
-final class PipeReader: @unchecked Sendable {
+/// `next()` reads what is there; when the pipe is empty it waits, suspended, for `PipePoller` to
+/// say it is readable. Nothing is read while nobody asks, so a command that prints faster than its
+/// lines are consumed waits on its full pipe. `finish()` (the command has exited) makes the reader
+/// return what is still buffered and then end, even while a process that escaped the command's
+/// group keeps the pipe open.
+final class PipeReader: Sendable {
     private struct State {
-        var waiter: CheckedContinuation<Void, Never>?
-        /// Whether the read source is resumed (armed to report readability).
-        var armed = false
         var finishing = false
         var closed = false
     }
 
     private let descriptor: Int32
-    private let source: any DispatchSourceRead
     private let state = LockedBox(State())
-    private static let queue = DispatchQueue(label: "flow.pipes")
     /// The most bytes one `next()` returns.
     private static let chunk = 64 * 1024
 
@@ -34,26 +25,13 @@ final class PipeReader: @unchecked Sendable {
     init(descriptor: Int32) {
         self.descriptor = descriptor
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: Self.queue)
-        source.setEventHandler { [weak self] in
-            guard let self else { return }
-            let waiter = self.state.withLock { state -> CheckedContinuation<Void, Never>? in
-                if state.armed, !state.closed {
-                    state.armed = false
-                    self.source.suspend()
-                }
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume()
-        }
-        source.setCancelHandler { _ = Glibc.close(descriptor) }
     }
 
     /// The next bytes, or nil at the end of the stream (or once `finish()` was called and what was
     /// buffered has been returned). Cancelling the task finishes the reader.
     func next() async -> [UInt8]? {
         while true {
+            guard !state.withLock({ $0.closed }) else { return nil }
             var failure: Int32 = 0
             let bytes = [UInt8](unsafeUninitializedCapacity: Self.chunk) { buffer, count in
                 let got = read(descriptor, buffer.baseAddress, buffer.count)
@@ -65,53 +43,29 @@ final class PipeReader: @unchecked Sendable {
             if failure == EINTR { continue }
             guard failure == EAGAIN || failure == EWOULDBLOCK else { return nil }
             if state.withLock({ $0.finishing || $0.closed }) { return nil }
-            await readable()
+            await withTaskCancellationHandler {
+                await PipePoller.shared.readable(descriptor) { self.state.withLock { $0.finishing || $0.closed } }
+            } onCancel: {
+                self.finish()
+            }
         }
     }
 
     /// No more waiting: what is buffered is still returned, then the reader ends.
     func finish() {
-        state.withLock { state in
-            state.finishing = true
-            defer { state.waiter = nil }
-            return state.waiter
-        }?.resume()
+        state.withLock { $0.finishing = true }
+        PipePoller.shared.wake(descriptor)
     }
 
-    /// Ends the reader and closes the descriptor (once; later calls do nothing).
+    /// Ends the reader and closes the descriptor (once; later calls do nothing). Called when
+    /// nothing reads any more.
     func close() {
-        let source = source
-        state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard !state.closed else { return nil }
-            state.closed = true
-            source.cancel()
-            // A suspended source must be resumed to run its cancel handler (which closes the
-            // descriptor) and before it may be released.
-            if !state.armed {
-                state.armed = true
-                source.resume()
-            }
-            defer { state.waiter = nil }
-            return state.waiter
-        }?.resume()
-    }
-
-    private func readable() async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    if state.finishing || state.closed { return true }
-                    state.waiter = continuation
-                    if !state.armed {
-                        state.armed = true
-                        source.resume()
-                    }
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        } onCancel: {
-            finish()
+        let first = state.withLock { state -> Bool in
+            defer { state.closed = true }
+            return !state.closed
         }
+        guard first else { return }
+        PipePoller.shared.wake(descriptor)
+        _ = Glibc.close(descriptor)
     }
 }
