@@ -40,15 +40,24 @@ public enum DescriptorLimit {
     }
 
     /// The most connections a client should open at once so that sockets never run the process out
-    /// of descriptors: the limit minus those already open, minus headroom for everything else the
-    /// program opens while requests run (files, pipes of child processes, the report) — 32
-    /// descriptors or an eighth of the limit, whichever is more. `nil` when there is no limit worth
-    /// a cap. Never below 4, so requests still progress when the limit is tiny.
-    public static var connectionCap: Int? {
+    /// of descriptors (see `descriptorShare`). `nil` when there is no limit worth a cap.
+    public static var connectionCap: Int? { descriptorShare }
+
+    /// The descriptors one kind of many (connections, or the pipes of commands) may hold at once:
+    /// the limit minus those already open, minus headroom for everything else the program opens
+    /// meanwhile (files, the journal, the report) — 32 descriptors or an eighth of the limit,
+    /// whichever is more. `nil` when unlimited. Never below 4, so work still progresses when the
+    /// limit is tiny.
+    public static var descriptorShare: Int? {
         guard let limit = current else { return nil }
         let available = limit - openDescriptors()
         let headroom = max(32, limit / 8)
         return max(4, available - headroom)
+    }
+
+    /// `too many open files (ulimit -n 256)`: what flow says when the limit stopped something.
+    public static var exhaustedReason: String {
+        "too many open files (ulimit -n \(current.map(String.init) ?? "unlimited"))"
     }
 
     /// How many descriptors the process has open (entries of /proc/self/fd, or the lowest free

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlowEngine
 
 /// The `flow` command line: runs, checks and explains workflow files.
 @main
@@ -14,7 +15,19 @@ struct Flow: AsyncParsableCommand {
         version: FlowVersion.current,
         subcommands: [
             ValidateCommand.self, RunCommand.self, GraphCommand.self, SchemaCommand.self, SandboxCommand.self,
-            ExportCommand.self, RunsCommand.self,
+            ExportCommand.self, RunsCommand.self, ReaperCommand.self,
         ]
     )
+}
+
+/// `flow reap-process-groups` (hidden): the process that ends flow's commands and services when
+/// flow itself dies (see `ProcessReaper`).
+struct ReaperCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: ProcessReaper.command, abstract: "Internal: ends flow's process groups when flow dies.",
+        shouldDisplay: false)
+
+    func run() {
+        ProcessReaper.serve()
+    }
 }

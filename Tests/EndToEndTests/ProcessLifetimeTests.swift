@@ -136,4 +136,30 @@ import Testing
         #expect(flow.errors.contains("quit at once") && flow.errors.contains(report))
         survivors.forEach { kill($0, SIGKILL) }
     }
+
+    @Test func killNineOfFlowTakesItsCommandsAndServicesWithIt() async throws {
+        // A service (the sandbox, through a shell that records its pid) and a command with a
+        // background child, each in a process group of its own that SIGKILL of flow never reaches.
+        let file = try write(
+            """
+            version: 1
+            services:
+              sandbox:
+                run: 'echo $$ > \(folder)/service; exec "${{ flow.executable }}" sandbox --port "${{ services.sandbox.port }}"'
+                ready: { http: "${{ services.sandbox.url }}/health" }
+            steps:
+              long: { run: 'sleep 43 & echo $$ $! > \(folder)/pids; wait' }
+            """)
+        let flow = try FlowChild(["run", file, "--no-journal"])
+        let children = await pids(in: folder + "/pids", count: 2) + pids(in: folder + "/service", count: 1)
+        #expect(children.count == 3, "\(flow.output)\(flow.errors)")
+        #expect(children.allSatisfy(isRunning))
+        kill(flow.pid, SIGKILL)
+        _ = await flow.exitCode(within: .seconds(10))
+        // The service gets SIGTERM and the grace period, then SIGKILL.
+        let gone = await FlowChild.wait(for: .seconds(10)) { !children.contains(where: isRunning) }
+        let survivors = children.filter(isRunning)
+        #expect(gone, "still running after flow was killed: \(survivors)")
+        survivors.forEach { kill($0, SIGKILL) }
+    }
 }

@@ -1,3 +1,4 @@
+import FlowSandbox
 import Foundation
 import Testing
 
@@ -52,7 +53,8 @@ import Testing
         let outcome = try await FlowProcess.run(["run", file])
         #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
         let ready = try #require(
-            outcome.stdout.firstMatch(of: /service sandbox ready on http:\/\/127\.0\.0\.1:(\d+) \(\d+\.\d\ds\)/))
+            outcome.stdout.firstMatch(of: /service sandbox ready on http:\/\/127\.0\.0\.1:(\d+)\/health \(\d+\.\d\ds\)/)
+        )
         #expect(outcome.stdout.contains("[hello] succeeded"))
         #expect(outcome.stdout.contains("flow: succeeded — 1 succeeded, 0 failed, 0 skipped, 0 cancelled"))
         // The ready line comes before the first step starts.
@@ -239,5 +241,65 @@ import Testing
         #expect(!process.isRunning)
         #expect(process.terminationStatus == 130)
         #expect(sandboxProcesses(port: sandboxPort).isEmpty, "the sandbox must not outlive flow")
+    }
+
+    @Test func aServiceWhoseCheckAlreadyPassesIsNotStartedAndFailsTheRun() async throws {
+        // Something (here the sandbox in-process; in the issue, a service left by a killed run)
+        // already listens where the service is checked: the check would pass against it.
+        let sandbox = try await Sandbox.start()
+        defer { Task { await sandbox.stop() } }
+        let port = try #require(URLComponents(string: sandbox.baseURL)?.port)
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("flow-svc-marker-\(UUID())").path
+        let file = try write(
+            """
+            version: 1
+            services:
+              fixed:
+                run: "touch \(marker); exec sleep 30"
+                ready: { http: "http://127.0.0.1:\(port)/health" }
+            steps:
+              hello: { run: echo hello }
+            """)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let outcome = try await FlowProcess.run(["run", file, "--no-journal"])
+        #expect(outcome.exitCode == 1, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains(
+                "service 'fixed' cannot start: http://127.0.0.1:\(port)/health already answers before the service started"
+            ), "\(outcome.stderr)")
+        #expect(!outcome.stdout.contains("ready on"))
+        #expect(!FileManager.default.fileExists(atPath: marker), "the service must not be started")
+    }
+
+    @Test func aServiceThatExitsRightAfterItsCheckPassesFailsTheRun() async throws {
+        // The service's own process exits a moment after what answers its check came up (as a
+        // server that cannot bind its port exits while another process answers there).
+        let file = try write(
+            """
+            version: 1
+            services:
+              brief:
+                run:
+                  - bash
+                  - -c
+                  - |
+                    "$0" sandbox --port "$1" > /dev/null &
+                    until (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null; do sleep 0.05; done
+                    exit 3
+                  - "${{ flow.executable }}"
+                  - "${{ services.brief.port }}"
+                ready: { http: "${{ services.brief.url }}/health" }
+            steps:
+              hello: { run: echo hello }
+            """)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let outcome = try await FlowProcess.run(["run", file, "--no-journal"])
+        #expect(outcome.exitCode == 1, "\(outcome.stdout)\(outcome.stderr)")
+        // Usually after the check passed; on a slow machine it may exit before the first poll.
+        #expect(
+            outcome.stderr.contains("service 'brief' exited with code 3 right after its check passed")
+                || outcome.stderr.contains("service 'brief' exited with code 3 before it was ready"),
+            "\(outcome.stderr)")
+        #expect(!outcome.stdout.contains("[hello]"))
     }
 }

@@ -49,6 +49,11 @@ import Testing
         let endpoints = try ServiceEndpoint.allocate(for: try #require(checked.workflow).services)
         #expect(Set(endpoints.values.map(\.port)).count == 3)
         #expect(endpoints["a"].map { $0.url == "http://127.0.0.1:\($0.port)" } == true)
+        // Below the ephemeral range, where no outgoing connection and no bind to port 0 can take
+        // a port between flow choosing it and the service binding it.
+        if let below = ServiceEndpoint.portsBelowEphemeralRange() {
+            #expect(endpoints.values.allSatisfy { below.contains($0.port) }, "\(endpoints.values.map(\.port))")
+        }
     }
 
     @Test func realServersBecomeReadyByPortAndByHTTPAndStepsReachThem() async throws {

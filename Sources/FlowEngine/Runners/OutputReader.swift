@@ -1,5 +1,3 @@
-internal import Subprocess
-
 /// Reads one output stream of a running command: passes its lines on as they arrive, keeps its
 /// first `limit` bytes, and stops at once when the command's future is finished (cancelled).
 struct OutputReader: Sendable {
@@ -8,13 +6,13 @@ struct OutputReader: Sendable {
     let isFinished: @Sendable () -> Bool
     let onLine: @Sendable (String, StepProgress.OutputStream, OutputHold) -> Void
 
-    /// Reads `sequence` to its end (or until cancelled) and returns the bytes kept.
-    func read(_ sequence: SubprocessOutputSequence, _ stream: StepProgress.OutputStream) async throws -> [UInt8] {
+    /// Reads `pipe` to its end (or until cancelled) and returns the bytes kept.
+    func read(_ pipe: PipeReader, _ stream: StepProgress.OutputStream) async -> [UInt8] {
         var splitter = LineSplitter()
         let window = OutputWindow()
         defer { window.close() }
         var captured = CapturedBytes(limit: limit)
-        for try await buffer in sequence {
+        while let buffer = await pipe.next() {
             guard !Task.isCancelled, !isFinished() else { return captured.bytes }
             let lines = buffer.withUnsafeBytes { bytes in
                 captured.keep(bytes)

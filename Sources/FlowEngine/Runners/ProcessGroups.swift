@@ -17,6 +17,7 @@ public enum ProcessGroups {
 
     static func add(_ group: pid_t) {
         live.withLock { _ = $0.insert(group) }
+        ProcessReaper.watch(group)
     }
 
     /// The command that leads `group` has exited: whatever it left running in its group (background
@@ -26,6 +27,7 @@ public enum ProcessGroups {
         kill(-group, SIGKILL)
         await waitUntilGone([group], for: killWait)
         live.withLock { _ = $0.remove(group) }
+        ProcessReaper.forget(group)
     }
 
     /// SIGTERM to the group now, SIGKILL after `grace` if anything in it is still running.

@@ -1,4 +1,5 @@
 import Dispatch
+import FlowHTTP
 import FlowTasks
 import Foundation
 internal import Subprocess
@@ -119,21 +120,58 @@ package enum ProcessRunner {
         _ spec: ProcessSpec, onLine: @escaping @Sendable (String, StepProgress.OutputStream, OutputHold) -> Void,
         isFinished: @escaping @Sendable () -> Bool, started: @escaping @Sendable (pid_t) -> Void
     ) async throws -> ProcessOutcome {
+        let display: String
+        switch spec.command {
+        case .shell(let script): display = script
+        case .argv(let argv): display = argv.joined(separator: " ")
+        }
+        // A place in the descriptor budget first: past it, commands wait for one to end.
+        var holding = await ProcessBudget.acquire()
+        guard holding else { throw CancellationError() }
+        defer { if holding { ProcessBudget.release() } }
+        while true {
+            do {
+                return try await attempt(
+                    spec, display: display, onLine: onLine, isFinished: isFinished, started: started)
+            } catch is DescriptorsExhausted {
+                // Something else holds more descriptors than the budget allowed for: wait for a
+                // command to end and try again; with none running, waiting would not help.
+                guard ProcessBudget.shrinkAfterExhaustion() else {
+                    throw ProcessLaunchError(command: display, reason: Self.exhausted)
+                }
+                ProcessBudget.release()
+                holding = await ProcessBudget.acquire()
+                guard holding else { throw CancellationError() }
+            }
+        }
+    }
+
+    /// Why a command could not start when the descriptor limit stopped it.
+    private static var exhausted: String {
+        DescriptorLimit.exhaustedReason + "; run fewer commands at once or raise the limit"
+    }
+
+    /// The descriptor limit stopped a start before anything was spawned.
+    private struct DescriptorsExhausted: Error {}
+
+    /// One start of the command, with pipes of flow's own (see `CommandPipes`).
+    private static func attempt(
+        _ spec: ProcessSpec, display: String,
+        onLine: @escaping @Sendable (String, StepProgress.OutputStream, OutputHold) -> Void,
+        isFinished: @escaping @Sendable () -> Bool, started: @escaping @Sendable (pid_t) -> Void
+    ) async throws -> ProcessOutcome {
         let executable: Executable
         let arguments: Arguments
-        let display: String
         switch spec.command {
         case .shell(let script):
             executable = .path(FilePath("/bin/sh"))
             arguments = Arguments(["-c", script])
-            display = script
         case .argv(let argv):
             guard let first = argv.first, !first.isEmpty else {
                 throw ProcessLaunchError(command: "", reason: "the command is empty")
             }
             executable = first.contains("/") ? .path(FilePath(first)) : .name(first)
             arguments = Arguments(Array(argv.dropFirst()))
-            display = argv.joined(separator: " ")
         }
         var options = PlatformOptions()
         options.processGroupID = 0
@@ -145,29 +183,50 @@ package enum ProcessRunner {
             guard let key = Environment.Key(rawValue: name) else { continue }
             additions[key] = value
         }
+        let pipes: CommandPipes
+        let nullInput: Int32
+        do {
+            nullInput = try CommandPipes.nullInput()
+            pipes = try CommandPipes.make()
+        } catch {
+            if CommandPipes.isExhaustion(error.code) { throw DescriptorsExhausted() }
+            throw ProcessLaunchError(command: display, reason: String(cString: strerror(error.code)))
+        }
+        let stdout = PipeReader(descriptor: pipes.stdoutRead)
+        let stderr = PipeReader(descriptor: pipes.stderrRead)
+        defer {
+            stdout.close()
+            stderr.close()
+        }
         let limit = spec.captureLimit
         let spawned = LockedBox<pid_t>(0)
         do {
             let result = try await Subprocess.run(
                 executable, arguments: arguments, environment: .inherit.updating(additions),
                 workingDirectory: spec.workingDirectory.map { FilePath($0) }, platformOptions: options,
-                input: .none, output: .sequence, error: .sequence
+                input: .fileDescriptor(FileDescriptor(rawValue: nullInput), closeAfterSpawningProcess: false),
+                output: .fileDescriptor(FileDescriptor(rawValue: pipes.stdoutWrite), closeAfterSpawningProcess: true),
+                error: .fileDescriptor(FileDescriptor(rawValue: pipes.stderrWrite), closeAfterSpawningProcess: true)
             ) { execution in
                 let pid = pid_t(execution.processIdentifier.value)
                 spawned.withLock { $0 = pid }
                 ProcessGroups.add(pid)
                 started(pid)
                 let exitWatch = ExitWatch(pid: pid, descriptor: execution.processIdentifier.processDescriptor)
-                return try await withThrowingTaskGroup(of: (StepProgress.OutputStream, [UInt8])?.self) { group in
+                return await withTaskGroup(of: (StepProgress.OutputStream, [UInt8])?.self) { group in
                     let reader = OutputReader(limit: limit, isFinished: isFinished, onLine: onLine)
-                    group.addTask { (.stdout, try await reader.read(execution.standardOutput, .stdout)) }
-                    group.addTask { (.stderr, try await reader.read(execution.standardError, .stderr)) }
+                    group.addTask { (.stdout, await reader.read(stdout, .stdout)) }
+                    group.addTask { (.stderr, await reader.read(stderr, .stderr)) }
                     group.addTask {
                         await exitWatch.killLeftoversOnExit()
+                        // What the command wrote is in its pipes now: read it, then stop, even
+                        // where a process that left the group still holds a pipe open.
+                        stdout.finish()
+                        stderr.finish()
                         return nil
                     }
                     var captured: [StepProgress.OutputStream: [UInt8]] = [:]
-                    while captured.count < 2, let next = try await group.next() {
+                    while captured.count < 2, let next = await group.next() {
                         if case (let stream, let bytes)? = next { captured[stream] = bytes }
                     }
                     group.cancelAll()
@@ -194,6 +253,12 @@ package enum ProcessRunner {
             if pid > 0 { await ProcessGroups.commandExited(pid) }
             if Task.isCancelled { throw CancellationError() }
             guard let error = error as? SubprocessError else { throw error }
+            if let code = error.underlyingError?.rawValue, CommandPipes.isExhaustion(code) {
+                // Nothing spawned: worth waiting for descriptors. Spawned but not watched (the
+                // library could not set up its monitor): it was torn down, say why.
+                if pid == 0 { throw DescriptorsExhausted() }
+                throw ProcessLaunchError(command: display, reason: Self.exhausted)
+            }
             throw ProcessLaunchError(command: display, reason: "\(error)")
         }
     }

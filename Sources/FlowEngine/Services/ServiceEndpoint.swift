@@ -33,30 +33,51 @@ public struct ServiceEndpoint: Sendable, Hashable {
 
     /// A distinct free loopback port for every service, by name.
     ///
-    /// Each port is found by binding 127.0.0.1:0 and asking the kernel which port it gave; every
+    /// A port is free when flow picks it, but the service binds it a moment later, and meanwhile
+    /// the kernel may hand it to anyone: as the local port of any process's outgoing connection,
+    /// or to any `bind` to port 0, both of which draw from the ephemeral range
+    /// (`net.ipv4.ip_local_port_range`, usually 32768–60999). So flow picks ports below that range
+    /// (at random, each checked by binding it), which only an explicit bind to that very port can
+    /// take; where there is no room below the range, it lets the kernel choose (port 0). Every
     /// socket stays open until all are chosen, so two services never get the same port.
     public static func allocate(for services: [Service]) throws(ServicePortError) -> [String: ServiceEndpoint] {
         var sockets: [Int32] = []
         defer { for socket in sockets { close(socket) } }
         var endpoints: [String: ServiceEndpoint] = [:]
+        let below = portsBelowEphemeralRange()
         for service in services {
-            let (socket, port) = try bindEphemeral()
+            var chosen: (Int32, Int)?
+            if let below {
+                for _ in 0..<64 where chosen == nil { chosen = try? bind(port: Int.random(in: below)) }
+            }
+            if chosen == nil { chosen = try bind(port: 0) }
+            guard let (socket, port) = chosen else { continue }
             sockets.append(socket)
             endpoints[service.name] = ServiceEndpoint(name: service.name, port: port)
         }
         return endpoints
     }
 
-    private static func bindEphemeral() throws(ServicePortError) -> (Int32, Int) {
+    /// Up to 20,000 ports just below the kernel's ephemeral range, none below 1024; nil when there
+    /// is no room (or no /proc to read the range from).
+    package static func portsBelowEphemeralRange() -> ClosedRange<Int>? {
+        guard let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8),
+            let low = text.split(whereSeparator: \.isWhitespace).first.flatMap({ Int($0) }),
+            low - 1 > 2048
+        else { return nil }
+        return max(2048, low - 20_000)...(low - 1)
+    }
+
+    private static func bind(port: Int) throws(ServicePortError) -> (Int32, Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServicePortError(reason: String(cString: strerror(errno))) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)

@@ -16,6 +16,27 @@ public enum ReadinessCheck: Sendable, Hashable, CustomStringConvertible {
         case .port(let port): return "127.0.0.1:\(port) accepts connections"
         }
     }
+
+    /// What is polled: the URL, or `127.0.0.1:PORT`.
+    public var target: String {
+        switch self {
+        case .http(let url): return url
+        case .port(let port): return "127.0.0.1:\(port)"
+        }
+    }
+
+    /// The loopback port the check reaches, when it reaches one (a `port` check, or a URL on
+    /// 127.0.0.1, localhost or [::1]); nil for a check of another host.
+    var loopbackPort: Int? {
+        switch self {
+        case .port(let port): return port
+        case .http(let url):
+            guard let components = URLComponents(string: url),
+                ["127.0.0.1", "localhost", "::1", "[::1]"].contains(components.host ?? "")
+            else { return nil }
+            return components.port ?? (components.scheme == "https" ? 443 : 80)
+        }
+    }
 }
 
 /// A service ready to start: its command and readiness check with every expression evaluated.

@@ -33,6 +33,16 @@ public final class ServiceSet: Sendable {
     /// others are then no longer waited for; call `stop` to end them). Cancelling stops the
     /// waiting, not the processes.
     public func start(client: HTTPClient) -> Future<[ServiceReady]> {
+        // Before anything starts: a check that passes already would pass against someone else.
+        if let taken = launches.first(where: Self.alreadyAnswered) {
+            return Future.failed(
+                ServiceError(
+                    service: taken.service.name, location: taken.service.location,
+                    reason: "cannot start: \(taken.check.target) already answers before the service started "
+                        + "(another process listens there, perhaps one left by an earlier run)",
+                    lastLines: [], printedNothing: false),
+                on: queue)
+        }
         let started = launches.map { ServiceProcess($0, queue: queue) }
         processes.withLock { $0 += started }
         return Future.all(started.map { readiness(of: $0, client: client) }, on: queue)
@@ -44,25 +54,41 @@ public final class ServiceSet: Sendable {
         return Future.all(started.map { $0.stop(on: queue) }, on: queue).map { _ in () }
     }
 
+    /// How long a service must keep running once its check passed to count as ready: one that
+    /// exits at once (it could not bind its port, and something else answered the check) fails.
+    static let settle = Duration.milliseconds(250)
+
+    /// Whether something already answers where `launch` will be checked, before it started: the
+    /// check would pass against that (a process left by an earlier run), not the service.
+    private static func alreadyAnswered(_ launch: ServiceLaunch) -> Bool {
+        guard let port = launch.check.loopbackPort else { return false }
+        return ReadinessProbe.accepts(port: port)
+    }
+
     private func readiness(of process: ServiceProcess, client: HTTPClient) -> Future<ServiceReady> {
         let launch = process.launch
         let service = launch.service
         let masker = masker
         let began = ContinuousClock.now
         let promise = Promise<ServiceReady>(on: queue)
+        let readyAt = LockedBox<ContinuousClock.Instant?>(nil)
         let probe = ReadinessProbe.poll(launch.check, client: client, queue: queue).timeout(after: service.timeout)
         @Sendable func failure(_ reason: String) -> ServiceError {
             ServiceError(
                 service: service.name, location: service.location, reason: masker(reason),
                 lastLines: process.lastLines.map { masker($0) })
         }
+        let queue = queue
         probe.whenComplete(on: queue) { result in
             switch result {
             case .success:
-                promise.succeed(
-                    ServiceReady(
-                        name: service.name, url: launch.endpoint.url, port: launch.endpoint.port, check: launch.check,
-                        pid: process.pid, duration: ContinuousClock.now - began))
+                let now = ContinuousClock.now
+                readyAt.withLock { $0 = now }
+                let ready = ServiceReady(
+                    name: service.name, url: launch.endpoint.url, port: launch.endpoint.port, check: launch.check,
+                    pid: process.pid, duration: now - began)
+                // Still running a moment later, or it was not the service that answered.
+                queue.asyncAfter(deadline: .now() + Self.settle.dispatchInterval) { promise.succeed(ready) }
             case .failure(FutureError.timedOut):
                 promise.fail(
                     failure(
@@ -79,7 +105,14 @@ public final class ServiceSet: Sendable {
             case .success(let outcome):
                 let how =
                     outcome.signal.map { "was killed by signal \($0)" } ?? "exited with code \(outcome.exitCode)"
-                promise.fail(failure("\(how) before it was ready"))
+                if readyAt.withLock({ $0 }) != nil {
+                    promise.fail(
+                        failure(
+                            "\(how) right after its check passed (\(launch.check)): something else answered "
+                                + "there, not the service"))
+                } else {
+                    promise.fail(failure("\(how) before it was ready"))
+                }
             case .failure(let error as ProcessLaunchError):
                 promise.fail(failure(error.description))
             case .failure(let error):
@@ -117,12 +150,23 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     public let reason: String
     /// The last lines the service printed, secrets masked.
     public let lastLines: [String]
+    /// Whether to say "it printed nothing" when there are no lines (not for a service that never
+    /// started).
+    var printedNothing = true
+
+    init(service: String, location: SourceLocation, reason: String, lastLines: [String], printedNothing: Bool = true) {
+        self.service = service
+        self.location = location
+        self.reason = reason
+        self.lastLines = lastLines
+        self.printedNothing = printedNothing
+    }
 
     /// `service 'x' exited with code 3 before it was ready`, then its last lines.
     public var description: String {
         var text = "service '\(service)' \(reason)"
         if lastLines.isEmpty {
-            text += "; it printed nothing"
+            if printedNothing { text += "; it printed nothing" }
         } else {
             text += "; its last output:\n" + lastLines.map { "  | \($0)" }.joined(separator: "\n")
         }

@@ -66,13 +66,15 @@ struct EventPrinter: Sendable {
         switch format {
         case .plain:
             line.appendTimestamp()
-            line.append(" service \(ready.name) " + paint("ready", .green) + " on \(ready.url) (")
+            // The address actually polled: a port nobody listens on is never shown as ready.
+            line.append(" service \(ready.name) " + paint("ready", .green) + " on \(ready.check.target) (")
             line.appendSeconds(ready.duration, places: 2)
             line.append("s)" as StaticString)
         case .json:
             line.append("{" as StaticString)
             line.appendSecondsMember("duration", ready.duration)
             line.appendMember("event", "ready")
+            line.appendMember("polled", ready.check.target)
             line.appendMember("service", ready.name)
             line.append("\"time\":\"" as StaticString)
             line.appendTimestamp()

@@ -52,6 +52,8 @@ struct RunExecution {
         let log = EventPrinter(format: logFormat, colors: colors, workflow: workflow, masker: masker)
         // On a terminal (and not asked for JSON) a live view; otherwise one line per event.
         let live = terminal && logFormat == .plain ? LiveView(log: log, workflow: workflow) : nil
+        // No command or service may outlive flow, even killed with SIGKILL (see ProcessReaper).
+        ProcessReaper.enable(executable: FlowExecutable.path)
         // Before the client sizes its connection pool by the descriptors left (see DescriptorLimit).
         DescriptorLimit.raiseSoftLimit()
         let client = HTTPClient()
