@@ -136,6 +136,29 @@ import Testing
         #expect(validated.exitCode == 0, "\(validated.stdout)\(validated.stderr)")
     }
 
+    /// A secret the file can do without is optional in its `secretKeyRef`, so a Secret lacking the
+    /// key still starts the pod; a required one is not.
+    @Test func anOptionalSecretIsAnOptionalSecretKeyRef() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.write(
+            "tokens.yaml",
+            """
+            version: 1
+            optional-secrets: [EXTRA]
+            steps:
+              call:
+                run: echo "${{ secrets.TOKEN }} ${{ secrets.EXTRA || 'none' }}"
+            """)
+        let outcome = try await FlowProcess.run(["export", "argo", file, "--image", "registry.example/flow:1"])
+        #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+        let manifest = outcome.stdout
+        #expect(manifest.contains("key: \"EXTRA\"\n                optional: true\n"), "\(manifest)")
+        #expect(!manifest.contains("key: \"TOKEN\"\n                optional"), "\(manifest)")
+        let path = try scratch.write("tokens.argo.yaml", manifest)
+        let validated = try await Self.check(["validate", path])
+        #expect(validated.exitCode == 0, "\(validated.stdout)\(validated.stderr)")
+    }
+
     @Test func aServiceReadingAnInputCannotBeExported() async throws {
         let scratch = try Scratch()
         let file = try scratch.write(

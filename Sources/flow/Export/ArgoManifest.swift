@@ -124,6 +124,15 @@ struct ArgoManifest {
         return (manifest, warnings)
     }
 
+    /// Where a step pod reads secret `name`: the run's Secret under the key `name`. A secret the
+    /// file lists in `optional-secrets` is `optional: true`, so a Secret without that key still
+    /// starts the pod (and flow reads the secret as unset, as `flow run` does).
+    private func secretKeyReference(_ name: String) -> [(String, ManifestNode)] {
+        var reference: [(String, ManifestNode)] = [("name", .string(secretName)), ("key", .string(name))]
+        if workflow.optionalSecrets.contains(name) { reference.append(("optional", .bool(true))) }
+        return reference
+    }
+
     /// The workflow's `name`, else its file's base name without the extension.
     var workflowName: String {
         workflow.name ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -347,7 +356,7 @@ struct ArgoManifest {
                                 (
                                     "valueFrom",
                                     .map([
-                                        ("secretKeyRef", .map([("name", .string(secretName)), ("key", .string(name))]))
+                                        ("secretKeyRef", .map(secretKeyReference(name)))
                                     ])
                                 ),
                             ])
