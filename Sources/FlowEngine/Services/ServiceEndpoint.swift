@@ -58,6 +58,25 @@ public struct ServiceEndpoint: Sendable, Hashable {
         return endpoints
     }
 
+    /// A free port for the service `name` picked as `allocate` picks one, other than those in
+    /// `avoiding` (the ports already given out or tried): where a service goes when its port was
+    /// taken before it bound it.
+    static func fresh(for name: String, avoiding: Set<Int>) throws(ServicePortError) -> ServiceEndpoint {
+        let below = portsBelowEphemeralRange()
+        for _ in 0..<64 {
+            let socket: Int32
+            let port: Int
+            if let below, let found = try? bind(port: Int.random(in: below)) {
+                (socket, port) = found
+            } else {
+                (socket, port) = try bind(port: 0)
+            }
+            close(socket)
+            if !avoiding.contains(port) { return ServiceEndpoint(name: name, port: port) }
+        }
+        throw ServicePortError(reason: "every port tried was taken")
+    }
+
     /// Up to 20,000 ports just below the kernel's ephemeral range, none below 1024; nil when there
     /// is no room (or no /proc to read the range from).
     package static func portsBelowEphemeralRange() -> ClosedRange<Int>? {

@@ -7,45 +7,132 @@ import Foundation
 /// The services of one run: started together before the first step, each waited for until its
 /// readiness check passes, and stopped (SIGTERM, then SIGKILL) when the run ends.
 ///
-/// Usage: pick ports with `ServiceEndpoint.allocate`, give them to the run in `RunOptions.services`,
-/// make the set (which evaluates every expression, so mistakes are setup errors), `start`, run
-/// the steps, and `stop` whatever happened.
+/// Usage: pick ports with `ServiceEndpoint.allocate`, make the set with them in
+/// `RunOptions.services` (which evaluates every expression, so mistakes are setup errors), `start`,
+/// give the run the ports the services ended on (`endpoints`: a service whose port was taken was
+/// started again on another), run the steps, and `stop` whatever happened.
 public final class ServiceSet: Sendable {
-    private let launches: [ServiceLaunch]
+    private let workflow: Workflow
     private let masker: SecretMasker
     private let queue = DispatchQueue(label: "flow.services")
     /// The processes started so far; `stop` ends each of them.
     private let processes = LockedBox<[ServiceProcess]>([])
+    /// The options the launches were evaluated with (their ports) and the launches, in declaration
+    /// order; both change when a service moves to another port.
+    private let state: LockedBox<(options: RunOptions, launches: [ServiceLaunch], tried: Set<Int>)>
+
+    /// How many ports a service whose port flow picked is started on before its failure to bind
+    /// one fails the run.
+    static let attempts = 3
 
     /// Evaluates every service's command, environment and readiness check with `options` (its
     /// `services` endpoints included). Fails, naming each place, when an expression cannot be
     /// evaluated or a service has no endpoint.
     public init(workflow: Workflow, options: RunOptions) throws(RunSetupError) {
-        launches = try ServiceLaunch.prepare(workflow: workflow, options: options)
+        self.workflow = workflow
+        let launches = try ServiceLaunch.prepare(workflow: workflow, options: options)
+        state = LockedBox((options, launches, Set(options.services.values.map(\.port))))
         masker = options.secrets.masker
     }
 
     /// Whether there is nothing to start.
-    public var isEmpty: Bool { launches.isEmpty }
+    public var isEmpty: Bool { state.withLock { $0.launches.isEmpty } }
 
-    /// Starts every service and succeeds, in declaration order, once all are ready. Fails with a
-    /// `ServiceError` as soon as one exits, cannot start, or is not ready within its timeout (the
-    /// others are then no longer waited for; call `stop` to end them). Cancelling stops the
-    /// waiting, not the processes.
-    public func start(client: HTTPClient) -> Future<[ServiceReady]> {
+    /// Every service's endpoint as it stands: after `start`, the ports the services listen on.
+    public var endpoints: [String: ServiceEndpoint] { state.withLock { $0.options.services } }
+
+    /// Starts every service and succeeds, in declaration order, once all are ready. A service
+    /// whose port flow picked and that could not bind it (it said "address already in use", or
+    /// something else answered its check) is started again on a fresh port, up to `attempts`
+    /// ports, and `onMove` is told each time. Fails with a `ServiceError` as soon as one exits,
+    /// cannot start, or is not ready within its timeout (the others are then no longer waited
+    /// for; call `stop` to end them). Cancelling stops the waiting, not the processes.
+    public func start(
+        client: HTTPClient, onMove: @escaping @Sendable (ServiceMove) -> Void = { _ in }
+    ) -> Future<[ServiceReady]> {
         // Before anything starts: a check that passes already would pass against someone else.
-        if let taken = launches.first(where: Self.alreadyAnswered) {
-            return Future.failed(
-                ServiceError(
-                    service: taken.service.name, location: taken.service.location,
-                    reason: "cannot start: \(taken.check.target) already answers before the service started "
-                        + "(another process listens there, perhaps one left by an earlier run)",
-                    lastLines: [], printedNothing: false),
-                on: queue)
+        var first: [(launch: ServiceLaunch, attempt: Int)] = []
+        for launch in state.withLock({ $0.launches }) {
+            var launch = launch
+            var attempt = 1
+            while Self.alreadyAnswered(launch) {
+                let reason = "\(launch.check.target) already answers before the service started"
+                guard attempt < Self.attempts, case .moved(let next) = move(launch) else {
+                    return Future.failed(
+                        ServiceError(
+                            service: launch.service.name, location: launch.service.location,
+                            reason: "cannot start: \(reason) (another process listens there, perhaps one left by "
+                                + "an earlier run)" + (attempt > 1 ? "; tried \(attempt) ports" : ""),
+                            lastLines: [], printedNothing: false),
+                        on: queue)
+                }
+                onMove(ServiceMove(launch, to: next, attempt: attempt, reason: reason))
+                launch = next
+                attempt += 1
+            }
+            first.append((launch, attempt))
         }
-        let started = launches.map { ServiceProcess($0, queue: queue) }
-        processes.withLock { $0 += started }
-        return Future.all(started.map { readiness(of: $0, client: client) }, on: queue)
+        return Future.all(
+            first.map { self.attempt($0.launch, number: $0.attempt, client: client, onMove: onMove) }, on: queue)
+    }
+
+    /// Starts `launch` and waits until it is ready; when it could not bind its port, starts it
+    /// again on another (see `start`).
+    private func attempt(
+        _ launch: ServiceLaunch, number: Int, client: HTTPClient, onMove: @escaping @Sendable (ServiceMove) -> Void
+    ) -> Future<ServiceReady> {
+        let process = ServiceProcess(launch, queue: queue)
+        processes.withLock { $0.append(process) }
+        return readiness(of: process, client: client).flatMapError(on: queue) { error in
+            guard let failure = error as? ServiceError, failure.portTaken else { throw error }
+            guard number < Self.attempts else { throw failure.adding("; tried \(number) ports") }
+            switch self.move(launch) {
+            case .fixed(let why):
+                throw failure.adding("; flow cannot start it on another port: \(why)")
+            case .moved(let next):
+                onMove(ServiceMove(launch, to: next, attempt: number, reason: failure.reason))
+                return self.attempt(next, number: number + 1, client: client, onMove: onMove)
+            }
+        }
+    }
+
+    /// Where a service goes when its port is taken: to a fresh port, or nowhere, and why.
+    private enum Move {
+        case moved(ServiceLaunch)
+        case fixed(String)
+    }
+
+    /// Picks a fresh port for `launch`'s service and evaluates the services again with it. The
+    /// service can move only when its own command reads the port (else its port is one the
+    /// author wrote) and no other service does (it was started with the old one).
+    private func move(_ launch: ServiceLaunch) -> Move {
+        let name = launch.service.name
+        return state.withLock { state in
+            guard let endpoint = try? ServiceEndpoint.fresh(for: name, avoiding: state.tried) else {
+                return .fixed("no free port left on 127.0.0.1")
+            }
+            var options = state.options
+            options.services[name] = endpoint
+            guard let launches = try? ServiceLaunch.prepare(workflow: workflow, options: options),
+                let next = launches.first(where: { $0.service.name == name })
+            else { return .fixed("its expressions cannot be evaluated with another port") }
+            guard next.spec != launch.spec else {
+                return .fixed(
+                    "its port is fixed in the workflow (its command does not read ${{ services.\(name).port }} "
+                        + "or ${{ services.\(name).url }})")
+            }
+            let before = Dictionary(state.launches.map { ($0.service.name, $0) }) { first, _ in first }
+            if let other = launches.first(where: { other in
+                other.service.name != name
+                    && (before[other.service.name].map { $0.spec != other.spec || $0.check != other.check } ?? false)
+            }) {
+                return .fixed("service '\(other.service.name)' reads its port and was started with this one")
+            }
+            state.options = options
+            state.launches = launches
+            state.tried.insert(endpoint.port)
+            return .moved(next)
+        }
     }
 
     /// Stops every started service and completes once all have exited.
@@ -73,10 +160,12 @@ public final class ServiceSet: Sendable {
         let promise = Promise<ServiceReady>(on: queue)
         let readyAt = LockedBox<ContinuousClock.Instant?>(nil)
         let probe = ReadinessProbe.poll(launch.check, client: client, queue: queue).timeout(after: service.timeout)
-        @Sendable func failure(_ reason: String) -> ServiceError {
-            ServiceError(
+        @Sendable func failure(_ reason: String, portTaken: Bool = false) -> ServiceError {
+            var error = ServiceError(
                 service: service.name, location: service.location, reason: masker(reason),
                 lastLines: process.lastLines.map { masker($0) })
+            error.portTaken = portTaken
+            return error
         }
         let queue = queue
         probe.whenComplete(on: queue) { result in
@@ -109,9 +198,13 @@ public final class ServiceSet: Sendable {
                     promise.fail(
                         failure(
                             "\(how) right after its check passed (\(launch.check)): something else answered "
-                                + "there, not the service"))
+                                + "there, not the service",
+                            portTaken: true))
                 } else {
-                    promise.fail(failure("\(how) before it was ready"))
+                    promise.fail(
+                        failure(
+                            "\(how) before it was ready",
+                            portTaken: ServiceError.saysPortTaken(process.lastLines)))
                 }
             case .failure(let error as ProcessLaunchError):
                 promise.fail(failure(error.description))
@@ -140,6 +233,30 @@ public struct ServiceReady: Sendable {
     public let duration: Duration
 }
 
+/// A service started again on another port because its port was taken.
+public struct ServiceMove: Sendable {
+    /// The service's name.
+    public let name: String
+    /// The port it could not bind.
+    public let from: Int
+    /// The port it is started on now.
+    public let to: Int
+    /// The attempt that failed (1 for the first start).
+    public let attempt: Int
+    /// How many ports are tried at most.
+    public let attempts = ServiceSet.attempts
+    /// Why the port counts as taken.
+    public let reason: String
+
+    init(_ launch: ServiceLaunch, to next: ServiceLaunch, attempt: Int, reason: String) {
+        name = launch.service.name
+        from = launch.endpoint.port
+        to = next.endpoint.port
+        self.attempt = attempt
+        self.reason = reason
+    }
+}
+
 /// A service that exited early, could not start, or was not ready in time.
 public struct ServiceError: Error, Sendable, CustomStringConvertible {
     /// The service's name.
@@ -153,6 +270,28 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     /// Whether to say "it printed nothing" when there are no lines (not for a service that never
     /// started).
     var printedNothing = true
+    /// Whether it failed because its port was taken: it said so ("address already in use"), or it
+    /// exited right after something else answered its check.
+    var portTaken = false
+
+    /// Whether a service's output says it could not bind its port (Python's `[Errno 98]`, Node's
+    /// `EADDRINUSE`, the C library's "Address already in use").
+    static func saysPortTaken(_ lines: [String]) -> Bool {
+        lines.contains { line in
+            let lower = line.lowercased()
+            return lower.contains("address already in use") || lower.contains("errno 98")
+                || lower.contains("eaddrinuse")
+        }
+    }
+
+    /// The same error with `text` added to its reason.
+    func adding(_ text: String) -> ServiceError {
+        var error = ServiceError(
+            service: service, location: location, reason: reason + text, lastLines: lastLines,
+            printedNothing: printedNothing)
+        error.portTaken = portTaken
+        return error
+    }
 
     init(service: String, location: SourceLocation, reason: String, lastLines: [String], printedNothing: Bool = true) {
         self.service = service

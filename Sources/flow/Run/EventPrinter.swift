@@ -85,6 +85,31 @@ struct EventPrinter: Sendable {
         StandardOutput.line(line.bytes)
     }
 
+    /// A service could not bind its port and is started again on another.
+    func serviceMoved(_ move: ServiceMove) {
+        var line = EventLine()
+        switch format {
+        case .plain:
+            line.appendTimestamp()
+            line.append(
+                " service \(move.name) could not bind port \(move.from) (\(masker(move.reason))); starting it again "
+                    + "on port \(move.to) (attempt \(move.attempt + 1) of \(move.attempts))")
+        case .json:
+            line.append("{" as StaticString)
+            line.appendNumberMember("attempt", Int64(move.attempt + 1))
+            line.appendMember("event", "moved")
+            line.appendNumberMember("from", Int64(move.from))
+            line.appendMember("reason", masker(move.reason))
+            line.appendMember("service", move.name)
+            line.append("\"time\":\"" as StaticString)
+            line.appendTimestamp()
+            line.append("\"," as StaticString)
+            line.appendNumberMember("to", Int64(move.to), last: true)
+            line.append("}" as StaticString)
+        }
+        StandardOutput.line(line.bytes)
+    }
+
     /// The seconds since the step's first bytes report when a line is due now, else nil.
     private func bytesLineDue(_ id: String, last: Bool) -> Double? {
         let now = ContinuousClock.now

@@ -88,10 +88,8 @@ struct RunExecution {
             options.priorTransfers = durable.prior.transfers
             options.priorItems = durable.prior.items
         }
-        let run: WorkflowRun
-        let services: ServiceSet
-        do {
-            run = try WorkflowRun(
+        @Sendable func makeRun(_ options: RunOptions) throws(RunSetupError) -> WorkflowRun {
+            try WorkflowRun(
                 workflow: workflow,
                 options: options,
                 client: client,
@@ -99,6 +97,11 @@ struct RunExecution {
                     recorder?.handle(event)
                     if let live { live.handle(event) } else { log.handle(event) }
                 })
+        }
+        var run: WorkflowRun
+        let services: ServiceSet
+        do {
+            run = try makeRun(options)
         } catch {
             await durable?.finish("failed")
             writeDiagnostics(error.diagnostics, masker: masker)
@@ -115,19 +118,22 @@ struct RunExecution {
         let startedAt = Date()
         let clock = ContinuousClock.now
         let waiting = LockedBox<Future<[ServiceReady]>?>(nil)
+        // The run as built with the ports flow picked; built again if a service had to move.
+        let current = LockedBox(run)
         let reportWriter = ReportWriter(
-            reports: reports, run: run, startedAt: startedAt, clock: clock, recorder: recorder, sourceLines: sourceLines
+            reports: reports, current: current, startedAt: startedAt, clock: clock, recorder: recorder,
+            sourceLines: sourceLines
         )
         let interrupts = InterruptWatch(
             onInterrupt: {
                 waiting.withLock { $0 }?.cancel()
-                run.cancel()
+                current.withLock { $0 }.cancel()
             },
             onQuit: {
                 // Quitting at once still leaves a report of the run as it stood, so the previous
                 // run's report is not mistaken for this one.
                 guard !reportWriter.reports.isEmpty else { return }
-                reportWriter.write(records: run.allRecords, interrupted: true)
+                reportWriter.write(records: reportWriter.run.allRecords, interrupted: true)
                 let paths = reportWriter.reports.map(\.path).joined(separator: ", ")
                 StandardError.write(
                     "flow: quit at once; \(paths) shows the run as it stood (steps still running are listed as running)\n"
@@ -139,6 +145,27 @@ struct RunExecution {
         let setupFailure =
             services.isEmpty
             ? nil : await startServices(services, client: client, waiting: waiting, interrupts: interrupts, log: log)
+        // A service started again on another port (its own was taken): the run was built with the
+        // port first picked (`services.X.url`, `defaults.http.base-url`), so it is built again.
+        if setupFailure == nil, services.endpoints != options.services {
+            options.services = services.endpoints
+            do {
+                let rebuilt = try makeRun(options)
+                run.abandon()
+                run = rebuilt
+                current.withLock { $0 = rebuilt }
+                // An interrupt that cancelled the first run before it was replaced.
+                if interrupts.fired { rebuilt.cancel() }
+            } catch {
+                try? await services.stop().value
+                await ProcessGroups.terminateAll(grace: .seconds(1))
+                await interrupts.stop()
+                run.abandon()
+                await durable?.finish("failed")
+                writeDiagnostics(error.diagnostics, masker: masker)
+                return .invalid
+            }
+        }
         live?.start()
         let records: [String: StepRecord<StepResult>]
         do {
@@ -210,7 +237,7 @@ struct RunExecution {
         _ services: ServiceSet, client: HTTPClient, waiting: LockedBox<Future<[ServiceReady]>?>,
         interrupts: InterruptWatch, log: EventPrinter
     ) async -> String? {
-        let started = services.start(client: client)
+        let started = services.start(client: client, onMove: { log.serviceMoved($0) })
         waiting.withLock { $0 = started }
         // An interrupt that came before the future was stored had nothing to cancel.
         if interrupts.fired { started.cancel() }
@@ -242,7 +269,8 @@ struct RunExecution {
 /// Writes a run's `--report` files.
 struct ReportWriter: Sendable {
     let reports: [ReportFile]
-    let run: WorkflowRun
+    /// The run, which is built again when a service moved to another port (see `RunExecution`).
+    let current: LockedBox<WorkflowRun>
     let startedAt: Date
     let clock: ContinuousClock.Instant
     /// The run's attempts and transfers over time, when an html or trace report is written.
@@ -250,11 +278,15 @@ struct ReportWriter: Sendable {
     /// The workflow file's lines, for the HTML report's failure snippets.
     let sourceLines: [Substring]
 
+    /// The run as it stands.
+    var run: WorkflowRun { current.withLock { $0 } }
+
     /// Writes every report (each atomically, so a reader never sees half of one); false when one
     /// could not be written, after saying so.
     @discardableResult
     func write(records: [String: StepRecord<StepResult>], interrupted: Bool, duration: Duration? = nil) -> Bool {
         guard !reports.isEmpty else { return true }
+        let run = run
         let report = run.report(
             records: records, interrupted: interrupted, startedAt: startedAt,
             duration: duration ?? ContinuousClock.now - clock)

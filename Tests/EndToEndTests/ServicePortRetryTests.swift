@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// A service whose port flow picked and that could not bind it is started again on a fresh port
+/// (and the run is given that port); a port the author wrote cannot move and fails as before.
+@Suite struct ServicePortRetryTests {
+    private func write(_ yaml: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("flow-port-\(UUID()).yaml").path
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The first number after `text` in `output`.
+    private func number(after text: String, in output: String) -> Int? {
+        guard let range = output.range(of: text) else { return nil }
+        return Int(output[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    @Test func aServiceThatCannotBindItsPortIsStartedAgainOnAFreshOneAndTheStepsUseIt() async throws {
+        // The first start fails as Python's servers do when the port was taken between flow
+        // picking it and the service binding it; the second starts the sandbox on the port given.
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("flow-port-marker-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: marker) }
+        let file = try write(
+            """
+            version: 1
+            services:
+              web:
+                run:
+                  - bash
+                  - -c
+                  - |
+                    if [ ! -e "$0" ]; then
+                      echo "$1" > "$0"
+                      echo "OSError: [Errno 98] Address already in use" >&2
+                      exit 1
+                    fi
+                    exec "$2" sandbox --port "$1"
+                  - "\(marker)"
+                  - "${{ services.web.port }}"
+                  - "${{ flow.executable }}"
+                ready: { http: "${{ services.web.url }}/health" }
+            defaults:
+              http: { base-url: "${{ services.web.url }}" }
+            steps:
+              hello: { http: { url: /health } }
+              port: { run: "echo port=$PORT", env: { PORT: "${{ services.web.port }}" } }
+            """)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let outcome = try await FlowProcess.run(["run", file, "--no-journal"])
+        #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let first = try #require(
+            number(after: "service web could not bind port ", in: outcome.stdout), "\(outcome.stdout)")
+        let second = try #require(number(after: "; starting it again on port ", in: outcome.stdout))
+        #expect(first != second)
+        #expect(outcome.stdout.contains("(exited with code 1 before it was ready)"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("(attempt 2 of 3)"))
+        let tried = try String(contentsOfFile: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(tried == String(first), "the first start was given the first port")
+        #expect(outcome.stdout.contains("ready on http://127.0.0.1:\(second)/health"), "\(outcome.stdout)")
+        // The steps reached the service on its new port: base-url and services.web.port follow it.
+        #expect(outcome.stdout.contains("port=\(second)"), "\(outcome.stdout)")
+    }
+
+    @Test func aServiceThatNeverBindsIsTriedOnThreePortsThenFailsTheRun() async throws {
+        let file = try write(
+            """
+            version: 1
+            services:
+              web:
+                run: ["bash", "-c", "echo \\"Error: listen EADDRINUSE: 127.0.0.1:$0\\" >&2; exit 1", "${{ services.web.port }}"]
+            steps:
+              hello: { run: echo hello }
+            """)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let outcome = try await FlowProcess.run(["run", file, "--no-journal"])
+        #expect(outcome.exitCode == 1, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout.contains("(attempt 3 of 3)"), "\(outcome.stdout)")
+        #expect(
+            outcome.stderr.contains("service 'web' exited with code 1 before it was ready; tried 3 ports"),
+            "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("[hello] skipped"))
+    }
+
+    @Test func aServiceOnAFixedPortThatCannotBindItFailsSayingItCannotMove() async throws {
+        let file = try write(
+            """
+            version: 1
+            services:
+              fixed:
+                run: ["bash", "-c", "echo 'OSError: [Errno 98] Address already in use' >&2; exit 1"]
+                ready: { port: 9 }
+            steps:
+              hello: { run: echo hello }
+            """)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let outcome = try await FlowProcess.run(["run", file, "--no-journal"])
+        #expect(outcome.exitCode == 1, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains(
+                "service 'fixed' exited with code 1 before it was ready; flow cannot start it on another port: "
+                    + "its port is fixed in the workflow"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("Errno 98"))
+        #expect(!outcome.stdout.contains("starting it again"))
+    }
+}
