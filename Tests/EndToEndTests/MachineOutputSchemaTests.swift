@@ -9,7 +9,8 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// Every kind of event: a service's `ready`, output lines, a retry, upload progress, a skipped
-    /// step, failures (one under `continue-on-error`), outputs of several JSON types, the summary.
+    /// step, failures (one under `continue-on-error`), outputs of several JSON types, a `repeat` whose
+    /// answer changes, the summary.
     private static let workflow = """
         version: 1
         services:
@@ -45,6 +46,9 @@ import Testing
             run: echo never
           missing-dependency-fails:
             run: exit 1
+          poll:
+            http: { url: "/status/${{ attempt > 1 && 200 || 202 }}" }
+            repeat: { until: "${{ attempt >= 3 }}", every: 0s, max-attempts: 3 }
         """
 
     /// Runs `scripts/schema-check` on `file`; its output lists each violation.
@@ -73,7 +77,7 @@ import Testing
         #expect(outcome.exitCode == 1, "\(outcome.stdout)\(outcome.stderr)")
         let events = folder.appendingPathComponent("events.jsonl").path
         try outcome.stdout.write(toFile: events, atomically: true, encoding: .utf8)
-        for kind in ["ready", "started", "retry", "output", "progress", "finished", "summary"] {
+        for kind in ["ready", "started", "retry", "output", "progress", "finished", "summary", "repeat"] {
             #expect(outcome.stdout.contains(#""event":"\#(kind)""#), "no \(kind) event in:\n\(outcome.stdout)")
         }
         let streamCheck = try check("events.schema.json", events, lines: true)

@@ -29,7 +29,7 @@ extension Value {
         case .number(let number):
             output += (number.isFinite ? format(number: number) : "null").utf8
         case .string(let text):
-            writeJSONString(text, into: &output)
+            JSONWriter.appendString(text, to: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
@@ -41,35 +41,12 @@ extension Value {
             output.append(UInt8(ascii: "{"))
             for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                writeJSONString(member.key, into: &output)
+                JSONWriter.appendString(member.key, to: &output)
                 output.append(UInt8(ascii: ":"))
                 writeJSON(member.value, into: &output)
             }
             output.append(UInt8(ascii: "}"))
         }
-    }
-
-    private static func writeJSONString(_ text: String, into output: inout [UInt8]) {
-        let backslash = UInt8(ascii: "\\")
-        output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output += [backslash, UInt8(ascii: "\"")]
-            case backslash: output += [backslash, backslash]
-            case UInt8(ascii: "\n"): output += [backslash, UInt8(ascii: "n")]
-            case UInt8(ascii: "\r"): output += [backslash, UInt8(ascii: "r")]
-            case UInt8(ascii: "\t"): output += [backslash, UInt8(ascii: "t")]
-            case 0x08: output += [backslash, UInt8(ascii: "b")]
-            case 0x0C: output += [backslash, UInt8(ascii: "f")]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                output += [backslash, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")]
-                output += [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            default:
-                output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
     }
 }
 

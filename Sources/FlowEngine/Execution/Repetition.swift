@@ -94,7 +94,8 @@ final class Repetition: Sendable {
         guard !promise.isCompleted else { return }
         var attemptStart = start
         attemptStart.locals = locals(progress)
-        start.report(.repetition(progress.attempt, of: rule.maxAttempts))
+        start.report(
+            .repetition(progress.attempt, of: rule.maxAttempts, previous: Self.summary(of: progress.previous)))
         let future = runner(attemptStart)
         track(future)
         future.whenComplete(on: queue) { outcome in
@@ -109,6 +110,15 @@ final class Repetition: Sendable {
                 self.promise.fail(self.describe(error, attempt: progress.attempt))
             }
         }
+    }
+
+    /// What an attempt's `result` says in a word, as the log shows it: an `http` or `upload` step's
+    /// status, a `run` step's exit code; nil for other results.
+    static func summary(of result: Value) -> String? {
+        guard case .object(let fields) = result else { return nil }
+        if case .number(let status)? = fields["status"] { return "status \(Value.number(status).interpolated)" }
+        if case .number(let code)? = fields["exit_code"] { return "exit code \(Value.number(code).interpolated)" }
+        return nil
     }
 
     /// Decides what follows attempt `progress.attempt`, which gave `result`.

@@ -148,10 +148,92 @@ extension StepReport {
 }
 
 extension RunReport {
-    /// The report as pretty-printed JSON with sorted keys (stable for diffs and tests).
+    /// The report as pretty-printed JSON with sorted keys (stable for diffs and tests): the text
+    /// `JSONEncoder` wrote for it, written by the project's `JSONWriter`, which is several times
+    /// faster on a 100,000-item `for-each` (every key below is written in sorted order).
     public func jsonText() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+        var writer = JSONWriter(pretty: true, capacity: 4096 + steps.count * 512)
+        writer.beginObject()
+        writer.field("durationSeconds")
+        writer.number(durationSeconds)
+        writer.field("file")
+        writer.string(file)
+        writer.field("outcome")
+        writer.string(outcome.rawValue)
+        if let setupError {
+            writer.field("setupError")
+            writer.string(setupError)
+        }
+        writer.field("startedAt")
+        writer.string(startedAt)
+        writer.field("steps")
+        writer.beginArray()
+        for step in steps { step.write(to: &writer) }
+        writer.endArray()
+        writer.field("workflow")
+        writer.string(workflow)
+        writer.endObject()
+        writer.endLine()
+        return writer.text
+    }
+}
+
+extension StepReport {
+    fileprivate func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("attempts")
+        writer.integer(attempts)
+        writer.optional("durationSeconds", durationSeconds) { $0.number($1) }
+        writer.optional("error", error) { $0.string($1) }
+        writer.optional("failureIgnored", failureIgnored) { $0.bool($1) }
+        writer.optional("group", group) { $0.string($1) }
+        writer.field("id")
+        writer.string(id)
+        writer.optional("items", items) { writer, items in
+            writer.beginArray()
+            for item in items { item.write(to: &writer) }
+            writer.endArray()
+        }
+        writer.field("kind")
+        writer.string(kind)
+        writer.field("location")
+        writer.string(location)
+        writer.optional("name", name) { $0.string($1) }
+        writer.field("outputs")
+        writer.object(outputs) { $0.value($1) }
+        writer.optional("repetitions", repetitions) { $0.integer($1) }
+        writer.optional("request", request) { $0.string($1) }
+        writer.optional("startedAtSeconds", startedAtSeconds) { $0.number($1) }
+        writer.field("state")
+        writer.string(state.rawValue)
+        writer.optional("winner", winner) { $0.string($1) }
+        writer.endObject()
+    }
+}
+
+extension ItemReport {
+    fileprivate func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.optional("error", error) { $0.string($1) }
+        writer.field("id")
+        writer.string(id)
+        writer.field("item")
+        writer.value(item)
+        writer.field("outputs")
+        writer.object(outputs) { $0.value($1) }
+        writer.field("state")
+        writer.string(state.rawValue)
+        writer.endObject()
+    }
+}
+
+extension JSONWriter {
+    /// A member for an optional field, left out when it is nil (as `Codable` leaves it out).
+    fileprivate mutating func optional<Field>(
+        _ name: StaticString, _ value: Field?, _ write: (inout JSONWriter, Field) -> Void
+    ) {
+        guard let value else { return }
+        field(name)
+        write(&self, value)
     }
 }

@@ -165,8 +165,10 @@ public enum StepProgress: Sendable, Equatable {
     case retryWait(RetryWait)
     /// An item of a `for-each` step started or ended.
     case item(ItemProgress)
-    /// Attempt `n` of a `repeat` (counted from 1) is starting, out of at most `max`.
-    case repetition(Int, of: Int)
+    /// Attempt `n` of a `repeat` (counted from 1) is starting, out of at most `max`; `previous` sums
+    /// up what attempt `n - 1` gave (`status 503`, `exit code 1`), so the log prints a line when it
+    /// changes; nil on the first attempt and for a step whose result has neither.
+    case repetition(Int, of: Int, previous: String? = nil)
 
     /// Whether this is a line of text.
     var isLine: Bool {

@@ -16,8 +16,9 @@ struct EventFields {
     enum Kind {
         case started
         case retry(attempt: Int)
-        /// Attempt `attempt` of a `repeat`, out of at most `max`.
-        case repetition(attempt: Int, max: Int)
+        /// Attempt `attempt` of a `repeat`, out of at most `max`; `previous` sums up what the attempt
+        /// before gave (`status 503`), when it says.
+        case repetition(attempt: Int, max: Int, previous: String?)
         case output(line: String, stream: StepProgress.OutputStream)
         case progress(done: Int64, total: Int64?)
         case finished(StepState, duration: Duration?, failure: Failure?, repetitions: Repetitions? = nil)
@@ -48,9 +49,9 @@ struct EventFields {
         case .progress(.attempt(let attempt)):
             guard attempt > 1 else { return nil }
             kind = .retry(attempt: attempt)
-        case .progress(.repetition(let attempt, let max)):
+        case .progress(.repetition(let attempt, let max, let previous)):
             guard attempt > 1 else { return nil }
-            kind = .repetition(attempt: attempt, max: max)
+            kind = .repetition(attempt: attempt, max: max, previous: previous)
         case .progress(.line(let line, let stream, _)):
             kind = .output(line: line, stream: stream)
         case .progress(.bytes(let done, let total, let item)):
@@ -124,10 +125,11 @@ struct EventFields {
         case .retry(let attempt):
             line.appendNumberMember("attempt", Int64(attempt))
             line.appendMember("event", "retry")
-        case .repetition(let attempt, let max):
+        case .repetition(let attempt, let max, let previous):
             line.appendNumberMember("attempt", Int64(attempt))
             line.appendMember("event", "repeat")
             line.appendNumberMember("max-attempts", Int64(max))
+            if let previous { line.appendMember("previous", previous) }
         case .output(let text, _):
             line.appendMember("event", "output")
             line.appendMember("line", text)

@@ -22,8 +22,9 @@ struct EventPrinter: Sendable {
     /// second, a log gets a line a second (and the last one).
     private let bytesLines = LockedBox<[String: (first: ContinuousClock.Instant, printed: ContinuousClock.Instant?)]>(
         [:])
-    /// When each step with `repeat` last printed a repetition line (see `repetitionLineDue`).
-    private let repetitionLines = LockedBox<[String: ContinuousClock.Instant]>([:])
+    /// When each step with `repeat` last printed a repetition line, and what the attempt before the
+    /// last one seen gave (see `repetitionLineDue`).
+    private let repetitionLines = LockedBox<[String: (printed: ContinuousClock.Instant, previous: String?)]>([:])
 
     init(format: Format, colors: Bool, workflow: Workflow, masker: SecretMasker) {
         self.format = format
@@ -35,8 +36,8 @@ struct EventPrinter: Sendable {
     func handle(_ event: SchedulerEvent<StepResult>) {
         guard let fields = EventFields(event, workflow: workflow, masker: masker) else { return }
         var elapsed = 0.0
-        if case .repetition(let attempt, let limit) = fields.kind,
-            !repetitionLineDue(fields.step, attempt: attempt, limit: limit)
+        if case .repetition(let attempt, let limit, let previous) = fields.kind,
+            !repetitionLineDue(fields.step, attempt: attempt, limit: limit, previous: previous)
         {
             return
         }
@@ -122,15 +123,21 @@ struct EventPrinter: Sendable {
     }
 
     /// Whether attempt `attempt` (of at most `limit`) of a `repeat` gets a line: the first
-    /// repetition, each tenth of `limit`, and at least one every 10 seconds — as a `for-each`
-    /// prints its items, so `every: 0s` over 250,000 attempts prints a dozen lines, not 250,000.
-    private func repetitionLineDue(_ id: String, attempt: Int, limit: Int) -> Bool {
+    /// repetition, each tenth of `limit`, each attempt after one whose result changed (`previous`,
+    /// `status 202` then `status 200`), and at least one every 10 seconds — as a `for-each` prints
+    /// its items, so `every: 0s` over 250,000 attempts prints a dozen lines, not 250,000.
+    private func repetitionLineDue(_ id: String, attempt: Int, limit: Int, previous: String?) -> Bool {
         let tenth = max(1, limit / 10)
         let now = ContinuousClock.now
         return repetitionLines.withLock { lines in
-            let quiet = lines[id].map { now - $0 >= .seconds(10) } ?? true
-            guard attempt == 2 || attempt.isMultiple(of: tenth) || quiet else { return false }
-            lines[id] = now
+            let last = lines[id]
+            let quiet = last.map { now - $0.printed >= .seconds(10) } ?? true
+            let changed = last.map { $0.previous != previous } ?? false
+            guard attempt == 2 || attempt.isMultiple(of: tenth) || quiet || changed else {
+                lines[id]?.previous = previous
+                return false
+            }
+            lines[id] = (now, previous)
             return true
         }
     }
@@ -147,8 +154,9 @@ struct EventPrinter: Sendable {
             line.append(" (\(workflow.step(fields.step)?.kind.keyword ?? "step"))")
         case .retry(let attempt):
             line.append(paint("attempt \(attempt)", .yellow))
-        case .repetition(let attempt, let max):
+        case .repetition(let attempt, let max, let previous):
             line.append(paint("repeat \(attempt)/\(max)", .blue))
+            if let previous { line.append(" (previous: \(previous))") }
         case .output(let text, _):
             line.append("| " as StaticString)
             line.append(text)

@@ -66,7 +66,7 @@ final class LiveView: @unchecked Sendable {
                 self.running.append(Running(id: event.id, kind: kind, started: now))
             case .progress(.attempt(let attempt)):
                 self.update(event.id) { $0.attempt = attempt }
-            case .progress(.repetition(let attempt, let max)):
+            case .progress(.repetition(let attempt, let max, _)):
                 self.update(event.id) { $0.repetition = attempt > 1 ? (attempt, max) : nil }
             case .progress(.bytes(let done, let total, _)):
                 self.update(event.id) { $0.bytes = (done, total) }
