@@ -58,11 +58,18 @@ import Testing
     }
 
     @Test func numbersAreWrittenAsJSONEncoderWritesADouble() throws {
-        var numbers: [Double] = [0, 1, -1, 0.5, 1e15, 1e16, 18_014_398_509_481_984, 123_456_789.123, 1e-5, 2.5e-300]
+        // Whole numbers below 10^15 take a shorter path than `Double.description`: the edges of
+        // that path are here too.
+        var numbers: [Double] = [
+            0, 1, -1, 0.5, 1e15, 1e16, 18_014_398_509_481_984, 123_456_789.123, 1e-5, 2.5e-300, -0.0,
+            999_999_999_999_999, -999_999_999_999_999, 1e15 - 0.5, 1e15 + 1, 99_999, 100_000, -100_000,
+        ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2000 {
             numbers.append(Double(bitPattern: generator.next()))
             numbers.append(Double(Int64.random(in: -1_000_000...1_000_000, using: &generator)) / 1000)
+            numbers.append(Double(Int64.random(in: -2_000_000_000_000_000...2_000_000_000_000_000, using: &generator)))
+            numbers.append(Double(Int.random(in: -100_000...100_000, using: &generator)))
         }
         let report = RunReport(
             workflow: "w", file: "w.yaml", outcome: .succeeded, startedAt: "t", durationSeconds: 1,
@@ -72,5 +79,6 @@ import Testing
                     outputs: ["numbers": .array(numbers.map { .number($0) })])
             ])
         #expect(try report.jsonText() == (try encoderText(report)))
+        #expect(report.jsonBytes() == Array(try encoderText(report).utf8))
     }
 }

@@ -70,7 +70,9 @@ public struct JSONWriter {
 
     private mutating func endKey() {
         if pretty {
-            bytes.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")])
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(UInt8(ascii: " "))
         } else {
             bytes.append(UInt8(ascii: ":"))
         }
@@ -86,7 +88,23 @@ public struct JSONWriter {
     /// An integer value.
     public mutating func integer(_ number: Int) {
         beginValue()
-        bytes.append(contentsOf: String(number).utf8)
+        JSONWriter.appendDigits(number, to: &bytes)
+    }
+
+    /// The decimal digits of `number` (with its sign), written without making a `String`.
+    private static func appendDigits(_ number: Int, to output: inout [UInt8]) {
+        if number < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        // 20 digits hold any UInt64; filled from the end, then copied in one go.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        }
     }
 
     /// A number value as `JSONEncoder` writes a `Double` (`100`, `0.25`, `1e+20`); `null` for
@@ -95,6 +113,15 @@ public struct JSONWriter {
         beginValue()
         guard number.isFinite else {
             bytes.append(contentsOf: "null".utf8)
+            return
+        }
+        // A whole number below 10^15 prints as its digits (`Double.description` writes `3.0`, less
+        // the `.0`): the items of `range(…)` are such numbers, 100,000 of them in a big report.
+        // -0 keeps its sign through `description`.
+        if number.magnitude < 1e15, number == number.rounded(.towardZero),
+            !(number == 0 && number.sign == .minus)
+        {
+            JSONWriter.appendDigits(Int(number), to: &bytes)
             return
         }
         let text = number.description.utf8
@@ -158,24 +185,40 @@ public struct JSONWriter {
         let backslash = UInt8(ascii: "\\")
         output.append(UInt8(ascii: "\""))
         // Every character JSON escapes is ASCII, so escaping byte by byte is escaping by scalar:
-        // the bytes of other characters (all 0x80 and above) are copied as they are.
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output += [backslash, UInt8(ascii: "\"")]
-            case backslash: output += [backslash, backslash]
-            case UInt8(ascii: "\n"): output += [backslash, UInt8(ascii: "n")]
-            case UInt8(ascii: "\r"): output += [backslash, UInt8(ascii: "r")]
-            case UInt8(ascii: "\t"): output += [backslash, UInt8(ascii: "t")]
-            case 0x08: output += [backslash, UInt8(ascii: "b")]
-            case 0x0C: output += [backslash, UInt8(ascii: "f")]
-            case 0..<0x20:
-                output += [backslash, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")]
-                output += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
-            default:
-                output.append(byte)
+        // the bytes of other characters (all 0x80 and above) are copied as they are, a run of
+        // bytes that need no escape in one copy.
+        var text = text
+        text.withUTF8 { utf8 in
+            var run = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == backslash else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+                appendEscaped(byte, to: &output)
+                run = index + 1
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// The escape of `byte`, one of the bytes JSON escapes (`"`, `\` and the control characters).
+    private static func appendEscaped(_ byte: UInt8, to output: inout [UInt8]) {
+        let backslash = UInt8(ascii: "\\")
+        switch byte {
+        case UInt8(ascii: "\""): output += [backslash, UInt8(ascii: "\"")]
+        case backslash: output += [backslash, backslash]
+        case UInt8(ascii: "\n"): output += [backslash, UInt8(ascii: "n")]
+        case UInt8(ascii: "\r"): output += [backslash, UInt8(ascii: "r")]
+        case UInt8(ascii: "\t"): output += [backslash, UInt8(ascii: "t")]
+        case 0x08: output += [backslash, UInt8(ascii: "b")]
+        case 0x0C: output += [backslash, UInt8(ascii: "f")]
+        case 0..<0x20:
+            output += [backslash, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")]
+            output += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
+        default:
+            output.append(byte)
+        }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
@@ -215,7 +258,17 @@ public struct JSONWriter {
     }
 
     private mutating func newLine(depth: Int) {
-        bytes.append(UInt8(ascii: "\n"))
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
+        // A line break and the indent copied from one prepared line: a report's 100,000 item
+        // records are 700,000 lines.
+        let length = 1 + depth * 2
+        if length <= JSONWriter.indents.count {
+            bytes.append(contentsOf: JSONWriter.indents[0..<length])
+        } else {
+            bytes.append(UInt8(ascii: "\n"))
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
+        }
     }
+
+    /// A line break and the indent of 32 levels.
+    private static let indents: [UInt8] = [UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 64)
 }

@@ -44,7 +44,8 @@ extension WorkflowRun {
             let items = (record?.output?.items ?? partial?.items)?.enumerated().map { index, item in
                 ItemReport(
                     id: "\(qualified.id)[\(index)]", item: masked(item.item), state: item.state,
-                    outputs: item.outputs.mapValues(masked), error: item.error)
+                    // Most items have no outputs: no mapping (and no new dictionary) for them.
+                    outputs: item.outputs.isEmpty ? [:] : item.outputs.mapValues(masked), error: item.error)
             }
             var report = StepReport(
                 id: qualified.id, name: step.name, kind: step.kind.keyword, group: qualified.parent,

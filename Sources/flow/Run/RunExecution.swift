@@ -293,24 +293,22 @@ struct ReportWriter: Sendable {
         var written = true
         for file in reports {
             do {
-                let text: String
                 switch file.format {
-                case "junit": text = report.junitText()
+                case "junit": try file.write(report.junitText())
                 case "html":
-                    text = HTMLReport(
-                        report: report, timelines: recorder?.steps ?? [:], workflow: run.workflow,
-                        sourceLines: sourceLines, masker: run.masker
-                    ).text()
+                    try file.write(
+                        HTMLReport(
+                            report: report, timelines: recorder?.steps ?? [:], workflow: run.workflow,
+                            sourceLines: sourceLines, masker: run.masker
+                        ).text())
                 case "trace":
-                    text = TraceReport(report: report, timelines: recorder?.steps ?? [:], masker: run.masker).text()
-                default: text = try report.jsonText()
+                    try file.write(
+                        TraceReport(report: report, timelines: recorder?.steps ?? [:], masker: run.masker).text())
+                default: try file.write(bytes: report.jsonBytes())
                 }
-                try file.write(text)
-            } catch let failure as ReportFile.Failure {
-                StandardError.write("flow run: \(failure.message)\n")
-                written = false
             } catch {
-                StandardError.write("flow run: cannot encode the \(file.format) report\n")
+                // Every report is made in memory without failing: only writing its file can fail.
+                StandardError.write("flow run: \(error.message)\n")
                 written = false
             }
         }
