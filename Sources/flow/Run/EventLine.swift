@@ -1,3 +1,4 @@
+import FlowDSL
 import FlowTasks
 import Foundation
 
@@ -19,28 +20,9 @@ struct EventLine {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    /// `text` as a JSON string, quoted and escaped exactly as `Value.jsonText` does.
+    /// `text` as a JSON string, quoted and escaped by the one JSON writer (`Value.jsonText`'s).
     mutating func appendJSONString(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        // Every character JSON escapes is ASCII, so escaping byte by byte is escaping by scalar:
-        // the bytes of other characters (all 0x80 and above) are copied as they are.
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"" as StaticString)
-            case UInt8(ascii: "\\"): append("\\\\" as StaticString)
-            case 0x0A: append("\\n" as StaticString)
-            case 0x0D: append("\\r" as StaticString)
-            case 0x09: append("\\t" as StaticString)
-            case 0x08: append("\\b" as StaticString)
-            case 0x0C: append("\\f" as StaticString)
-            case ..<0x20:
-                append("\\u00" as StaticString)
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0xF)])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONWriter.appendString(text, to: &bytes)
     }
 
     /// `"key":"value"` followed by a comma unless it is the object's last member.
@@ -137,8 +119,6 @@ struct EventLine {
         appendDecimal(Int64(now.tv_nsec / 1_000_000), width: 3)
         bytes.append(UInt8(ascii: "Z"))
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
     /// `civil_from_days`), as `gmtime` computes it, without its lock and its `tm` record.
