@@ -127,6 +127,12 @@ import Testing
         }
     }
 
+    @Test func aDeeplyNestedRegexInAFilterMatchesNothingAndDoesNotCrash() throws {
+        let regex = String(repeating: "(", count: 100_000) + "a" + String(repeating: ")", count: 100_000)
+        #expect(try evaluate("jsonPath('[\"a\"]', '$[?match(@, \"\(regex)\")]')") == [] as Value)
+        #expect(try evaluate("jsonPath('[\"a\"]', '$[?match(@, \"((a))\")]')") == ["a"] as Value)
+    }
+
     @Test func badArgumentsAreClearErrors() {
         #expect(throws: EvaluationError.self) { try evaluate("jsonPath('not json', '$.a')") }
         do {
