@@ -253,13 +253,15 @@ extension WorkflowSchema {
         )
     }
 
-    /// The methods flow sends, in any letter case as the parser accepts them; the listed upper-case
-    /// spellings are what editors offer.
+    /// The methods flow sends: the seven common ones in any letter case as the parser accepts them
+    /// (the listed upper-case spellings are what editors offer), or any other method token written
+    /// without lower-case letters (`PROPFIND`).
     static func methodDefinition(_ description: String) -> JSONNode {
-        let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
-        let anyCase = methods.map { method in
-            method.map { "[\($0)\($0.lowercased())]" }.joined()
-        }
+        let methods = HTTPMethod.allCases.map(\.rawValue)
+        let anyCase =
+            methods.map { method in
+                method.map { "[\($0)\($0.lowercased())]" }.joined()
+            } + ["[A-Z0-9!#$%&'*+.^_`|~-]+"]
         return SchemaVocabulary.either(
             description,
             [
