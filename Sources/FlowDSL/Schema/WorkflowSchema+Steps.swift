@@ -175,6 +175,8 @@ extension WorkflowSchema {
                 "multipart": multipartDefinition,
                 "timeout": V.orExpression("The request's timeout.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether to follow redirects (default true)."),
+                "compressed": V.boolean(
+                    "Whether to offer Accept-Encoding and decode the body (default `defaults.http.compressed`, true)."),
                 "allow-insecure-redirect": V.boolean(
                     "Whether a redirect from https to plain http is followed (default false: it fails the request)."),
                 "tls": V.ref("tls", "TLS certificates (over `defaults.http.tls`, key by key)."),
