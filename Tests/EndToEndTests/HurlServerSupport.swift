@@ -38,9 +38,11 @@ enum HurlServer {
 
     /// Runs `workflow` (a flow file without its `version: 1` line) with the built `flow` against the
     /// server, and expects it to succeed. The workflow reads the server's address as
-    /// `env.HURL_SERVER` and the vendored files' folder as `env.HURL_FILES`.
+    /// `env.HURL_SERVER` and the vendored files' folder as `env.HURL_FILES`; `after` then checks
+    /// the files the run wrote in the workflow's folder.
     static func check(
-        _ name: String, _ workflow: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ name: String, _ workflow: String, sourceLocation: SourceLocation = #_sourceLocation,
+        after: (URL) throws -> Void = { _ in }
     ) async throws {
         let server = try #require(url, "the suite needs the .hurlServer trait", sourceLocation: sourceLocation)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-hurl-\(UUID().uuidString)")
@@ -53,6 +55,7 @@ enum HurlServer {
             environment: ["HURL_SERVER": server, "HURL_FILES": files.path])
         #expect(
             outcome.exitCode == 0, "\(name).yaml:\n\(outcome.stdout)\(outcome.stderr)", sourceLocation: sourceLocation)
+        try after(folder)
     }
 }
 
