@@ -30,6 +30,8 @@ public struct HTTPStep: Sendable, Hashable {
     public let followRedirects: Bool?
     /// Whether a redirect from `https` to plain `http` is followed (`allow-insecure-redirect`).
     public var allowInsecureRedirect = false
+    /// `http-version`: the HTTP version asked for; `nil` for HTTP/2 where TLS offers it.
+    public var version: HTTPVersionSetting?
     /// `tls`, `auth`, `proxy` and `cookies` of this request (see `HTTPTransportSettings`).
     public var transport = HTTPTransportSettings()
     /// What the response must look like.

@@ -77,6 +77,7 @@ extension Workflow {
                     timed.transport = request.transport
                     timed.responseBody = request.responseBody
                     timed.allowInsecureRedirect = request.allowInsecureRedirect
+                    timed.version = request.version
                     kind = .http(timed)
                 }
             case .group(let group):

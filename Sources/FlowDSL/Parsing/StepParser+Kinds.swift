@@ -3,6 +3,7 @@ extension StepParser {
         [
             "method", "url", "query", "headers", "json", "form", "body", "body-file", "multipart", "timeout",
             "follow-redirects", "allow-insecure-redirect", "expect",
+            "http-version",
         ] + transportKeys
     /// Everything an `http` mapping may hold, joined once rather than per request.
     static let allHTTPKeys = httpKeys + responseBodyKeys
@@ -64,6 +65,7 @@ extension StepParser {
         step.responseBody = parseResponseBody(field, method: method)
         step.allowInsecureRedirect =
             field["allow-insecure-redirect"].flatMap { reader.bool($0.value, "'allow-insecure-redirect'") } ?? false
+        step.version = parseHTTPVersion(field)
         return step
     }
 
