@@ -3,6 +3,7 @@ extension StepParser {
         [
             "method", "url", "query", "headers", "json", "form", "body", "body-file", "multipart", "timeout",
             "follow-redirects", "allow-insecure-redirect", "compressed", "expect",
+            "http-version",
         ] + transportKeys
     /// Everything an `http` mapping may hold, joined once rather than per request.
     static let allHTTPKeys = httpKeys + responseBodyKeys
@@ -65,6 +66,7 @@ extension StepParser {
         step.allowInsecureRedirect =
             field["allow-insecure-redirect"].flatMap { reader.bool($0.value, "'allow-insecure-redirect'") } ?? false
         step.compressed = field["compressed"].flatMap { reader.bool($0.value, "'compressed'") }
+        step.version = parseHTTPVersion(field)
         return step
     }
 

@@ -167,6 +167,7 @@ struct HTTPStepRunner: Sendable {
         request.originBoundHeaders = plan.headers.filter { masker($0.value) != $0.value }.map(\.name)
         request.allowsInsecureRedirect = http.allowInsecureRedirect
         request.decodesContent = http.compressed ?? defaults.http.compressed ?? true
+        request.version = http.version.flatMap { HTTPVersion(rawValue: $0.rawValue) }
         try transportContext.apply(
             http.transport, defaults: defaults.http, to: &request, at: http.location, scope: scope, masker: masker)
         return request
