@@ -2,7 +2,7 @@ extension StepParser {
     static let httpKeys =
         [
             "method", "url", "query", "headers", "json", "form", "body", "body-file", "multipart", "timeout",
-            "follow-redirects", "allow-insecure-redirect", "compressed", "expect",
+            "follow-redirects", "allow-insecure-redirect", "keep-credentials-on-redirect", "compressed", "expect",
         ] + transportKeys
     /// Everything an `http` mapping may hold, joined once rather than per request.
     static let allHTTPKeys = httpKeys + responseBodyKeys
@@ -64,6 +64,9 @@ extension StepParser {
         step.responseBody = parseResponseBody(field, method: method)
         step.allowInsecureRedirect =
             field["allow-insecure-redirect"].flatMap { reader.bool($0.value, "'allow-insecure-redirect'") } ?? false
+        step.keepCredentialsOnRedirect =
+            field["keep-credentials-on-redirect"].flatMap { reader.bool($0.value, "'keep-credentials-on-redirect'") }
+            ?? false
         step.compressed = field["compressed"].flatMap { reader.bool($0.value, "'compressed'") }
         return step
     }

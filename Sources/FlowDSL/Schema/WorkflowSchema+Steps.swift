@@ -175,6 +175,9 @@ extension WorkflowSchema {
                 "multipart": multipartDefinition,
                 "timeout": V.orExpression("The request's timeout.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether to follow redirects (default true)."),
+                "keep-credentials-on-redirect": V.boolean(
+                    "Whether Authorization, Cookie and secret-holding headers go on to another origin after a "
+                        + "redirect (default false: they are dropped)."),
                 "compressed": V.boolean(
                     "Whether to offer Accept-Encoding and decode the body (default `defaults.http.compressed`, true)."),
                 "allow-insecure-redirect": V.boolean(
