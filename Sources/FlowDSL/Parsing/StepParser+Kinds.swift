@@ -26,7 +26,7 @@ extension StepParser {
         if let first = bodies.first {
             switch first.key {
             case "json": body = .json(reader.valueTemplate(first.value))
-            case "form": body = .form(reader.namedValues(first.value, "'form'"))
+            case "form": body = .form(reader.repeatableNamedValues(first.value, "'form'"))
             case "body": body = reader.text(first.value, "'body'").map(HTTPStep.Body.text)
             case "multipart": body = .multipart(parseMultipart(first.value))
             default: body = reader.text(first.value, "'body-file'").map(HTTPStep.Body.file)
@@ -34,7 +34,7 @@ extension StepParser {
         }
         let method = field["method"].flatMap { parseMethod($0.value) } ?? .get
         let query = field["query"].map { parseQuery($0.value) } ?? []
-        let headers = field["headers"].map { reader.namedValues($0.value, "'headers'") } ?? []
+        let headers = field["headers"].map { reader.repeatableNamedValues($0.value, "'headers'") } ?? []
         var timeout: Duration?
         if let entry = field["timeout"],
             !reader.deferred(entry.value, "'timeout'", as: .duration, to: .httpTimeout(step: id))
