@@ -445,6 +445,24 @@ import Testing
             """#)
     }
 
+    @Test("bytes_empty") func bytesEmpty() async throws {
+        try await HurlServer.check(
+            "bytes_empty",
+            #"""
+            defaults:
+              http: { base-url: "${{ env.HURL_SERVER }}" }
+            steps:
+              empty:
+                http: { url: /empty_bytes }
+                expect:
+                  status: 200
+                  headers: { Content-Type: application/octet-stream }
+                  assert:
+                    - result.bytes == 0   # isEmpty
+                    - result.bytes == 0   # count == 0
+            """#)
+    }
+
     @Test("capture_and_assert") func captureAndAssert() async throws {
         try await HurlServer.check(
             "capture_and_assert",
@@ -549,6 +567,127 @@ import Testing
                     Content-Type: text/html; charset=utf-8
                   assert:
                     - startsWith(result.body, 'Hello')   # and bytes startsWith hex,48656c6c6f ("Hello")
+                    - sha256(result.body) == '7f83b1657ff1fc53b92dc18148a1d65dfc2d4b1fa3d677284addd200126d9069'
+                    - md5(result.body) == 'ed076287532e86365e841e92bfc50d8c'
+                    - result.body == 'Hello World!'
+              none-bodies:   # the implicit bodies base64,SGVsbG8gV29ybGQh; hex,48656c6c6f20576f726c6421; file,hello.txt;
+                http: { url: /compressed/none }
+                expect:
+                  status: 200
+                  assert: [result.base64 == 'SGVsbG8gV29ybGQh']
+              gzip:
+                http: { url: /compressed/gzip }
+                expect:
+                  status: 200
+                  headers:
+                    Content-Length: "32"
+                    Content-Encoding: gzip
+                    Content-Type: text/html; charset=utf-8
+                  assert:
+                    - startsWith(result.body, 'Hello')   # and bytes startsWith hex,48656c6c6f ("Hello")
+                    - sha256(result.body) == '7f83b1657ff1fc53b92dc18148a1d65dfc2d4b1fa3d677284addd200126d9069'
+                    - md5(result.body) == 'ed076287532e86365e841e92bfc50d8c'
+                    - result.body == 'Hello World!'
+              gzip-bodies:   # the implicit bodies base64,SGVsbG8gV29ybGQh; hex,48656c6c6f20576f726c6421; file,hello.txt;
+                http: { url: /compressed/gzip }
+                expect:
+                  status: 200
+                  assert: [result.base64 == 'SGVsbG8gV29ybGQh']
+              zlib:
+                http: { url: /compressed/zlib }
+                expect:
+                  status: 200
+                  headers:
+                    Content-Length: "20"
+                    Content-Encoding: deflate
+                    Content-Type: text/html; charset=utf-8
+                  assert:
+                    - startsWith(result.body, 'Hello')   # and bytes startsWith hex,48656c6c6f ("Hello")
+                    - sha256(result.body) == '7f83b1657ff1fc53b92dc18148a1d65dfc2d4b1fa3d677284addd200126d9069'
+                    - md5(result.body) == 'ed076287532e86365e841e92bfc50d8c'
+                    - result.body == 'Hello World!'
+              zlib-bodies:   # the implicit bodies base64,SGVsbG8gV29ybGQh; hex,48656c6c6f20576f726c6421; file,hello.txt;
+                http: { url: /compressed/zlib }
+                expect:
+                  status: 200
+                  assert: [result.base64 == 'SGVsbG8gV29ybGQh']
+              brotli:
+                http: { url: /compressed/brotli }
+                expect:
+                  status: 200
+                  headers:
+                    Content-Length: "17"
+                    Content-Encoding: br
+                    Content-Type: text/html; charset=utf-8
+                  assert:
+                    - startsWith(result.body, 'Hello')   # and bytes startsWith hex,48656c6c6f ("Hello")
+                    - sha256(result.body) == '7f83b1657ff1fc53b92dc18148a1d65dfc2d4b1fa3d677284addd200126d9069'
+                    - md5(result.body) == 'ed076287532e86365e841e92bfc50d8c'
+                    - result.body == 'Hello World!'
+              brotli-bodies:   # the implicit bodies base64,SGVsbG8gV29ybGQh; hex,48656c6c6f20576f726c6421; file,hello.txt;
+                http: { url: /compressed/brotli }
+                expect:
+                  status: 200
+                  assert: [result.base64 == 'SGVsbG8gV29ybGQh']
+              brotli-large:
+                http: { url: /compressed/brotli_large }
+                expect:
+                  status: 200
+                  headers: { Content-Encoding: br, Content-Type: image/jpeg }
+                  assert:
+                    - startsWith(result.base64, '/9j/4')   # bytes startsWith hex,ffd8ffe0 (a JPEG)
+                    # file,cat.jpg: the SHA-256 of Hurl's tests_ok/cat.jpg (cat.jpg.br decoded)
+                    - sha256(result.base64, 'hex', 'base64') == '13674a41376ef3d7a49ce337b08fabb9ae6b247028b846c05a09ed7dcf33fe5b'
+              brotli-identity:
+                http: { url: /compressed/brotli_identity }
+                expect:
+                  status: 200
+                  headers:
+                    Content-Length: "17"
+                    Content-Encoding: br, identity
+                    Content-Type: text/html; charset=utf-8
+                  assert:
+                    - startsWith(result.body, 'Hello')
+                    - sha256(result.body) == '7f83b1657ff1fc53b92dc18148a1d65dfc2d4b1fa3d677284addd200126d9069'
+                    - md5(result.body) == 'ed076287532e86365e841e92bfc50d8c'
+                    - result.body == 'Hello World!'
+            """#)
+    }
+
+    @Test(
+        "compressed_option",
+        .disabled(
+            "issue 29: waits for hashes of a body held in memory (sha256, md5) and requests without Accept-Encoding"))
+    func compressedOption() async throws {
+        try await HurlServer.check(
+            "compressed_option",
+            #"""
+            # [Options] compressed: true on each request (compressed: false on the second): flow offers every
+            # encoding its libcurl decodes (Accept-Encoding) by default
+            defaults:
+              http: { base-url: "${{ env.HURL_SERVER }}" }
+            steps:
+              none:
+                http: { url: /compressed/none }
+                expect:
+                  status: 200
+                  headers:
+                    Content-Length: "12"
+                    Content-Type: text/html; charset=utf-8
+                  assert:
+                    - startsWith(result.body, 'Hello')   # and bytes startsWith hex,48656c6c6f ("Hello")
+                    - sha256(result.body) == '7f83b1657ff1fc53b92dc18148a1d65dfc2d4b1fa3d677284addd200126d9069'
+                    - md5(result.body) == 'ed076287532e86365e841e92bfc50d8c'
+                    - result.body == 'Hello World!'
+              none-not-compressed:   # [Options] compressed: false: no Accept-Encoding
+                http: { url: /compressed/none, compressed: false }
+                expect:
+                  status: 200
+                  headers:
+                    Content-Length: "12"
+                    Content-Type: text/html; charset=utf-8
+                  assert:
+                    - startsWith(result.body, 'Hello')
                     - sha256(result.body) == '7f83b1657ff1fc53b92dc18148a1d65dfc2d4b1fa3d677284addd200126d9069'
                     - md5(result.body) == 'ed076287532e86365e841e92bfc50d8c'
                     - result.body == 'Hello World!'
@@ -903,6 +1042,23 @@ import Testing
             """#)
     }
 
+    @Test("empty_sections", .disabled("issue 29: waits for requests without Accept-Encoding")) func emptySections()
+        async throws
+    {
+        try await HurlServer.check(
+            "empty_sections",
+            #"""
+            # Empty [Options], [QueryStringParams], [FormParams], [MultipartFormData] and [Cookies] sections:
+            # flow's empty query mapping; the /hello route wants no Accept-Encoding.
+            defaults:
+              http: { base-url: "${{ env.HURL_SERVER }}", compressed: false }
+            steps:
+              hello:
+                http: { url: /hello, query: {} }
+                expect: { status: 200, assert: [result.body == 'Hello World!'] }
+            """#)
+    }
+
     @Test("entry") func entry() async throws {
         try await HurlServer.check(
             "entry",
@@ -934,6 +1090,29 @@ import Testing
                   url: /expect
                   headers: { Expect: 100-continue }
                   body: data
+                expect: { status: 200 }
+            """#)
+    }
+
+    @Test("fileroot") func fileroot() async throws {
+        try await HurlServer.check(
+            "fileroot",
+            #"""
+            # hurl --file-root build/: relative files are read and written in build/ (flow: relative to the
+            # workflow's folder, where this test runs it).
+            defaults:
+              http: { base-url: "${{ env.HURL_SERVER }}" }
+            steps:
+              output:   # [Options] output: fileroot.bin
+                http: { url: /fileroot, save-to: build/fileroot.bin }
+                expect: { status: 200 }
+              post-file:
+                needs: output
+                http: { method: POST, url: /fileroot, body-file: build/fileroot.bin }
+                expect: { status: 200 }
+              post-descendant:   # file,../build/fileroot.bin;
+                needs: output
+                http: { method: POST, url: /fileroot, body-file: build/../build/fileroot.bin }
                 expect: { status: 200 }
             """#)
     }
@@ -1731,6 +1910,30 @@ import Testing
             """#)
     }
 
+    @Test("post_xml") func postXml() async throws {
+        try await HurlServer.check(
+            "post_xml",
+            #"""
+            defaults:   # hurl sends an XML body with Content-Type: application/xml
+              http: { base-url: "${{ env.HURL_SERVER }}", headers: { Content-Type: application/xml } }
+            steps:
+              prolog:
+                http:
+                  method: POST
+                  url: /post-xml
+                  body: |-
+                    <?xml version="1.0"?>
+                    <drink>café</drink>
+                expect: { status: 200 }
+              no-prolog:
+                http: { method: POST, url: /post-xml-no-prolog, body: <drink>café</drink> }
+                expect: { status: 200 }
+              large:   # the body of the third request of post_xml.hurl, as a file
+                http: { method: POST, url: /post-xml-large, body-file: "${{ env.HURL_FILES }}/post_xml_large.xml" }
+                expect: { status: 200 }
+            """#)
+    }
+
     @Test("predicates_number", .disabled("issue 29: waits for the type predicates (isInteger, isFloat) and exists"))
     func predicatesNumber() async throws {
         try await HurlServer.check(
@@ -1941,6 +2144,33 @@ import Testing
             """#)
     }
 
+    @Test("retry_option") func retryOption() async throws {
+        try await HurlServer.check(
+            "retry_option",
+            #"""
+            defaults:
+              http: { base-url: "${{ env.HURL_SERVER }}" }
+            steps:
+              create:
+                http: { method: POST, url: /jobs }
+                expect: { status: 201, assert: [result.json.state == 'RUNNING'] }
+                outputs: { job_id: "${{ result.json.id }}" }
+              poll:   # [Options] retry: 10, retry-interval: 100
+                needs: create
+                http: { url: "/jobs/${{ steps.create.outputs.job_id }}" }
+                expect: { status: 200 }
+                repeat: { until: "result.json.state == 'COMPLETED'", every: 100ms, max-attempts: 10 }
+              delete:
+                needs: [create, poll]
+                http: { method: DELETE, url: "/jobs/${{ steps.create.outputs.job_id }}" }
+                expect: { status: 200 }
+              gone:
+                needs: [create, delete]
+                http: { url: "/jobs/${{ steps.create.outputs.job_id }}" }
+                expect: { status: 404 }
+            """#)
+    }
+
     @Test("retry_until_200") func retryUntil200() async throws {
         try await HurlServer.check(
             "retry_until_200",
@@ -2133,6 +2363,51 @@ import Testing
             steps:
               verbose:
                 http: { url: /verbose }
+            """#)
+    }
+
+    @Test("very_verbose") func veryVerbose() async throws {
+        try await HurlServer.check(
+            "very_verbose",
+            #"""
+            defaults:   # hurl --location
+              http: { base-url: "${{ env.HURL_SERVER }}", follow-redirects: true }
+            steps:
+              redirect:
+                http: { url: /very-verbose/redirect }
+                expect: { status: 200 }
+              latin1:
+                needs: redirect
+                http: { url: /very-verbose/encoding/latin1 }
+                expect: { status: 200 }
+              brotli:
+                needs: latin1
+                http:
+                  method: POST
+                  url: /very-verbose/compressed/brotli
+                  headers: { Accept-Encoding: brotli, Content-Type: application/json }
+                  body: |-
+                    {
+                        "foo": "bar",
+                        "baz": true
+                    }
+                expect: { status: 200 }
+              cat:
+                needs: brotli
+                http: { url: /very-verbose/cat }
+                expect: { status: 200 }
+              update-cat:   # cat: file,cat.jpg; image/jpeg (the route checks the file name and type)
+                needs: cat
+                http:
+                  method: POST
+                  url: /very-verbose/update-cat
+                  multipart:
+                    cat: { file: "${{ env.HURL_FILES }}/cat.jpg.br", filename: cat.jpg, content-type: image/jpeg }
+                expect: { status: 200 }
+              done:
+                needs: update-cat
+                http: { url: /very-verbose/done, headers: { x-foo: bar } }
+                expect: { status: 200 }
             """#)
     }
 }
