@@ -23,7 +23,7 @@ struct Evaluator<Context: EvaluationContext> {
                         throw EvaluationError(
                             message: problem, offset: span.offset, length: accessor.span.end - span.offset)
                     }
-                    readsHeaders = name == "result" && key == "headers"
+                    readsHeaders = name == "result" && (key == "headers" || key == "header_values")
                 } else if position == 1, readsHeaders, case .string(let key) = selector {
                     // Header names are stored lower-cased and read in any case, as HTTP compares them.
                     selector = .string(key.lowercased())

@@ -6,6 +6,7 @@ package enum SandboxRoutes {
         BasicRoutes.register(on: router, state: state)
         AuthRoutes.register(on: router, state: state)
         CookieRoutes.register(on: router, state: state)
+        ResponseHeaderRoutes.register(on: router, state: state)
         FlakyRoutes.register(on: router, state: state)
         ReflectRoute.register(on: router, state: state)
         MultipartRoutes.register(on: router, state: state)
