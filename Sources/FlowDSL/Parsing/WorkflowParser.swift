@@ -201,7 +201,7 @@ struct WorkflowParser {
         guard let entries = reader.mapping(node, "'defaults.http'") else { return HTTPDefaults() }
         reader.rejectUnknownKeys(
             entries,
-            allowed: ["base-url", "headers", "timeout", "follow-redirects", "no-proxy", "max-body"]
+            allowed: ["base-url", "headers", "timeout", "follow-redirects", "no-proxy", "max-body", "compressed"]
                 + StepParser.transportKeys,
             in: "'defaults.http'"
         )
@@ -231,6 +231,7 @@ struct WorkflowParser {
         reader = stepParser.reader
         defaults.noProxy = field["no-proxy"].flatMap { reader.text($0.value, "'no-proxy'") }
         defaults.maxBody = maxBody
+        defaults.compressed = field["compressed"].flatMap { reader.bool($0.value, "'compressed'") }
         return defaults
     }
 }

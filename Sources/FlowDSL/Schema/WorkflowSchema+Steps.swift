@@ -175,6 +175,8 @@ extension WorkflowSchema {
                 "multipart": multipartDefinition,
                 "timeout": V.orExpression("The request's timeout.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether to follow redirects (default true)."),
+                "compressed": V.boolean(
+                    "Whether to offer Accept-Encoding and decode the body (default `defaults.http.compressed`, true)."),
                 "allow-insecure-redirect": V.boolean(
                     "Whether a redirect from https to plain http is followed (default false: it fails the request)."),
                 "tls": V.ref("tls", "TLS certificates (over `defaults.http.tls`, key by key)."),
@@ -253,13 +255,15 @@ extension WorkflowSchema {
         )
     }
 
-    /// The methods flow sends, in any letter case as the parser accepts them; the listed upper-case
-    /// spellings are what editors offer.
+    /// The methods flow sends: the seven common ones in any letter case as the parser accepts them
+    /// (the listed upper-case spellings are what editors offer), or any other method token written
+    /// without lower-case letters (`PROPFIND`).
     static func methodDefinition(_ description: String) -> JSONNode {
-        let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
-        let anyCase = methods.map { method in
-            method.map { "[\($0)\($0.lowercased())]" }.joined()
-        }
+        let methods = HTTPMethod.allCases.map(\.rawValue)
+        let anyCase =
+            methods.map { method in
+                method.map { "[\($0)\($0.lowercased())]" }.joined()
+            } + ["[A-Z0-9!#$%&'*+.^_`|~-]+"]
         return SchemaVocabulary.either(
             description,
             [

@@ -161,6 +161,7 @@ public enum WorkflowSchema {
                 "headers": V.map("Headers sent with every request.", values: V.scalar),
                 "timeout": V.orExpression("The timeout of every request.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether requests follow redirects (default true)."),
+                "compressed": V.boolean("Whether requests offer Accept-Encoding and decode bodies (default true)."),
                 "tls": V.ref("tls", "TLS certificates of every request."),
                 "auth": V.ref("auth", "The `Authorization` of every request."),
                 "proxy": V.ref("proxy", "The proxy of every request."),

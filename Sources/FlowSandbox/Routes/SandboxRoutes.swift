@@ -9,6 +9,7 @@ package enum SandboxRoutes {
         ResponseHeaderRoutes.register(on: router, state: state)
         FlakyRoutes.register(on: router, state: state)
         ReflectRoute.register(on: router, state: state)
+        RequestRoute.register(on: router, state: state)
         MultipartRoutes.register(on: router, state: state)
         ContentRangeRoutes.register(on: router, state: state)
         TusRoutes.register(on: router, state: state)
