@@ -17,6 +17,7 @@ package enum SandboxRoutes {
         DownloadRoutes.register(on: router, state: state)
         ItemRoutes.register(on: router, state: state)
         PollingRoutes.register(on: router, state: state)
+        DocumentRoutes.register(on: router, state: state)
     }
 
     /// Every endpoint as `METHOD /path`, captures in braces (`GET /items/{n}`), sorted: what
