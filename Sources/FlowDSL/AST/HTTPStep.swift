@@ -30,6 +30,9 @@ public struct HTTPStep: Sendable, Hashable {
     public let followRedirects: Bool?
     /// Whether a redirect from `https` to plain `http` is followed (`allow-insecure-redirect`).
     public var allowInsecureRedirect = false
+    /// Whether `Authorization`, `Cookie` and secret-holding headers are sent on after a redirect
+    /// to another origin (`keep-credentials-on-redirect`, curl's `--location-trusted`).
+    public var keepCredentialsOnRedirect = false
     /// `compressed`: whether `Accept-Encoding` is offered and the body decoded (default
     /// `defaults.http.compressed`, else true).
     public var compressed: Bool?

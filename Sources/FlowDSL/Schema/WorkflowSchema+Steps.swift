@@ -155,6 +155,15 @@ extension WorkflowSchema {
         ])
     }
 
+    /// A text, or a list of texts that repeats its name (`query`, `headers`, `form`).
+    static var scalarOrList: JSONNode {
+        .object([
+            "anyOf": .array([
+                SchemaVocabulary.scalar, .object(["type": .string("array"), "items": SchemaVocabulary.scalar]),
+            ])
+        ])
+    }
+
     static var httpDefinition: JSONNode {
         typealias V = SchemaVocabulary
         return V.closedObject(
@@ -164,17 +173,18 @@ extension WorkflowSchema {
                 "url": V.text("The URL; a relative one resolves against `defaults.http.base-url`."),
                 "query": V.map(
                     "Query parameters, added to the URL encoded; a list repeats the name.",
-                    values: .object([
-                        "anyOf": .array([V.scalar, .object(["type": .string("array"), "items": V.scalar])])
-                    ])),
-                "headers": V.map("Request headers.", values: V.scalar),
+                    values: scalarOrList),
+                "headers": V.map("Request headers; a list sends the header once per item.", values: scalarOrList),
                 "json": .object(["description": .string("A JSON body: any YAML value (expressions allowed).")]),
-                "form": V.map("A url-encoded form body.", values: V.scalar),
+                "form": V.map("A url-encoded form body; a list repeats the field.", values: scalarOrList),
                 "body": V.text("A text body."),
                 "body-file": V.text("A file sent as the body, streamed."),
                 "multipart": multipartDefinition,
                 "timeout": V.orExpression("The request's timeout.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether to follow redirects (default true)."),
+                "keep-credentials-on-redirect": V.boolean(
+                    "Whether Authorization, Cookie and secret-holding headers go on to another origin after a "
+                        + "redirect (default false: they are dropped)."),
                 "compressed": V.boolean(
                     "Whether to offer Accept-Encoding and decode the body (default `defaults.http.compressed`, true)."),
                 "allow-insecure-redirect": V.boolean(
