@@ -36,6 +36,8 @@ public struct HTTPStep: Sendable, Hashable {
     /// `compressed`: whether `Accept-Encoding` is offered and the body decoded (default
     /// `defaults.http.compressed`, else true).
     public var compressed: Bool?
+    /// `http-version`: the HTTP version asked for; `nil` for HTTP/2 where TLS offers it.
+    public var version: HTTPVersionSetting?
     /// `tls`, `auth`, `proxy` and `cookies` of this request (see `HTTPTransportSettings`).
     public var transport = HTTPTransportSettings()
     /// What the response must look like.

@@ -3,6 +3,7 @@ extension StepParser {
         [
             "method", "url", "query", "headers", "json", "form", "body", "body-file", "multipart", "timeout",
             "follow-redirects", "allow-insecure-redirect", "keep-credentials-on-redirect", "compressed", "expect",
+            "http-version",
         ] + transportKeys
     /// Everything an `http` mapping may hold, joined once rather than per request.
     static let allHTTPKeys = httpKeys + responseBodyKeys
@@ -68,6 +69,7 @@ extension StepParser {
             field["keep-credentials-on-redirect"].flatMap { reader.bool($0.value, "'keep-credentials-on-redirect'") }
             ?? false
         step.compressed = field["compressed"].flatMap { reader.bool($0.value, "'compressed'") }
+        step.version = parseHTTPVersion(field)
         return step
     }
 

@@ -168,6 +168,7 @@ struct HTTPStepRunner: Sendable {
         request.allowsInsecureRedirect = http.allowInsecureRedirect
         request.keepsCredentialsOnRedirect = http.keepCredentialsOnRedirect
         request.decodesContent = http.compressed ?? defaults.http.compressed ?? true
+        request.version = http.version.flatMap { HTTPVersion(rawValue: $0.rawValue) }
         try transportContext.apply(
             http.transport, defaults: defaults.http, to: &request, at: http.location, scope: scope, masker: masker)
         return request
