@@ -340,10 +340,10 @@ import Testing
                 expect:
                   status: 200
                   assert:
-                    - xpath(result.body, 'string(//bk:book/bk:title)', fromJSON('{"bk":"urn:loc.gov:books"}')) == 'Cheaper by the Dozen'
+                    - xpath(result.body, 'string(//bk:book/bk:title)') == 'Cheaper by the Dozen'
                     - xpath(result.body, 'string(//*[name()=''bk:book'']/*[name()=''bk:title''])') == 'Cheaper by the Dozen'
                     - xpath(result.body, 'string(//*[local-name()=''book'']/*[local-name()=''title''])') == 'Cheaper by the Dozen'
-                    - xpath(result.body, 'string(//bk:book/isbn:number)', fromJSON('{"bk":"urn:loc.gov:books","isbn":"urn:ISBN:0-395-36341-6"}')) == '1568491379'
+                    - xpath(result.body, 'string(//bk:book/isbn:number)') == '1568491379'
                     - xpath(result.body, 'string(//*[name()=''bk:book'']/*[name()=''isbn:number''])') == '1568491379'
                     - xpath(result.body, 'string(//*[local-name()=''book'']/*[local-name()=''number''])') == '1568491379'
               svg:
@@ -361,7 +361,7 @@ import Testing
                   assert:
                     - xpath(result.body, 'string(//_:book/_:title)') == 'Cheaper by the Dozen'
                     - xpath(result.body, 'string(//_:book/_:title)') > 'Cheaper'
-                    - xpath(result.body, 'string(//_:book/isbn:number)', fromJSON('{"isbn":"urn:ISBN:0-395-36341-6"}')) == '1568491379'
+                    - xpath(result.body, 'string(//_:book/isbn:number)') == '1568491379'
                     - length(xpath(result.body, '//*[name()=''book'']/*[name()=''notes'']')) == 1
                     - length(xpath(result.body, '//*[local-name()=''book'']/*[local-name()=''notes'']')) == 1
                     - length(xpath(result.body, '//_:book/_:notes/*[local-name()=''p'']')) == 1
