@@ -102,12 +102,18 @@ void flow_xpath_evaluate(const char *document, size_t length, int html, const ch
     xmlDocPtr parsed = NULL;
     if (html) {
         // The body is already UTF-8 text (a `<meta charset>` must not make libxml2 read it otherwise).
-        int options = HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET;
+        int options =
+            HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET | HTML_PARSE_COMPACT;
         parsed = htmlReadMemory(document, (int)length, NULL, "UTF-8", options);
     } else {
         // No network, no external DTD, no entity substitution: a response is untrusted data.
-        int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING;
-        parsed = xmlReadMemory(document, (int)length, NULL, "UTF-8", options);
+        // COMPACT keeps short text in its node (fewer allocations, as lxml does); BIG_LINES
+        // counts lines past 65535 in messages. The bytes are the response's own, read in the
+        // encoding the document declares (UTF-8 by default): naming UTF-8 here would make
+        // libxml2 copy every byte through a converter, a third of the parse.
+        int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_COMPACT |
+                      XML_PARSE_BIG_LINES;
+        parsed = xmlReadMemory(document, (int)length, NULL, NULL, options);
     }
     if (parsed == NULL) {
         result->stage = 1;

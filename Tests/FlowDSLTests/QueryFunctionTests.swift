@@ -25,7 +25,7 @@ import Testing
                 "doc": ["present": nil, "list": [1, nil], "nested": ["x": 1]],
                 "ns": ["b": "urn:loc.gov:books"],
             ],
-            "result": ["headers": ["content-type": "text/xml"]],
+            "result": ["headers": ["content-type": "text/xml"], "header_values": ["set-cookie": ["a=1", "b=2"]]],
         ])
 
     @Test(arguments: [
@@ -187,6 +187,8 @@ import Testing
         ("exists(inputs.doc.list[2])", false), ("exists(inputs.doc['nested'].x)", true),
         ("exists(inputs.doc.nested.y)", false), ("exists(inputs.doc.present.deeper)", false),
         ("exists(result.headers.Content-Type)", true), ("exists(result.headers['CONTENT-TYPE'])", true),
+        ("exists(result.header_values.Set-Cookie[1])", true), ("exists(result.header_values.Set-Cookie)", true),
+        ("exists(result.header_values.ETag)", false),
         ("exists(null)", false), ("exists(1)", true), ("exists(capture('a', '(b)'))", false),
     ])
     func existsTellsANullFromAMissingKey(source: String, expected: Bool) throws {

@@ -34,8 +34,8 @@ extension Evaluator {
         }
         let container = try evaluate(accessors.count == 1 ? base : .access(base, Array(accessors.dropLast())))
         var selector = try selector(last)
-        if accessors.count == 2, case .root("result", _) = base, case .key("headers", _) = accessors[0],
-            case .string(let key) = selector
+        if accessors.count == 2, case .root("result", _) = base, case .key(let field, _) = accessors[0],
+            field == "headers" || field == "header_values", case .string(let key) = selector
         {
             // Header names are stored lower-cased and read in any case, as the evaluator reads them.
             selector = .string(key.lowercased())

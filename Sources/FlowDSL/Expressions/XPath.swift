@@ -63,7 +63,9 @@ enum XPath {
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             switch result.stage {
-            case 1: throw Problem(message: "the document is not well-formed \(html ? "HTML" : "XML"): \(message)")
+            case 1 where html: throw Problem(message: "the document is not HTML: \(message)")
+            case 1:
+                throw Problem(message: "the document is not well-formed XML: \(message) (for HTML, use htmlXPath())")
             case 2: throw Problem(message: "the XPath failed: \(message)")
             default: throw Problem(message: message)
             }
