@@ -42,8 +42,20 @@ extension WorkflowSchema {
                     "Let paths whose `${{ }}` values lead outside the folder their written text names "
                         + "(`save-to`, `body-file`, `upload.file`, multipart files) through (default false)."),
                 "outputs": V.map(
-                    "Values evaluated after the step succeeded, read as `steps.<id>.outputs.<name>`.",
-                    values: V.scalar
+                    "Values evaluated after the step succeeded, read as `steps.<id>.outputs.<name>`; "
+                        + "`{ value, secret: true }` masks the value from then on.",
+                    values: .object([
+                        "anyOf": .array([
+                            V.scalar,
+                            V.closedObject(
+                                "An output masked like a secret once known.",
+                                properties: [
+                                    "value": V.text("The output's value."),
+                                    "secret": V.boolean("Mask the value in everything the run prints or writes."),
+                                ],
+                                required: ["value"]),
+                        ])
+                    ])
                 ).adding(["propertyNames": V.ref("identifier")]),
                 "http": V.ref("http", "Send an HTTP request."),
                 "upload": V.ref("upload", "Upload a file in chunks (tus or Content-Range)."),
