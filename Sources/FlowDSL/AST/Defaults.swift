@@ -31,6 +31,8 @@ public struct HTTPDefaults: Sendable, Hashable {
     public var noProxy: ScalarText?
     /// `max-body`: the largest response body kept in memory (default 64 MiB).
     public var maxBody: Int?
+    /// `compressed`: whether requests offer `Accept-Encoding` and decode the body (default true).
+    public var compressed: Bool?
 
     /// Creates HTTP defaults.
     public init(

@@ -29,7 +29,9 @@ extension Functions {
         case "matches": return try matches(arguments)
         case "jsonPathPaths": return try jsonPathPaths(arguments)
         case "jsonPath": return try jsonPath(arguments)
-        default: throw Failure(message: "unknown function '\(name)'")
+        default:
+            if let value = try queryFunction(name, arguments) { return value }
+            throw Failure(message: "unknown function '\(name)'")
         }
     }
 
