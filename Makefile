@@ -28,6 +28,7 @@ test: deps
 	scripts/install-deps.sh chromium nginx
 	scripts/tus-peer --install
 	scripts/gcs-peer --install
+	scripts/hurl-peer --install
 	scripts/schema-check --install
 	scripts/argo-check --install
 	@date +'make test: %T build'

@@ -23,6 +23,9 @@ public struct HTTPRequest: Sendable {
     public var originBoundHeaders: [String] = []
     /// Whether a redirect from `https` to plain `http` is followed (it is refused by default).
     public var allowsInsecureRedirect = false
+    /// Whether `Authorization`, `Cookie` and `originBoundHeaders` are sent on after a redirect to
+    /// another origin, as curl's `--location-trusted` does (they are dropped by default).
+    public var keepsCredentialsOnRedirect = false
     /// The redirects followed so far, on the requests `HTTPRedirect` makes for the later hops.
     var redirectTrail: HTTPRedirect.Trail?
     /// Whether to check the server's TLS certificate and host name.

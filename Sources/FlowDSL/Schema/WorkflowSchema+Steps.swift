@@ -42,8 +42,20 @@ extension WorkflowSchema {
                     "Let paths whose `${{ }}` values lead outside the folder their written text names "
                         + "(`save-to`, `body-file`, `upload.file`, multipart files) through (default false)."),
                 "outputs": V.map(
-                    "Values evaluated after the step succeeded, read as `steps.<id>.outputs.<name>`.",
-                    values: V.scalar
+                    "Values evaluated after the step succeeded, read as `steps.<id>.outputs.<name>`; "
+                        + "`{ value, secret: true }` masks the value from then on.",
+                    values: .object([
+                        "anyOf": .array([
+                            V.scalar,
+                            V.closedObject(
+                                "An output masked like a secret once known.",
+                                properties: [
+                                    "value": V.text("The output's value."),
+                                    "secret": V.boolean("Mask the value in everything the run prints or writes."),
+                                ],
+                                required: ["value"]),
+                        ])
+                    ])
                 ).adding(["propertyNames": V.ref("identifier")]),
                 "http": V.ref("http", "Send an HTTP request."),
                 "upload": V.ref("upload", "Upload a file in chunks (tus or Content-Range)."),
@@ -155,6 +167,15 @@ extension WorkflowSchema {
         ])
     }
 
+    /// A text, or a list of texts that repeats its name (`query`, `headers`, `form`).
+    static var scalarOrList: JSONNode {
+        .object([
+            "anyOf": .array([
+                SchemaVocabulary.scalar, .object(["type": .string("array"), "items": SchemaVocabulary.scalar]),
+            ])
+        ])
+    }
+
     static var httpDefinition: JSONNode {
         typealias V = SchemaVocabulary
         return V.closedObject(
@@ -164,17 +185,20 @@ extension WorkflowSchema {
                 "url": V.text("The URL; a relative one resolves against `defaults.http.base-url`."),
                 "query": V.map(
                     "Query parameters, added to the URL encoded; a list repeats the name.",
-                    values: .object([
-                        "anyOf": .array([V.scalar, .object(["type": .string("array"), "items": V.scalar])])
-                    ])),
-                "headers": V.map("Request headers.", values: V.scalar),
+                    values: scalarOrList),
+                "headers": V.map("Request headers; a list sends the header once per item.", values: scalarOrList),
                 "json": .object(["description": .string("A JSON body: any YAML value (expressions allowed).")]),
-                "form": V.map("A url-encoded form body.", values: V.scalar),
+                "form": V.map("A url-encoded form body; a list repeats the field.", values: scalarOrList),
                 "body": V.text("A text body."),
                 "body-file": V.text("A file sent as the body, streamed."),
                 "multipart": multipartDefinition,
                 "timeout": V.orExpression("The request's timeout.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether to follow redirects (default true)."),
+                "keep-credentials-on-redirect": V.boolean(
+                    "Whether Authorization, Cookie and secret-holding headers go on to another origin after a "
+                        + "redirect (default false: they are dropped)."),
+                "compressed": V.boolean(
+                    "Whether to offer Accept-Encoding and decode the body (default `defaults.http.compressed`, true)."),
                 "allow-insecure-redirect": V.boolean(
                     "Whether a redirect from https to plain http is followed (default false: it fails the request)."),
                 "http-version": .object([
@@ -258,13 +282,15 @@ extension WorkflowSchema {
         )
     }
 
-    /// The methods flow sends, in any letter case as the parser accepts them; the listed upper-case
-    /// spellings are what editors offer.
+    /// The methods flow sends: the seven common ones in any letter case as the parser accepts them
+    /// (the listed upper-case spellings are what editors offer), or any other method token written
+    /// without lower-case letters (`PROPFIND`).
     static func methodDefinition(_ description: String) -> JSONNode {
-        let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
-        let anyCase = methods.map { method in
-            method.map { "[\($0)\($0.lowercased())]" }.joined()
-        }
+        let methods = HTTPMethod.allCases.map(\.rawValue)
+        let anyCase =
+            methods.map { method in
+                method.map { "[\($0)\($0.lowercased())]" }.joined()
+            } + ["[A-Z0-9!#$%&'*+.^_`|~-]+"]
         return SchemaVocabulary.either(
             description,
             [
