@@ -38,6 +38,9 @@ public struct HTTPStep: Sendable, Hashable {
     /// `compressed`: whether `Accept-Encoding` is offered and the body decoded (default
     /// `defaults.http.compressed`, else true).
     public var compressed: Bool?
+    /// `delay`: how long to wait before the request is first sent (not before a retry, which
+    /// waits `retry.delay`).
+    public var delay: Duration?
     /// `tls`, `auth`, `proxy` and `cookies` of this request (see `HTTPTransportSettings`).
     public var transport = HTTPTransportSettings()
     /// What the response must look like.
