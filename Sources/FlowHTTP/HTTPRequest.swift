@@ -32,6 +32,8 @@ public struct HTTPRequest: Sendable {
     public var verifyTLS: Bool
     /// Certificates, proxy and cookie jar (see `HTTPTransportOptions`).
     public var transport = HTTPTransportOptions()
+    /// The HTTP version to use; `nil` for HTTP/2 where TLS offers it, else HTTP/1.1.
+    public var version: HTTPVersion?
     /// The largest response body accepted; a larger one fails with `HTTPError.Kind.bodyTooLarge`.
     public var maxResponseBodySize: Int
     /// Sees every piece of the body as it is read to be sent, with its offset in the body's file

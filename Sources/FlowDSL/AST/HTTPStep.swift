@@ -41,6 +41,8 @@ public struct HTTPStep: Sendable, Hashable {
     /// `delay`: how long to wait before the request is first sent (not before a retry, which
     /// waits `retry.delay`).
     public var delay: Duration?
+    /// `http-version`: the HTTP version asked for; `nil` for HTTP/2 where TLS offers it.
+    public var version: HTTPVersionSetting?
     /// `tls`, `auth`, `proxy` and `cookies` of this request (see `HTTPTransportSettings`).
     public var transport = HTTPTransportSettings()
     /// What the response must look like.

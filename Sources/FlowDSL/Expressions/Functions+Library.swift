@@ -28,7 +28,9 @@ extension Functions {
         case "range": return try range(arguments[0], arguments[1])
         case "matches": return try matches(arguments)
         case "jsonPath": return try jsonPath(arguments)
-        default: throw Failure(message: "unknown function '\(name)'")
+        default:
+            if let value = try queryFunction(name, arguments) { return value }
+            throw Failure(message: "unknown function '\(name)'")
         }
     }
 

@@ -56,6 +56,7 @@ extension Functions {
         for (index, argument) in arguments.enumerated() {
             if let argument, let problem = typeProblem(name, argument: index, argument) { return problem }
         }
+        if queryArity[name] != nil { return queryLiteralProblem(name, arguments) }
         switch name {
         case "matches":
             guard arguments.count == 2, case .string(let pattern)? = arguments[1] else { return nil }

@@ -8,7 +8,7 @@ public enum Functions {
             "base64Decode", "range", "files", "matches", "jsonPath", idempotencyKey, "basename", "dirname",
             "replace", "split", "lower", "upper", "trim", "substring", "urlEncode", "toString", "toNumber",
         ]
-        + StatusFunction.allCases.map(\.rawValue)
+        + StatusFunction.allCases.map(\.rawValue) + queryNames
 
     /// The functions whose answer comes from the engine rather than from their arguments.
     public static let statusFunctions = Set(StatusFunction.allCases.map(\.rawValue))
@@ -28,7 +28,7 @@ public enum Functions {
         case "join": 1...2
         case "format": 1...Int.max
         case idempotencyKey: 0...0
-        default: StatusFunction(rawValue: name) == nil ? nil : 0...0
+        default: StatusFunction(rawValue: name) == nil ? queryArity[name] : 0...0
         }
     }
 

@@ -3,7 +3,7 @@ extension StepParser {
         [
             "method", "url", "query", "headers", "json", "form", "body", "body-file", "multipart", "timeout",
             "follow-redirects", "allow-insecure-redirect", "keep-credentials-on-redirect", "compressed", "delay",
-            "expect",
+            "expect", "http-version",
         ] + transportKeys
     /// Everything an `http` mapping may hold, joined once rather than per request.
     static let allHTTPKeys = httpKeys + responseBodyKeys
@@ -70,6 +70,7 @@ extension StepParser {
             ?? false
         step.delay = field["delay"].flatMap { reader.duration($0.value, "'delay'") }
         step.compressed = field["compressed"].flatMap { reader.bool($0.value, "'compressed'") }
+        step.version = parseHTTPVersion(field)
         return step
     }
 

@@ -213,6 +213,11 @@ extension WorkflowSchema {
                     "Whether to offer Accept-Encoding and decode the body (default `defaults.http.compressed`, true)."),
                 "allow-insecure-redirect": V.boolean(
                     "Whether a redirect from https to plain http is followed (default false: it fails the request)."),
+                "http-version": .object([
+                    "description": .string(
+                        "The HTTP version: \"1.0\", \"1.1\", or 2 (ALPN over https, prior knowledge over http)."),
+                    "enum": .array(HTTPVersionSetting.allCases.map { JSONNode.string($0.rawValue) } + [.integer(2)]),
+                ]),
                 "tls": V.ref("tls", "TLS certificates (over `defaults.http.tls`, key by key)."),
                 "auth": V.ref("auth", "The `Authorization` header (default `defaults.http.auth`)."),
                 "proxy": V.ref("proxy", "The proxy (default `defaults.http.proxy`)."),

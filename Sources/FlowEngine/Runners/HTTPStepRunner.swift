@@ -98,17 +98,14 @@ struct HTTPStepRunner: Sendable {
         return future
     }
 
-    /// `result` for an HTTP step: status, headers (lower-cased names), url, `duration` (the exchange
-    /// in seconds, as curl timed it) and the body's fields (see `ResponseBodyFields`: text and parsed
-    /// JSON when the body is UTF-8, `bytes`, `base64`).
+    /// `result` for an HTTP step: status, the header fields (see `ResponseHeaderFields`: headers
+    /// under lower-cased names, every value of each, cookies, the HTTP version), url, `duration`
+    /// (the exchange in seconds, as curl timed it) and the body's fields (see `ResponseBodyFields`:
+    /// text and parsed JSON when the body is UTF-8, `bytes`, `base64`).
     static func result(of response: HTTPResponse, base64: Bool = false) -> Value {
-        var headers: [String: Value] = [:]
-        for (name, value) in response.headers where headers[name.lowercased()] == nil {
-            headers[name.lowercased()] = .string(value)
-        }
         var fields = ResponseBodyFields.fields(of: response.body, base64: base64)
+        fields.merge(ResponseHeaderFields.fields(of: response)) { _, header in header }
         fields["status"] = .number(Double(response.status))
-        fields["headers"] = .object(headers)
         fields["url"] = .string(response.effectiveURL)
         fields["duration"] = .number(Self.seconds(response.timings.total))
         return .object(fields)
@@ -179,6 +176,7 @@ struct HTTPStepRunner: Sendable {
         request.allowsInsecureRedirect = http.allowInsecureRedirect
         request.keepsCredentialsOnRedirect = http.keepCredentialsOnRedirect
         request.decodesContent = http.compressed ?? defaults.http.compressed ?? true
+        request.version = http.version.flatMap { HTTPVersion(rawValue: $0.rawValue) }
         try transportContext.apply(
             http.transport, defaults: defaults.http, to: &request, at: http.location, scope: scope, masker: masker)
         return request
