@@ -62,7 +62,11 @@ struct HTTPStepRunner: Sendable {
             attempts.withLock { $0 = attempt }
             start.report(.attempt(attempt))
             let durability = durability
-            let sent = writeAhead(queue).flatMap(on: queue) { _ in send(request, download, recording: recording) }
+            // `delay` waits on a timer (no thread held) before the first attempt only: a retry
+            // waits its own `retry.delay`. Cancelling the step cancels the timer.
+            let delay = Future.delay(attempt == 1 ? http.delay ?? .zero : .zero, on: queue)
+            let sent = delay.flatMap(on: queue) { _ in writeAhead(queue) }
+                .flatMap(on: queue) { _ in send(request, download, recording: recording) }
             sent.whenComplete(on: queue) { result in
                 var error: (any Error)?
                 if case .failure(let failure) = result { error = failure }
@@ -153,6 +157,10 @@ struct HTTPStepRunner: Sendable {
             break
         case .json(let text), .form(let text), .text(let text):
             body = .bytes(Array(text.utf8))
+        case .binary(let bytes):
+            body = .bytes(bytes)
+        case .binaryKnownAtRunTime:
+            break
         case .file(let file):
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
                 let size = (attributes[.size] as? NSNumber)?.int64Value,
@@ -199,7 +207,7 @@ struct HTTPStepRunner: Sendable {
         case nil: return []
         case .json(let template)?: return template.strings
         case .form(let fields)?: return fields.map(\.value)
-        case .text(let text)?, .file(let text)?: return [text]
+        case .text(let text)?, .file(let text)?, .binary(let text, _)?: return [text]
         case .multipart(let parts)?: return parts.flatMap(\.texts)
         }
     }
