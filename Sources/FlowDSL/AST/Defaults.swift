@@ -33,6 +33,8 @@ public struct HTTPDefaults: Sendable, Hashable {
     public var maxBody: Int?
     /// `compressed`: whether requests offer `Accept-Encoding` and decode the body (default true).
     public var compressed: Bool?
+    /// `cookies: { load, save }`: the files the run's cookie jar is read from and written to.
+    public var cookieFiles: CookieFiles?
 
     /// Creates HTTP defaults.
     public init(

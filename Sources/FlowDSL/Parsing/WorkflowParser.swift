@@ -225,10 +225,19 @@ struct WorkflowParser {
         }
         var defaults = HTTPDefaults(
             baseURL: baseURL, headers: headers, timeout: timeout, followRedirects: followRedirects)
-        let field = NodeReader.Fields(entries)
+        var field = NodeReader.Fields(entries)
+        // `cookies: { load, save }` names the jar's files and turns the jar on for every request.
+        let cookieFiles = parseCookieFiles(field["cookies"])
+        if cookieFiles != nil { field = NodeReader.Fields(entries.filter { $0.key != "cookies" }) }
         var stepParser = StepParser(reader: reader)
         defaults.transport = stepParser.parseTransport(field)
         reader = stepParser.reader
+        if let cookieFiles {
+            let transport = defaults.transport
+            defaults.transport = HTTPTransportSettings(
+                tls: transport.tls, auth: transport.auth, proxy: transport.proxy, cookies: true)
+            defaults.cookieFiles = cookieFiles
+        }
         defaults.noProxy = field["no-proxy"].flatMap { reader.text($0.value, "'no-proxy'") }
         defaults.maxBody = maxBody
         defaults.compressed = field["compressed"].flatMap { reader.bool($0.value, "'compressed'") }

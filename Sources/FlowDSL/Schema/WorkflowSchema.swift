@@ -166,7 +166,18 @@ public enum WorkflowSchema {
                 "auth": V.ref("auth", "The `Authorization` of every request."),
                 "proxy": V.ref("proxy", "The proxy of every request."),
                 "no-proxy": V.text("Hosts reached without the proxy, comma-separated (default: `NO_PROXY`)."),
-                "cookies": V.boolean("Keep one in-memory cookie jar for the run's requests (default false)."),
+                "cookies": V.either(
+                    "Keep one cookie jar for the run's requests (default false); with `load`/`save`, read it from and "
+                        + "write it to Netscape cookie files (curl's -b and -c).",
+                    [
+                        V.boolean("Whether to keep the jar."),
+                        V.closedObject(
+                            "The jar's files (relative to the workflow's folder).",
+                            properties: [
+                                "load": V.text("A Netscape cookie file read into the jar when the run starts."),
+                                "save": V.text("The file the jar is written to when the run ends."),
+                            ]),
+                    ]),
                 "max-body": V.ref("size", "The largest response body kept in memory (default 64MiB)."),
             ]
         )

@@ -54,7 +54,8 @@ struct HTTPStepRunner: Sendable {
                     .retryWait(
                         StepProgress.RetryWait(
                             attempt: failed.attempt, wait: failed.nextDelay,
-                            reason: masker(String(describing: describe(failed.error, http: http))),
+                            // One line: the response's lines are for the failure, not each retry.
+                            reason: masker(Self.firstLine(describe(failed.error, http: http))),
                             retryAfter: HTTPRetryRules.retryAfter(in: failed.error) != nil)))
             }
         ) { attempt in
@@ -85,7 +86,13 @@ struct HTTPStepRunner: Sendable {
         .map(on: queue) { response in
             let result = try Self.result(of: response, download: download, base64: readsBase64, at: http.location)
                 .adding("request", .object(["method": .string(request.method), "url": .string(request.fullURL)]))
-            try Self.check(http.expect, result: result, values: values, start: start, masker: masker)
+            do {
+                try Self.check(http.expect, result: result, values: values, start: start, masker: masker)
+            } catch let error as StepError {
+                var failed = error
+                failed.response = ResponseExcerpt.text(response, masker: masker)
+                throw failed
+            }
             return (result, attempts.withLock { $0 })
         }
         if let download {
@@ -105,6 +112,11 @@ struct HTTPStepRunner: Sendable {
         fields["url"] = .string(response.effectiveURL)
         fields["duration"] = .number(Self.seconds(response.timings.total))
         return .object(fields)
+    }
+
+    /// An error's message without the response lines a `StepError` may carry.
+    static func firstLine(_ error: any Error) -> String {
+        (error as? StepError)?.message ?? String(describing: error)
     }
 
     /// `duration` in seconds, as a number.
@@ -203,7 +215,9 @@ struct HTTPStepRunner: Sendable {
     private func describe(_ error: any Error, http: HTTPStep) -> any Error {
         switch error {
         case let unexpected as UnexpectedStatus:
-            return StepError(unexpected.description, at: http.expect.location ?? http.location)
+            var failed = StepError(unexpected.description, at: http.expect.location ?? http.location)
+            failed.response = ResponseExcerpt.text(unexpected.response, masker: masker)
+            return failed
         case let transport as HTTPError where transport.kind == .bodyTooLarge:
             return StepError(masker(bodyTooLarge(transport, http: http)), at: http.location)
         case let transport as HTTPError where transport.kind == .fileTooLarge:
