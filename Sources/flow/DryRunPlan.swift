@@ -281,6 +281,9 @@ struct DryRunPlan {
         case .json(let text): lines.append("      json \(text)")
         case .form(let text): lines.append("      form \(text)")
         case .text(let text): lines.append("      body \(text)")
+        case .binary(let bytes): lines.append("      body " + DryRunBinary.describe(bytes))
+        case .binaryKnownAtRunTime(let encoding, let text):
+            lines.append("      body \(encoding.rawValue) \(text) (decoded at run time)")
         case .file(let path): lines.append("      body from file \(path)")
         case .multipart(let parts): lines += DryRunMultipart.lines(parts)
         case .none: break

@@ -8,6 +8,8 @@ public struct HTTPStep: Sendable, Hashable {
         case form([NamedValue])
         /// `body:` — text sent as is.
         case text(ScalarText)
+        /// `body: { base64: TEXT }` or `body: { hex: TEXT }` — bytes sent exactly as decoded.
+        case binary(ScalarText, BinaryEncoding)
         /// `body-file:` — a file streamed as the body.
         case file(ScalarText)
         /// `multipart:` — `multipart/form-data` parts, files streamed from disk.

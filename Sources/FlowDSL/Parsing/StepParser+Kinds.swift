@@ -28,7 +28,7 @@ extension StepParser {
             switch first.key {
             case "json": body = .json(reader.valueTemplate(first.value))
             case "form": body = .form(reader.repeatableNamedValues(first.value, "'form'"))
-            case "body": body = reader.text(first.value, "'body'").map(HTTPStep.Body.text)
+            case "body": body = parseBody(first.value)
             case "multipart": body = .multipart(parseMultipart(first.value))
             default: body = reader.text(first.value, "'body-file'").map(HTTPStep.Body.file)
             }

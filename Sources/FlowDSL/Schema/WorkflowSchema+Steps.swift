@@ -189,7 +189,18 @@ extension WorkflowSchema {
                 "headers": V.map("Request headers; a list sends the header once per item.", values: scalarOrList),
                 "json": .object(["description": .string("A JSON body: any YAML value (expressions allowed).")]),
                 "form": V.map("A url-encoded form body; a list repeats the field.", values: scalarOrList),
-                "body": V.text("A text body."),
+                "body": .object([
+                    "description": .string(
+                        "A text body, or bytes written inline as `{ base64: TEXT }` or `{ hex: TEXT }`."),
+                    "anyOf": .array(
+                        [V.text("The text sent.")]
+                            + BinaryEncoding.allCases.map { encoding in
+                                V.closedObject(
+                                    "Bytes written in \(encoding.rawValue), sent as decoded.",
+                                    properties: [encoding.rawValue: V.text("The \(encoding.rawValue) text.")],
+                                    required: [encoding.rawValue])
+                            }),
+                ]),
                 "body-file": V.text("A file sent as the body, streamed."),
                 "multipart": multipartDefinition,
                 "timeout": V.orExpression("The request's timeout.", V.ref("duration")),

@@ -18,6 +18,11 @@ public struct RequestPlan: Sendable, Equatable {
         case form(String)
         /// Text sent as is (`body:`).
         case text(String)
+        /// Bytes sent as they are (`body: { base64: … }` or `{ hex: … }`), decoded.
+        case binary([UInt8])
+        /// A binary body whose text holds a value known only at run time (the dry run's
+        /// placeholders): the encoding and the text as written.
+        case binaryKnownAtRunTime(BinaryEncoding, String)
         /// The path of a file streamed as the body (`body-file:`).
         case file(String)
         /// `multipart/form-data` parts (`multipart:`), in order.
@@ -118,6 +123,18 @@ public struct RequestPlan: Sendable, Equatable {
             defaultContentType("application/x-www-form-urlencoded")
         case .text(let value)?:
             body = .text(try text(value))
+        case .binary(let value, let encoding)?:
+            let written = try text(value)
+            if placeholders, written.contains("<") || written.contains("***") {
+                body = .binaryKnownAtRunTime(encoding, written)
+            } else {
+                do throws(BinaryEncoding.DecodingError) {
+                    body = .binary(try encoding.decode(written))
+                } catch {
+                    throw StepError(
+                        "the '\(encoding.rawValue)' body cannot be decoded: \(error.description)", at: value.location)
+                }
+            }
         case .file(let path)?:
             body = .file(try filePath(path, "'body-file'"))
         case .multipart(let parts)?:

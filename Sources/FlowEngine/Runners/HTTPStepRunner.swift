@@ -153,6 +153,10 @@ struct HTTPStepRunner: Sendable {
             break
         case .json(let text), .form(let text), .text(let text):
             body = .bytes(Array(text.utf8))
+        case .binary(let bytes):
+            body = .bytes(bytes)
+        case .binaryKnownAtRunTime:
+            break
         case .file(let file):
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
                 let size = (attributes[.size] as? NSNumber)?.int64Value,
@@ -199,7 +203,7 @@ struct HTTPStepRunner: Sendable {
         case nil: return []
         case .json(let template)?: return template.strings
         case .form(let fields)?: return fields.map(\.value)
-        case .text(let text)?, .file(let text)?: return [text]
+        case .text(let text)?, .file(let text)?, .binary(let text, _)?: return [text]
         case .multipart(let parts)?: return parts.flatMap(\.texts)
         }
     }
