@@ -42,6 +42,7 @@ import Testing
                   long: "${{ join(jsonPath(result.json.body, \\"$.store.book[?match(@.category, 'fic.*') && length(@.title) > 10].title\\"), '|') }}"
                   isbn: "${{ join(jsonPath(result.json.body, '$.store.book[?count(@.*) == 5 && search(@.author, \\"Tolk\\")].isbn'), '|') }}"
                   value: "${{ join(jsonPath(result.json.body, \\"$.store.book[?value(@..isbn) == '0-553-21311-3'].title\\"), '|') }}"
+                  where: "${{ join(jsonPathPaths(result.json.body, '$..[?@.isbn]'), ' ') }}"
               show:
                 needs: store
                 run: |
@@ -52,6 +53,7 @@ import Testing
                   echo "long=${{ steps.store.outputs.long }}"
                   echo "isbn=${{ steps.store.outputs.isbn }}"
                   echo "value=${{ steps.store.outputs.value }}"
+                  echo "where=${{ steps.store.outputs.where }}"
             """)
         let validate = try await FlowProcess.run(["validate", file])
         #expect(validate.exitCode == 0, "\(validate.stdout)\(validate.stderr)")
@@ -66,6 +68,7 @@ import Testing
             "long=Sword of Honour|The Lord of the Rings",
             "isbn=0-395-19395-8",
             "value=Moby Dick",
+            "where=$['store']['book'][2] $['store']['book'][3]",
         ] {
             #expect(outcome.stdout.contains(line), "\(line) in \(outcome.stdout)")
         }

@@ -6,6 +6,7 @@ public enum Functions {
         [
             "length", "contains", "startsWith", "endsWith", "format", "join", "toJSON", "fromJSON", "base64Encode",
             "base64Decode", "range", "files", "matches", "jsonPath", idempotencyKey, "basename", "dirname",
+            "jsonPathPaths",
             "replace", "split", "lower", "upper", "trim", "substring", "urlEncode", "toString", "toNumber",
         ]
         + StatusFunction.allCases.map(\.rawValue) + queryNames
@@ -22,7 +23,7 @@ public enum Functions {
         switch name {
         case "length", "toJSON", "fromJSON", "base64Encode", "base64Decode", "files": 1...1
         case "basename", "dirname", "lower", "upper", "trim", "urlEncode", "toString", "toNumber": 1...1
-        case "contains", "startsWith", "endsWith", "range", "matches", "jsonPath", "split": 2...2
+        case "contains", "startsWith", "endsWith", "range", "matches", "jsonPath", "jsonPathPaths", "split": 2...2
         case "substring": 2...3
         case "replace": 3...3
         case "join": 1...2

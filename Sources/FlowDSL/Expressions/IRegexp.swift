@@ -22,6 +22,9 @@ enum IRegexp {
     private struct Translator {
         let scalars: [Unicode.Scalar]
         var position = 0
+        /// How deep groups nest here: deeper patterns are refused (as not I-Regexps a filter can
+        /// use) rather than allowed to exhaust the stack.
+        var depth = 0
 
         init(_ scalars: [Unicode.Scalar]) {
             self.scalars = scalars
@@ -91,7 +94,9 @@ enum IRegexp {
             switch scalar {
             case "(":
                 position += 1
-                guard let inner = alternation(), current == ")" else { return nil }
+                depth += 1
+                defer { depth -= 1 }
+                guard depth <= 64, let inner = alternation(), current == ")" else { return nil }
                 position += 1
                 return "(?:" + inner + ")"
             case ".":

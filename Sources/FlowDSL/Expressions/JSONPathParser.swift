@@ -8,6 +8,10 @@ struct JSONPathParser {
 
     private let scalars: [Unicode.Scalar]
     private var position = 0
+    /// How deep parentheses, `!`, function calls and filters nest here; capped so that a hostile
+    /// path cannot exhaust the stack of the thread that parses or evaluates it.
+    private var depth = 0
+    static let maximumDepth = 64
 
     /// I-JSON's exact integers (RFC 7493): the range of indexes and slice bounds.
     private static let largestInteger = 9_007_199_254_740_991
@@ -110,9 +114,13 @@ struct JSONPathParser {
         }
     }
 
+    /// A shorthand name. Besides RFC 9535's characters it may hold `-` after its first character
+    /// (`$.profile-id`), as flow's own property access does and as earlier flow paths did: no valid
+    /// RFC query has a `-` there, so none changes meaning.
     private mutating func parseMemberName() -> String {
         var name = String.UnicodeScalarView()
-        while let scalar = current, Self.isNameFirst(scalar) || Self.isDigit(scalar) {
+        while let scalar = current, Self.isNameFirst(scalar) || Self.isDigit(scalar) || (scalar == "-" && !name.isEmpty)
+        {
             name.append(scalar)
             position += 1
         }
@@ -310,6 +318,11 @@ struct JSONPathParser {
     }
 
     private mutating func parsePrimary() throws(SyntaxError) -> Term {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumDepth else {
+            throw error("the expression nests deeper than \(Self.maximumDepth) levels")
+        }
         switch current {
         case "!":
             position += 1
