@@ -823,13 +823,12 @@ import Testing
             """#)
     }
 
-    @Test("cookie_file", .disabled("issue 29: waits for a cookie jar loaded from a Netscape cookie file"))
-    func cookieFile() async throws {
+    @Test("cookie_file") func cookieFile() async throws {
         try await HurlServer.check(
             "cookie_file",
             #"""
             defaults:   # hurl --cookie tests_ok/cookie_file.cookies
-              http: { base-url: "${{ env.HURL_SERVER }}", cookies: "${{ env.HURL_FILES }}/cookie_file.cookies" }
+              http: { base-url: "${{ env.HURL_SERVER }}", cookies: { load: "${{ env.HURL_FILES }}/cookie_file.cookies" } }
             steps:
               cookie-from-file:
                 http: { url: /cookie_file }
@@ -837,14 +836,12 @@ import Testing
             """#)
     }
 
-    @Test("cookie_jar", .disabled("issue 29: waits for a cookie jar saved to a Netscape cookie file")) func cookieJar()
-        async throws
-    {
+    @Test("cookie_jar") func cookieJar() async throws {
         try await HurlServer.check(
             "cookie_jar",
             #"""
             defaults:   # hurl --cookie-jar build/cookies.txt
-              http: { base-url: "${{ env.HURL_SERVER }}", cookies: { save-to: cookies.txt } }
+              http: { base-url: "${{ env.HURL_SERVER }}", cookies: { save: cookies.txt } }
             steps:
               cookie-jar:
                 http: { url: /cookie-jar }
@@ -1715,9 +1712,7 @@ import Testing
             """#)
     }
 
-    @Test("post_base64", .disabled("issue 29: waits for inline binary request bodies (base64)")) func postBase64()
-        async throws
-    {
+    @Test("post_base64") func postBase64() async throws {
         try await HurlServer.check(
             "post_base64",
             #"""
@@ -1730,9 +1725,7 @@ import Testing
             """#)
     }
 
-    @Test("post_bytes", .disabled("issue 29: waits for inline binary request bodies (base64)")) func postBytes()
-        async throws
-    {
+    @Test("post_bytes") func postBytes() async throws {
         try await HurlServer.check(
             "post_bytes",
             #"""
