@@ -49,7 +49,9 @@ import Testing
 
     @Test(arguments: [
         ("xpath('<a><b></a>', '//a')", "xpath('//a'): the document is not well-formed XML: line 1: "),
-        ("xpath('', '//a')", "xpath('//a'): the document is not well-formed XML"),
+        ("xpath('', '//a')", "xpath('//a'): the document is empty, not XML"),
+        ("htmlXPath('', '//a')", "htmlXPath('//a'): the document is empty, not HTML"),
+        ("xpath('<p>a<br></p>', '//p')", "xpath('//p'): the document is not well-formed XML: line 1: "),
         ("xpath(inputs.data, '//a[')", "xpath('//a['): the XPath failed: "),
         ("xpath(inputs.data, '//x:a')", "xpath('//x:a'): the XPath failed: Undefined namespace prefix"),
         ("xpath(inputs.data, '//a', 'x')", "xpath() expects an object as argument 3, got string"),

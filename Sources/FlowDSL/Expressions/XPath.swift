@@ -27,18 +27,21 @@ enum XPath {
         _ expression: String, in document: String, html: Bool, namespaces: [(prefix: String, uri: String)] = []
     ) throws(Problem) -> Value {
         guard !expression.utf8.contains(0) else { throw Problem(message: "the XPath contains a NUL character") }
+        guard !document.isEmpty else {
+            throw Problem(message: "the document is empty, not \(html ? "HTML" : "XML")")
+        }
         var document = document
         var result = flow_xpath_result()
         defer { flow_xpath_result_free(&result) }
         // C strings for the namespaces, alive until the call returns.
-        let prefixes = namespaces.map { strdupOrEmpty($0.prefix) }
-        let uris = namespaces.map { strdupOrEmpty($0.uri) }
+        let prefixes = namespaces.map { cCopy($0.prefix) }
+        let uris = namespaces.map { cCopy($0.uri) }
         defer {
             for pointer in prefixes + uris { pointer.deallocate() }
         }
         document.withUTF8 { bytes in
-            let base = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
-                .assumingMemoryBound(to: CChar.self)
+            // Not empty (checked above), so the bytes have an address.
+            let base = UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
             prefixes.map { UnsafePointer($0) }.withUnsafeBufferPointer { prefixList in
                 uris.map { UnsafePointer($0) }.withUnsafeBufferPointer { uriList in
                     flow_xpath_evaluate(
@@ -73,7 +76,7 @@ enum XPath {
     }
 
     /// A C copy of `text` that the caller deallocates; NUL characters end it early.
-    private static func strdupOrEmpty(_ text: String) -> UnsafeMutablePointer<CChar> {
+    private static func cCopy(_ text: String) -> UnsafeMutablePointer<CChar> {
         let bytes = Array(text.utf8.prefix { $0 != 0 })
         let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
         for (index, byte) in bytes.enumerated() { pointer[index] = CChar(bitPattern: byte) }
