@@ -288,6 +288,7 @@ struct DryRunPlan {
         case .multipart(let parts): lines += DryRunMultipart.lines(parts)
         case .none: break
         }
+        if let delay = http.delay { lines.append("      delay \(DurationSyntax.format(delay)) before sending") }
         if http.keepCredentialsOnRedirect {
             lines.append("      keep-credentials-on-redirect: true (credentials go on to other origins)")
         }

@@ -38,6 +38,9 @@ public struct HTTPStep: Sendable, Hashable {
     /// `compressed`: whether `Accept-Encoding` is offered and the body decoded (default
     /// `defaults.http.compressed`, else true).
     public var compressed: Bool?
+    /// `delay`: how long to wait before the request is first sent (not before a retry, which
+    /// waits `retry.delay`).
+    public var delay: Duration?
     /// `http-version`: the HTTP version asked for; `nil` for HTTP/2 where TLS offers it.
     public var version: HTTPVersionSetting?
     /// `tls`, `auth`, `proxy` and `cookies` of this request (see `HTTPTransportSettings`).

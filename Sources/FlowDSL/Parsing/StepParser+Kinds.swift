@@ -2,8 +2,8 @@ extension StepParser {
     static let httpKeys =
         [
             "method", "url", "query", "headers", "json", "form", "body", "body-file", "multipart", "timeout",
-            "follow-redirects", "allow-insecure-redirect", "keep-credentials-on-redirect", "compressed", "expect",
-            "http-version",
+            "follow-redirects", "allow-insecure-redirect", "keep-credentials-on-redirect", "compressed", "delay",
+            "expect", "http-version",
         ] + transportKeys
     /// Everything an `http` mapping may hold, joined once rather than per request.
     static let allHTTPKeys = httpKeys + responseBodyKeys
@@ -68,6 +68,7 @@ extension StepParser {
         step.keepCredentialsOnRedirect =
             field["keep-credentials-on-redirect"].flatMap { reader.bool($0.value, "'keep-credentials-on-redirect'") }
             ?? false
+        step.delay = field["delay"].flatMap { reader.duration($0.value, "'delay'") }
         step.compressed = field["compressed"].flatMap { reader.bool($0.value, "'compressed'") }
         step.version = parseHTTPVersion(field)
         return step

@@ -208,6 +208,7 @@ extension WorkflowSchema {
                 "keep-credentials-on-redirect": V.boolean(
                     "Whether Authorization, Cookie and secret-holding headers go on to another origin after a "
                         + "redirect (default false: they are dropped)."),
+                "delay": V.ref("duration", "How long to wait before the request is first sent (default none)."),
                 "compressed": V.boolean(
                     "Whether to offer Accept-Encoding and decode the body (default `defaults.http.compressed`, true)."),
                 "allow-insecure-redirect": V.boolean(

@@ -62,7 +62,11 @@ struct HTTPStepRunner: Sendable {
             attempts.withLock { $0 = attempt }
             start.report(.attempt(attempt))
             let durability = durability
-            let sent = writeAhead(queue).flatMap(on: queue) { _ in send(request, download, recording: recording) }
+            // `delay` waits on a timer (no thread held) before the first attempt only: a retry
+            // waits its own `retry.delay`. Cancelling the step cancels the timer.
+            let delay = Future.delay(attempt == 1 ? http.delay ?? .zero : .zero, on: queue)
+            let sent = delay.flatMap(on: queue) { _ in writeAhead(queue) }
+                .flatMap(on: queue) { _ in send(request, download, recording: recording) }
             sent.whenComplete(on: queue) { result in
                 var error: (any Error)?
                 if case .failure(let failure) = result { error = failure }
