@@ -973,26 +973,25 @@ import Testing
         try await HurlServer.check(
             "delay",
             #"""
+            # hurl --delay 1000: every request waits 1 s before it is sent
             defaults:
               http: { base-url: "${{ env.HURL_SERVER }}" }
             steps:
               init:
-                http: { url: /delay-init }
+                http: { url: /delay-init, delay: 1s }
                 expect: { status: 200 }
-              wait1: { needs: init, sleep: 1050ms }   # hurl --delay 1000
-              first:
-                needs: wait1
-                http: { url: /delay }
+              first:   # must reach the server at least 1000 ms after the previous request
+                needs: init
+                http: { url: /delay, delay: 1s }
                 expect: { status: 200 }
-              wait2: { needs: first, sleep: 1050ms }
               second:
-                needs: wait2
-                http: { url: /delay }
+                needs: first
+                http: { url: /delay, delay: 1s }
                 expect: { status: 200 }
             """#)
     }
 
-    @Test("delay_option", .disabled("issue 29: waits for a per-request delay")) func delayOption() async throws {
+    @Test("delay_option") func delayOption() async throws {
         try await HurlServer.check(
             "delay_option",
             #"""

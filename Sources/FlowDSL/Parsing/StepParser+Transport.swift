@@ -8,7 +8,19 @@ extension StepParser {
             tls: fields["tls"].flatMap { parseTLS($0) },
             auth: fields["auth"].flatMap { parseAuth($0.value) },
             proxy: fields["proxy"].flatMap { parseProxy($0.value) },
-            cookies: fields["cookies"].flatMap { reader.bool($0.value, "'cookies'") })
+            cookies: fields["cookies"].flatMap { parseCookies($0.value) })
+    }
+
+    /// A request's `cookies`: `true` or `false`. The jar's files are the run's, so a mapping here
+    /// (`defaults.http` reads its own first) says where they belong.
+    private mutating func parseCookies(_ node: Node) -> Bool? {
+        if case .mapping = node {
+            reader.error(
+                "a step's 'cookies' is true or false: the cookie jar's files belong to the whole run", at: node,
+                hint: "write 'cookies: { load: FILE, save: FILE }' under defaults.http")
+            return nil
+        }
+        return reader.bool(node, "'cookies'")
     }
 
     private mutating func parseTLS(_ entry: NodeReader.Entry) -> TLSSettings? {
