@@ -25,7 +25,7 @@ build: deps
 TSAN_SUITES := FlowTasksTests|FlowHTTPTests|FlowEngineTests|FlowSandboxTests|FlowJournalTests|EndToEndTests\.(ProcessLifetimeTests|RunCommandTests|ServiceRunTests|SecretMaskingTests|ResumeRunTests)
 test: deps
 	@date +'make test: %T peers'
-	scripts/install-deps.sh chromium
+	scripts/install-deps.sh chromium nginx
 	scripts/tus-peer --install
 	scripts/gcs-peer --install
 	scripts/hurl-peer --install

@@ -285,6 +285,9 @@ struct DryRunPlan {
         case .multipart(let parts): lines += DryRunMultipart.lines(parts)
         case .none: break
         }
+        if http.keepCredentialsOnRedirect {
+            lines.append("      keep-credentials-on-redirect: true (credentials go on to other origins)")
+        }
         if !(http.compressed ?? workflow.defaults.http.compressed ?? true) {
             lines.append("      compressed: false (no Accept-Encoding offered)")
         }

@@ -63,12 +63,7 @@ import Testing
             """#)
     }
 
-    @Test(
-        "assert_header",
-        .disabled(
-            "issue 29: waits for every value of a repeated response header (result.header_values) and the date functions (toDate, formatDate, daysBeforeNow)"
-        )) func assertHeader() async throws
-    {
+    @Test("assert_header") func assertHeader() async throws {
         try await HurlServer.check(
             "assert_header",
             #"""
@@ -122,9 +117,7 @@ import Testing
             """#)
     }
 
-    @Test(
-        "assert_json",
-        .disabled("issue 29: waits for RFC 9535 JSONPath (filters, slices, unions, ..) and the type predicates"))
+    @Test("assert_json", .disabled("issue 29: waits for RFC 9535 JSONPath (filters, slices, unions, ..)"))
     func assertJson() async throws {
         try await HurlServer.check(
             "assert_json",
@@ -278,9 +271,7 @@ import Testing
             """#)
     }
 
-    @Test("assert_regex", .disabled("issue 29: waits for regex capture groups (capture) and exists")) func assertRegex()
-        async throws
-    {
+    @Test("assert_regex") func assertRegex() async throws {
         try await HurlServer.check(
             "assert_regex",
             #"""
@@ -298,8 +289,7 @@ import Testing
             """#)
     }
 
-    @Test("assert_status_code", .disabled("issue 29: waits for the HTTP version of a response (result.version)"))
-    func assertStatusCode() async throws {
+    @Test("assert_status_code") func assertStatusCode() async throws {
         try await HurlServer.check(
             "assert_status_code",
             #"""
@@ -313,7 +303,7 @@ import Testing
                 http: { url: /assert-status-code }
                 expect:
                   status: 201
-                  assert: [result.version == 'HTTP/1.1']
+                  assert: [result.version == '1.1']
               not-200:   # HTTP * with status != 200
                 http: { url: /assert-status-code }
                 expect:
@@ -329,7 +319,7 @@ import Testing
             """#)
     }
 
-    @Test("assert_xpath", .disabled("issue 29: waits for XPath queries (xpath)")) func assertXpath() async throws {
+    @Test("assert_xpath") func assertXpath() async throws {
         try await HurlServer.check(
             "assert_xpath",
             #"""
@@ -344,16 +334,16 @@ import Testing
                     - xpath(result.body, 'normalize-space(//data)') == 'café'
                     - "xpath(result.body, 'normalize-space(//data)') == 'caf\u00e9'"
                     - xpath(result.body, 'normalize-space(//data)') > 'CAFÉ'
-                    - "!exists(xpath(result.body, '//toto'))"
+                    - length(xpath(result.body, '//toto')) == 0   # not exists: no node
               simple-namespaces:
                 http: { url: /assert-xpath-simple-namespaces }
                 expect:
                   status: 200
                   assert:
-                    - xpath(result.body, 'string(//bk:book/bk:title)', fromJSON('{"bk":"urn:loc.gov:books"}')) == 'Cheaper by the Dozen'
+                    - xpath(result.body, 'string(//bk:book/bk:title)') == 'Cheaper by the Dozen'
                     - xpath(result.body, 'string(//*[name()=''bk:book'']/*[name()=''bk:title''])') == 'Cheaper by the Dozen'
                     - xpath(result.body, 'string(//*[local-name()=''book'']/*[local-name()=''title''])') == 'Cheaper by the Dozen'
-                    - xpath(result.body, 'string(//bk:book/isbn:number)', fromJSON('{"bk":"urn:loc.gov:books","isbn":"urn:ISBN:0-395-36341-6"}')) == '1568491379'
+                    - xpath(result.body, 'string(//bk:book/isbn:number)') == '1568491379'
                     - xpath(result.body, 'string(//*[name()=''bk:book'']/*[name()=''isbn:number''])') == '1568491379'
                     - xpath(result.body, 'string(//*[local-name()=''book'']/*[local-name()=''number''])') == '1568491379'
               svg:
@@ -371,7 +361,7 @@ import Testing
                   assert:
                     - xpath(result.body, 'string(//_:book/_:title)') == 'Cheaper by the Dozen'
                     - xpath(result.body, 'string(//_:book/_:title)') > 'Cheaper'
-                    - xpath(result.body, 'string(//_:book/isbn:number)', fromJSON('{"isbn":"urn:ISBN:0-395-36341-6"}')) == '1568491379'
+                    - xpath(result.body, 'string(//_:book/isbn:number)') == '1568491379'
                     - length(xpath(result.body, '//*[name()=''book'']/*[name()=''notes'']')) == 1
                     - length(xpath(result.body, '//*[local-name()=''book'']/*[local-name()=''notes'']')) == 1
                     - length(xpath(result.body, '//_:book/_:notes/*[local-name()=''p'']')) == 1
@@ -421,9 +411,7 @@ import Testing
             """#)
     }
 
-    @Test("bytes", .disabled("issue 29: waits for hashes of a body held in memory (sha256, md5)")) func bytes()
-        async throws
-    {
+    @Test("bytes") func bytes() async throws {
         try await HurlServer.check(
             "bytes",
             #"""
@@ -442,6 +430,24 @@ import Testing
                     # flow has no byte-level prefix or search.
                     - sha256(result.base64, 'hex', 'base64') == '039058c6f2c0cb492c533b0a4d14ef77cc0f78abccced5287d84a1a2011cfb81'
                     - md5(result.base64, 'hex', 'base64') == '5289df737df57326fcdd22597afb1fac'
+            """#)
+    }
+
+    @Test("bytes_empty") func bytesEmpty() async throws {
+        try await HurlServer.check(
+            "bytes_empty",
+            #"""
+            defaults:
+              http: { base-url: "${{ env.HURL_SERVER }}" }
+            steps:
+              empty:
+                http: { url: /empty_bytes }
+                expect:
+                  status: 200
+                  headers: { Content-Type: application/octet-stream }
+                  assert:
+                    - result.bytes == 0   # isEmpty
+                    - result.bytes == 0   # count == 0
             """#)
     }
 
@@ -468,10 +474,7 @@ import Testing
             """#)
     }
 
-    @Test(
-        "captures",
-        .disabled("issue 29: waits for regex capture groups (capture) and null told apart from missing (exists)"))
-    func captures() async throws {
+    @Test("captures") func captures() async throws {
         try await HurlServer.check(
             "captures",
             #"""
@@ -531,8 +534,7 @@ import Testing
             """#)
     }
 
-    @Test("compressed", .disabled("issue 29: waits for hashes of a body held in memory (sha256, md5)"))
-    func compressed() async throws {
+    @Test("compressed") func compressed() async throws {
         try await HurlServer.check(
             "compressed",
             #"""
@@ -636,8 +638,124 @@ import Testing
             """#)
     }
 
-    @Test("content_type", .disabled("issue 29: waits for a form field and a multipart part sent more than once"))
-    func contentType() async throws {
+    @Test("compressed_option") func compressedOption() async throws {
+        try await HurlServer.check(
+            "compressed_option",
+            #"""
+            # [Options] compressed: true on each request (compressed: false on the second): flow offers every
+            # encoding its libcurl decodes (Accept-Encoding) by default
+            defaults:
+              http: { base-url: "${{ env.HURL_SERVER }}" }
+            steps:
+              none:
+                http: { url: /compressed/none }
+                expect:
+                  status: 200
+                  headers:
+                    Content-Length: "12"
+                    Content-Type: text/html; charset=utf-8
+                  assert:
+                    - startsWith(result.body, 'Hello')   # and bytes startsWith hex,48656c6c6f ("Hello")
+                    - sha256(result.body) == '7f83b1657ff1fc53b92dc18148a1d65dfc2d4b1fa3d677284addd200126d9069'
+                    - md5(result.body) == 'ed076287532e86365e841e92bfc50d8c'
+                    - result.body == 'Hello World!'
+              none-not-compressed:   # [Options] compressed: false: no Accept-Encoding
+                http: { url: /compressed/none, compressed: false }
+                expect:
+                  status: 200
+                  headers:
+                    Content-Length: "12"
+                    Content-Type: text/html; charset=utf-8
+                  assert:
+                    - startsWith(result.body, 'Hello')
+                    - sha256(result.body) == '7f83b1657ff1fc53b92dc18148a1d65dfc2d4b1fa3d677284addd200126d9069'
+                    - md5(result.body) == 'ed076287532e86365e841e92bfc50d8c'
+                    - result.body == 'Hello World!'
+              none-bodies:   # the implicit bodies base64,SGVsbG8gV29ybGQh; hex,48656c6c6f20576f726c6421; file,hello.txt;
+                http: { url: /compressed/none }
+                expect:
+                  status: 200
+                  assert: [result.base64 == 'SGVsbG8gV29ybGQh']
+              gzip:
+                http: { url: /compressed/gzip }
+                expect:
+                  status: 200
+                  headers:
+                    Content-Length: "32"
+                    Content-Encoding: gzip
+                    Content-Type: text/html; charset=utf-8
+                  assert:
+                    - startsWith(result.body, 'Hello')   # and bytes startsWith hex,48656c6c6f ("Hello")
+                    - sha256(result.body) == '7f83b1657ff1fc53b92dc18148a1d65dfc2d4b1fa3d677284addd200126d9069'
+                    - md5(result.body) == 'ed076287532e86365e841e92bfc50d8c'
+                    - result.body == 'Hello World!'
+              gzip-bodies:   # the implicit bodies base64,SGVsbG8gV29ybGQh; hex,48656c6c6f20576f726c6421; file,hello.txt;
+                http: { url: /compressed/gzip }
+                expect:
+                  status: 200
+                  assert: [result.base64 == 'SGVsbG8gV29ybGQh']
+              zlib:
+                http: { url: /compressed/zlib }
+                expect:
+                  status: 200
+                  headers:
+                    Content-Length: "20"
+                    Content-Encoding: deflate
+                    Content-Type: text/html; charset=utf-8
+                  assert:
+                    - startsWith(result.body, 'Hello')   # and bytes startsWith hex,48656c6c6f ("Hello")
+                    - sha256(result.body) == '7f83b1657ff1fc53b92dc18148a1d65dfc2d4b1fa3d677284addd200126d9069'
+                    - md5(result.body) == 'ed076287532e86365e841e92bfc50d8c'
+                    - result.body == 'Hello World!'
+              zlib-bodies:   # the implicit bodies base64,SGVsbG8gV29ybGQh; hex,48656c6c6f20576f726c6421; file,hello.txt;
+                http: { url: /compressed/zlib }
+                expect:
+                  status: 200
+                  assert: [result.base64 == 'SGVsbG8gV29ybGQh']
+              brotli:
+                http: { url: /compressed/brotli }
+                expect:
+                  status: 200
+                  headers:
+                    Content-Length: "17"
+                    Content-Encoding: br
+                    Content-Type: text/html; charset=utf-8
+                  assert:
+                    - startsWith(result.body, 'Hello')   # and bytes startsWith hex,48656c6c6f ("Hello")
+                    - sha256(result.body) == '7f83b1657ff1fc53b92dc18148a1d65dfc2d4b1fa3d677284addd200126d9069'
+                    - md5(result.body) == 'ed076287532e86365e841e92bfc50d8c'
+                    - result.body == 'Hello World!'
+              brotli-bodies:   # the implicit bodies base64,SGVsbG8gV29ybGQh; hex,48656c6c6f20576f726c6421; file,hello.txt;
+                http: { url: /compressed/brotli }
+                expect:
+                  status: 200
+                  assert: [result.base64 == 'SGVsbG8gV29ybGQh']
+              brotli-large:
+                http: { url: /compressed/brotli_large }
+                expect:
+                  status: 200
+                  headers: { Content-Encoding: br, Content-Type: image/jpeg }
+                  assert:
+                    - startsWith(result.base64, '/9j/4')   # bytes startsWith hex,ffd8ffe0 (a JPEG)
+                    # file,cat.jpg: the SHA-256 of Hurl's tests_ok/cat.jpg (cat.jpg.br decoded)
+                    - sha256(result.base64, 'hex', 'base64') == '13674a41376ef3d7a49ce337b08fabb9ae6b247028b846c05a09ed7dcf33fe5b'
+              brotli-identity:
+                http: { url: /compressed/brotli_identity }
+                expect:
+                  status: 200
+                  headers:
+                    Content-Length: "17"
+                    Content-Encoding: br, identity
+                    Content-Type: text/html; charset=utf-8
+                  assert:
+                    - startsWith(result.body, 'Hello')
+                    - sha256(result.body) == '7f83b1657ff1fc53b92dc18148a1d65dfc2d4b1fa3d677284addd200126d9069'
+                    - md5(result.body) == 'ed076287532e86365e841e92bfc50d8c'
+                    - result.body == 'Hello World!'
+            """#)
+    }
+
+    @Test("content_type") func contentType() async throws {
         try await HurlServer.check(
             "content_type",
             #"""
@@ -720,11 +838,8 @@ import Testing
             """#)
     }
 
-    @Test(
-        "cookie_jar",
-        .disabled(
-            "issue 29: waits for a cookie jar saved to a Netscape cookie file, cookies by name with attributes and formatDate"
-        )) func cookieJar() async throws
+    @Test("cookie_jar", .disabled("issue 29: waits for a cookie jar saved to a Netscape cookie file")) func cookieJar()
+        async throws
     {
         try await HurlServer.check(
             "cookie_jar",
@@ -787,12 +902,7 @@ import Testing
             """#)
     }
 
-    @Test(
-        "cookies",
-        .disabled(
-            "issue 29: waits for response cookies by name with their attributes (result.cookies), every Set-Cookie and formatDate"
-        )) func cookies() async throws
-    {
+    @Test("cookies") func cookies() async throws {
         try await HurlServer.check(
             "cookies",
             #"""
@@ -903,6 +1013,21 @@ import Testing
             """#)
     }
 
+    @Test("empty_sections") func emptySections() async throws {
+        try await HurlServer.check(
+            "empty_sections",
+            #"""
+            # Empty [Options], [QueryStringParams], [FormParams], [MultipartFormData] and [Cookies] sections:
+            # flow's empty query mapping; the /hello route wants no Accept-Encoding.
+            defaults:
+              http: { base-url: "${{ env.HURL_SERVER }}", compressed: false }
+            steps:
+              hello:
+                http: { url: /hello, query: {} }
+                expect: { status: 200, assert: [result.body == 'Hello World!'] }
+            """#)
+    }
+
     @Test("entry") func entry() async throws {
         try await HurlServer.check(
             "entry",
@@ -934,6 +1059,29 @@ import Testing
                   url: /expect
                   headers: { Expect: 100-continue }
                   body: data
+                expect: { status: 200 }
+            """#)
+    }
+
+    @Test("fileroot") func fileroot() async throws {
+        try await HurlServer.check(
+            "fileroot",
+            #"""
+            # hurl --file-root build/: relative files are read and written in build/ (flow: relative to the
+            # workflow's folder, where this test runs it).
+            defaults:
+              http: { base-url: "${{ env.HURL_SERVER }}" }
+            steps:
+              output:   # [Options] output: fileroot.bin
+                http: { url: /fileroot, save-to: build/fileroot.bin }
+                expect: { status: 200 }
+              post-file:
+                needs: output
+                http: { method: POST, url: /fileroot, body-file: build/fileroot.bin }
+                expect: { status: 200 }
+              post-descendant:   # file,../build/fileroot.bin;
+                needs: output
+                http: { method: POST, url: /fileroot, body-file: build/../build/fileroot.bin }
                 expect: { status: 200 }
             """#)
     }
@@ -989,10 +1137,7 @@ import Testing
             """#)
     }
 
-    @Test(
-        "follow_redirect_option",
-        .disabled("issue 29: waits for credentials kept on a cross-host redirect, opt-in (location-trusted)"))
-    func followRedirectOption() async throws {
+    @Test("follow_redirect_option") func followRedirectOption() async throws {
         try await HurlServer.check(
             "follow_redirect_option",
             #"""
@@ -1045,7 +1190,8 @@ import Testing
                 http:
                   url: /follow-redirect-basic-auth-trusted
                   headers: { Authorization: Basic Ym9iQGVtYWlsLmNvbTpzZWNyZXQ= }
-                  follow-redirects: trusted
+                  follow-redirects: true
+                  keep-credentials-on-redirect: true
                 expect:
                   status: 200
                   assert:
@@ -1139,8 +1285,7 @@ import Testing
             """#)
     }
 
-    @Test("head", .disabled("issue 29: waits for every value of a repeated response header (the second Server header)"))
-    func head() async throws {
+    @Test("head") func head() async throws {
         try await HurlServer.check(
             "head",
             #"""
@@ -1161,8 +1306,7 @@ import Testing
             """#)
     }
 
-    @Test("headers", .disabled("issue 29: waits for a request header sent more than once")) func headers() async throws
-    {
+    @Test("headers") func headers() async throws {
         try await HurlServer.check(
             "headers",
             #"""
@@ -1206,7 +1350,7 @@ import Testing
             """#)
     }
 
-    @Test("hello", .disabled("issue 29: waits for requests without Accept-Encoding")) func hello() async throws {
+    @Test("hello") func hello() async throws {
         try await HurlServer.check(
             "hello",
             #"""
@@ -1242,10 +1386,7 @@ import Testing
             """#)
     }
 
-    @Test(
-        "http_version_option",
-        .disabled("issue 29: waits for choosing the HTTP version of a request and reading the response's"))
-    func httpVersionOption() async throws {
+    @Test("http_version_option") func httpVersionOption() async throws {
         try await HurlServer.check(
             "http_version_option",
             #"""
@@ -1255,18 +1396,24 @@ import Testing
               http: { base-url: "${{ env.HURL_SERVER }}" }
             steps:
               http10:
-                http: { url: /http_version/10, version: "1.0" }
+                http: { url: /http_version/10, http-version: "1.0" }
                 expect: { status: 200 }
               http10-answered-as-11:   # RFC 2616: a server answers with the highest version it supports
-                http: { url: /http_version/10, version: "1.0" }
+                http: { url: /http_version/10, http-version: "1.0" }
                 expect:
                   status: 200
-                  assert: [result.version == 'HTTP/1.1']
+                  assert: [result.version == '1.1']
               default:
                 http: { url: /http_version/11 }
                 expect: { status: 200 }
               http11:
-                http: { url: /http_version/11, version: "1.1" }
+                http: { url: /http_version/11, http-version: "1.1" }
+                expect: { status: 200 }
+              last-option-wins:   # [Options] http1.0: true, http1.1: true (flow has one key: the last one)
+                http: { url: /http_version/11, http-version: "1.1" }
+                expect: { status: 200 }
+              http10-false:   # [Options] http1.0: false: the default
+                http: { url: /http_version/11 }
                 expect: { status: 200 }
             """#)
     }
@@ -1329,8 +1476,7 @@ import Testing
             """#)
     }
 
-    @Test("method", .disabled("issue 29: waits for any method token (CONNECT, TRACE, LINK, PURGE, PROPFIND, …)"))
-    func method() async throws {
+    @Test("method") func method() async throws {
         try await HurlServer.check(
             "method",
             #"""
@@ -1731,8 +1877,36 @@ import Testing
             """#)
     }
 
-    @Test("predicates_number", .disabled("issue 29: waits for the type predicates (isInteger, isFloat) and exists"))
-    func predicatesNumber() async throws {
+    @Test("post_xml") func postXml() async throws {
+        try await HurlServer.check(
+            "post_xml",
+            #"""
+            defaults:   # hurl sends an XML body with Content-Type: application/xml
+              http: { base-url: "${{ env.HURL_SERVER }}", headers: { Content-Type: application/xml } }
+            steps:
+              prolog:
+                http:
+                  method: POST
+                  url: /post-xml
+                  body: |-
+                    <?xml version="1.0"?>
+                    <drink>café</drink>
+                expect: { status: 200 }
+              no-prolog:
+                http: { method: POST, url: /post-xml-no-prolog, body: <drink>café</drink> }
+                expect: { status: 200 }
+              large:   # the body of the third request of post_xml.hurl, as a file
+                http: { method: POST, url: /post-xml-large, body-file: "${{ env.HURL_FILES }}/post_xml_large.xml" }
+                expect: { status: 200 }
+            """#)
+    }
+
+    @Test(
+        "predicates_number",
+        .disabled(
+            "isFloat and isInteger read a number's value, not its JSON spelling: Hurl's isFloat holds for 1.0 and 1000000000000000000000.0, flow's does not (issue 29, type predicates)"
+        )) func predicatesNumber() async throws
+    {
         try await HurlServer.check(
             "predicates_number",
             #"""
@@ -1941,6 +2115,33 @@ import Testing
             """#)
     }
 
+    @Test("retry_option") func retryOption() async throws {
+        try await HurlServer.check(
+            "retry_option",
+            #"""
+            defaults:
+              http: { base-url: "${{ env.HURL_SERVER }}" }
+            steps:
+              create:
+                http: { method: POST, url: /jobs }
+                expect: { status: 201, assert: [result.json.state == 'RUNNING'] }
+                outputs: { job_id: "${{ result.json.id }}" }
+              poll:   # [Options] retry: 10, retry-interval: 100
+                needs: create
+                http: { url: "/jobs/${{ steps.create.outputs.job_id }}" }
+                expect: { status: 200 }
+                repeat: { until: "result.json.state == 'COMPLETED'", every: 100ms, max-attempts: 10 }
+              delete:
+                needs: [create, poll]
+                http: { method: DELETE, url: "/jobs/${{ steps.create.outputs.job_id }}" }
+                expect: { status: 200 }
+              gone:
+                needs: [create, delete]
+                http: { url: "/jobs/${{ steps.create.outputs.job_id }}" }
+                expect: { status: 404 }
+            """#)
+    }
+
     @Test("retry_until_200") func retryUntil200() async throws {
         try await HurlServer.check(
             "retry_until_200",
@@ -2039,7 +2240,7 @@ import Testing
             """#)
     }
 
-    @Test("utf8", .disabled("issue 29: waits for XPath queries (xpath)")) func utf8() async throws {
+    @Test("utf8") func utf8() async throws {
         try await HurlServer.check(
             "utf8",
             #"""
@@ -2133,6 +2334,51 @@ import Testing
             steps:
               verbose:
                 http: { url: /verbose }
+            """#)
+    }
+
+    @Test("very_verbose") func veryVerbose() async throws {
+        try await HurlServer.check(
+            "very_verbose",
+            #"""
+            defaults:   # hurl --location
+              http: { base-url: "${{ env.HURL_SERVER }}", follow-redirects: true }
+            steps:
+              redirect:
+                http: { url: /very-verbose/redirect }
+                expect: { status: 200 }
+              latin1:
+                needs: redirect
+                http: { url: /very-verbose/encoding/latin1 }
+                expect: { status: 200 }
+              brotli:
+                needs: latin1
+                http:
+                  method: POST
+                  url: /very-verbose/compressed/brotli
+                  headers: { Accept-Encoding: brotli, Content-Type: application/json }
+                  body: |-
+                    {
+                        "foo": "bar",
+                        "baz": true
+                    }
+                expect: { status: 200 }
+              cat:
+                needs: brotli
+                http: { url: /very-verbose/cat }
+                expect: { status: 200 }
+              update-cat:   # cat: file,cat.jpg; image/jpeg (the route checks the file name and type)
+                needs: cat
+                http:
+                  method: POST
+                  url: /very-verbose/update-cat
+                  multipart:
+                    cat: { file: "${{ env.HURL_FILES }}/cat.jpg.br", filename: cat.jpg, content-type: image/jpeg }
+                expect: { status: 200 }
+              done:
+                needs: update-cat
+                http: { url: /very-verbose/done, headers: { x-foo: bar } }
+                expect: { status: 200 }
             """#)
     }
 }

@@ -30,9 +30,14 @@ public struct HTTPStep: Sendable, Hashable {
     public let followRedirects: Bool?
     /// Whether a redirect from `https` to plain `http` is followed (`allow-insecure-redirect`).
     public var allowInsecureRedirect = false
+    /// Whether `Authorization`, `Cookie` and secret-holding headers are sent on after a redirect
+    /// to another origin (`keep-credentials-on-redirect`, curl's `--location-trusted`).
+    public var keepCredentialsOnRedirect = false
     /// `compressed`: whether `Accept-Encoding` is offered and the body decoded (default
     /// `defaults.http.compressed`, else true).
     public var compressed: Bool?
+    /// `http-version`: the HTTP version asked for; `nil` for HTTP/2 where TLS offers it.
+    public var version: HTTPVersionSetting?
     /// `tls`, `auth`, `proxy` and `cookies` of this request (see `HTTPTransportSettings`).
     public var transport = HTTPTransportSettings()
     /// What the response must look like.

@@ -2,7 +2,8 @@ extension StepParser {
     static let httpKeys =
         [
             "method", "url", "query", "headers", "json", "form", "body", "body-file", "multipart", "timeout",
-            "follow-redirects", "allow-insecure-redirect", "compressed", "expect",
+            "follow-redirects", "allow-insecure-redirect", "keep-credentials-on-redirect", "compressed", "expect",
+            "http-version",
         ] + transportKeys
     /// Everything an `http` mapping may hold, joined once rather than per request.
     static let allHTTPKeys = httpKeys + responseBodyKeys
@@ -26,7 +27,7 @@ extension StepParser {
         if let first = bodies.first {
             switch first.key {
             case "json": body = .json(reader.valueTemplate(first.value))
-            case "form": body = .form(reader.namedValues(first.value, "'form'"))
+            case "form": body = .form(reader.repeatableNamedValues(first.value, "'form'"))
             case "body": body = reader.text(first.value, "'body'").map(HTTPStep.Body.text)
             case "multipart": body = .multipart(parseMultipart(first.value))
             default: body = reader.text(first.value, "'body-file'").map(HTTPStep.Body.file)
@@ -34,7 +35,7 @@ extension StepParser {
         }
         let method = field["method"].flatMap { parseMethod($0.value) } ?? .get
         let query = field["query"].map { parseQuery($0.value) } ?? []
-        let headers = field["headers"].map { reader.namedValues($0.value, "'headers'") } ?? []
+        let headers = field["headers"].map { reader.repeatableNamedValues($0.value, "'headers'") } ?? []
         var timeout: Duration?
         if let entry = field["timeout"],
             !reader.deferred(entry.value, "'timeout'", as: .duration, to: .httpTimeout(step: id))
@@ -64,7 +65,11 @@ extension StepParser {
         step.responseBody = parseResponseBody(field, method: method)
         step.allowInsecureRedirect =
             field["allow-insecure-redirect"].flatMap { reader.bool($0.value, "'allow-insecure-redirect'") } ?? false
+        step.keepCredentialsOnRedirect =
+            field["keep-credentials-on-redirect"].flatMap { reader.bool($0.value, "'keep-credentials-on-redirect'") }
+            ?? false
         step.compressed = field["compressed"].flatMap { reader.bool($0.value, "'compressed'") }
+        step.version = parseHTTPVersion(field)
         return step
     }
 

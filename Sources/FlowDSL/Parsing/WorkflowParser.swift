@@ -213,7 +213,7 @@ struct WorkflowParser {
         for entry in entries {
             switch entry.key {
             case "base-url": baseURL = reader.text(entry.value, "'base-url'")
-            case "headers": headers = reader.namedValues(entry.value, "'headers'")
+            case "headers": headers = reader.repeatableNamedValues(entry.value, "'headers'")
             case "timeout":
                 if !reader.deferred(entry.value, "'timeout'", as: .duration, to: .httpTimeout(step: nil)) {
                     timeout = reader.duration(entry.value, "'timeout'")

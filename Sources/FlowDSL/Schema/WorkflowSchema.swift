@@ -158,7 +158,7 @@ public enum WorkflowSchema {
             "Defaults for every `http` step.",
             properties: [
                 "base-url": V.text("The URL relative step URLs resolve against."),
-                "headers": V.map("Headers sent with every request.", values: V.scalar),
+                "headers": V.map("Headers sent with every request; a list sends one per item.", values: scalarOrList),
                 "timeout": V.orExpression("The timeout of every request.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether requests follow redirects (default true)."),
                 "compressed": V.boolean("Whether requests offer Accept-Encoding and decode bodies (default true)."),

@@ -339,7 +339,14 @@ public final class WorkflowRun: Sendable {
         var outputs: [String: Value] = [:]
         for output in step.outputs {
             do {
-                outputs[output.name] = try output.value.evaluate(in: scope)
+                let value = try output.value.evaluate(in: scope)
+                // Masked before the step's result reaches an event, a report or the journal.
+                if output.secret {
+                    _ = value.mappingStrings {
+                        values.masker.add($0); return $0
+                    }
+                }
+                outputs[output.name] = value
             } catch {
                 throw StepError("output '\(output.name)': \(error.message)", at: error.location)
             }

@@ -36,7 +36,8 @@ public struct RequestPlan: Sendable, Equatable {
     public let method: String
     /// The absolute URL with the query added.
     public let url: String
-    /// Headers in the order sent; a name appears once (case-insensitively).
+    /// Headers in the order sent; a name appears once (case-insensitively) unless the step or the
+    /// defaults list several values for it.
     public let headers: [Header]
     /// The body.
     public let body: Body
@@ -75,7 +76,19 @@ public struct RequestPlan: Sendable, Equatable {
             headers.removeAll { $0.name.lowercased() == name.lowercased() }
             headers.append(Header(name: name, value: value))
         }
-        for header in defaults.headers + http.headers { set(header.name, try text(header.value)) }
+        // A name given by the step replaces the defaults' fields of that name; a name listed with
+        // several values (`X-Tag: [a, b]`) is sent once per value, in order.
+        for source in [defaults.headers, http.headers] {
+            var seen = Set<String>()
+            for header in source {
+                let value = try text(header.value)
+                if seen.insert(header.name.lowercased()).inserted {
+                    set(header.name, value)
+                } else {
+                    headers.append(Header(name: header.name, value: value))
+                }
+            }
+        }
         // `auth` (the step's, else the defaults') writes `Authorization` over any header of that name.
         if let auth = http.transport.auth ?? defaults.transport.auth {
             if placeholders, case .basic = auth {

@@ -166,7 +166,9 @@ struct HTTPStepRunner: Sendable {
         // A header holding a secret goes to the first URL's origin only: a redirect elsewhere drops it.
         request.originBoundHeaders = plan.headers.filter { masker($0.value) != $0.value }.map(\.name)
         request.allowsInsecureRedirect = http.allowInsecureRedirect
+        request.keepsCredentialsOnRedirect = http.keepCredentialsOnRedirect
         request.decodesContent = http.compressed ?? defaults.http.compressed ?? true
+        request.version = http.version.flatMap { HTTPVersion(rawValue: $0.rawValue) }
         try transportContext.apply(
             http.transport, defaults: defaults.http, to: &request, at: http.location, scope: scope, masker: masker)
         return request
