@@ -192,7 +192,7 @@ struct DryRunPlan {
         switch template {
         case .null: return .null
         case .bool(let flag): return .bool(flag)
-        case .number(let number): return .number(number)
+        case .number(let number, let float): return .number(number, float: float)
         case .string(let text):
             guard let parsed = text.template else { return .string(text.text) }
             return try parsed.evaluate(known)
@@ -401,7 +401,7 @@ struct DryRunPlan {
         switch template {
         case .null: return .null
         case .bool(let flag): return .bool(flag)
-        case .number(let number): return .number(number)
+        case .number(let number, let float): return .number(number, float: float)
         case .array(let items):
             var values: [Value] = []
             for item in items { values.append(placeholderValue(item, &unknown)) }

@@ -1891,12 +1891,7 @@ import Testing
             """#)
     }
 
-    @Test(
-        "predicates_number",
-        .disabled(
-            "isFloat and isInteger read a number's value, not its JSON spelling: Hurl's isFloat holds for 1.0 and 1000000000000000000000.0, flow's does not (issue 29, type predicates)"
-        )) func predicatesNumber() async throws
-    {
+    @Test("predicates_number") func predicatesNumber() async throws {
         try await HurlServer.check(
             "predicates_number",
             #"""

@@ -63,7 +63,7 @@ import Testing
                   seconds: ${{ result.duration }}
             """)
         #expect(records["fetch"]?.state == .succeeded, "\(message(records["fetch"]))")
-        guard case .number(let seconds)? = records["fetch"]?.output?.outputs["seconds"] else {
+        guard case .number(let seconds, _)? = records["fetch"]?.output?.outputs["seconds"] else {
             Issue.record("result.duration is a number")
             return
         }

@@ -38,7 +38,7 @@ import Testing
                 run: echo "imported ${{ steps.users.outputs.count }} users"
             """, secrets: ["PASSWORD": "s3cret"])
         #expect(records.values.allSatisfy { $0.state == .succeeded }, "\(records.mapValues(\.state))")
-        guard case .number(let count)? = records["users"]?.output?.outputs["count"] else {
+        guard case .number(let count, _)? = records["users"]?.output?.outputs["count"] else {
             Issue.record("count must keep its number type")
             return
         }

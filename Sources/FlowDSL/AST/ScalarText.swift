@@ -62,8 +62,8 @@ public indirect enum ValueTemplate: Sendable, Hashable {
     case null
     /// `true` or `false`.
     case bool(Bool)
-    /// A number.
-    case number(Double)
+    /// A number; `float` when written with a point or an exponent (`1.0`), as `Value.number`.
+    case number(Double, float: Bool = false)
     /// A string, possibly with expressions.
     case string(ScalarText)
     /// A list.

@@ -126,7 +126,7 @@ extension Workflow {
         case .wholeNumber(let minimum):
             let number: Double?
             switch value {
-            case .number(let given): number = given
+            case .number(let given, _): number = given
             case .string(let text): number = Double(text.trimmingSpaces)
             default: number = nil
             }
@@ -137,7 +137,7 @@ extension Workflow {
         case .duration:
             let duration: Duration?
             switch value {
-            case .number(let seconds) where seconds >= 0 && seconds < 1e12:
+            case .number(let seconds, _) where seconds >= 0 && seconds < 1e12:
                 duration = .milliseconds(Int64(seconds * 1000))
             case .string(let text): duration = DurationSyntax.parse(text.trimmingSpaces)
             default: duration = nil
@@ -147,7 +147,7 @@ extension Workflow {
         case .size:
             let size: Int?
             switch value {
-            case .number(let bytes) where bytes.rounded() == bytes && bytes >= 1 && bytes < 1e15: size = Int(bytes)
+            case .number(let bytes, _) where bytes.rounded() == bytes && bytes >= 1 && bytes < 1e15: size = Int(bytes)
             case .string(let text): size = SizeSyntax.parse(text.trimmingSpaces)
             default: size = nil
             }

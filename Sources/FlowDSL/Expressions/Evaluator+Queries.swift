@@ -43,7 +43,7 @@ extension Evaluator {
         switch (container, selector) {
         case (.object(let members), .string(let key)):
             return members[key] != nil
-        case (.array(let elements), .number(let number)):
+        case (.array(let elements), .number(let number, _)):
             return number == number.rounded() && number >= 0 && number < Double(elements.count)
         default:
             return false

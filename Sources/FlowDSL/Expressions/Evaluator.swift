@@ -73,7 +73,7 @@ struct Evaluator<Context: EvaluationContext> {
         switch (value, selector) {
         case (.object(let members), .string(let key)):
             return members[key] ?? .null
-        case (.array(let elements), .number(let number)):
+        case (.array(let elements), .number(let number, _)):
             guard number == number.rounded(), number >= 0, number < Double(elements.count) else { return .null }
             return elements[Int(number)]
         default:

@@ -15,7 +15,7 @@ extension Functions {
             throw Failure(message: "\(name)() got an invalid regular expression '\(pattern)': \(error)")
         }
         let group = arguments.count > 2 ? arguments[2] : .number(1)
-        if case .number(let number) = group, Int(exactly: number) == nil || number < 0 {
+        if case .number(let number, _) = group, Int(exactly: number) == nil || number < 0 {
             throw Failure(
                 message: "\(name)() expects a group number, 0 or more, or a group name; got \(group.interpolated)")
         }
@@ -29,7 +29,7 @@ extension Functions {
                     throw Failure(
                         message: "\(name)(): the regular expression has no group named '\(Echo.text(groupName))'")
                 }
-            case .number(let number):
+            case .number(let number, _):
                 let index = Int(number)
                 guard index < output.count else {
                     throw Failure(

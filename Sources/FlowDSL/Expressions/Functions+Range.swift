@@ -4,10 +4,10 @@ extension Functions {
 
     /// `range(from, to)`: the whole numbers from `from` up to, not including, `to` (as Python's).
     static func range(_ from: Value, _ to: Value) throws(Failure) -> Value {
-        guard case .number(let low) = from, let start = Int(exactly: low) else {
+        guard case .number(let low, _) = from, let start = Int(exactly: low) else {
             throw Failure(message: "range() expects a whole number as argument 1, got \(describe(from))")
         }
-        guard case .number(let high) = to, let end = Int(exactly: high) else {
+        guard case .number(let high, _) = to, let end = Int(exactly: high) else {
             throw Failure(message: "range() expects a whole number as argument 2, got \(describe(to))")
         }
         guard end > start else { return .array([]) }
@@ -18,7 +18,7 @@ extension Functions {
     }
 
     private static func describe(_ value: Value) -> String {
-        if case .number(let number) = value { return "\(number)" }
+        if case .number(let number, _) = value { return "\(number)" }
         return value.typeName
     }
 }

@@ -56,12 +56,13 @@ extension Functions {
     /// from `start` (from 0; negative counts from the end), at most `length` of them (all the
     /// rest without it). Past the end is the empty string.
     private static func characters(of text: String, from start: Value, count length: Value?) throws(Failure) -> Value {
-        guard case .number(let startNumber) = start, let from = Int(exactly: startNumber) else {
+        guard case .number(let startNumber, _) = start, let from = Int(exactly: startNumber) else {
             throw Failure(message: "substring() expects a whole number as argument 2, got \(start.interpolated)")
         }
         var count = Int.max
         if let length {
-            guard case .number(let lengthNumber) = length, let wanted = Int(exactly: lengthNumber), wanted >= 0 else {
+            guard case .number(let lengthNumber, _) = length, let wanted = Int(exactly: lengthNumber), wanted >= 0
+            else {
                 throw Failure(
                     message:
                         "substring() expects a whole number of characters, 0 or more, as argument 3, got \(length.interpolated)"

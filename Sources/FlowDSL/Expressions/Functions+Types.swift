@@ -4,17 +4,17 @@
 extension Functions {
     /// The answer of a type predicate; `nil` when `name` is not one.
     ///
-    /// Numbers are doubles, whatever their JSON spelling: `isInteger` holds for a finite number
-    /// without a fractional part (`1`, `1.0`, `1e3`), `isFloat` for one with a fractional part
-    /// (`1.5`); a number never holds both.
+    /// As Hurl reads JSON: `isFloat` holds for a number written with a point or an exponent
+    /// (`1.0`, `1e3`, `0.5`) or computed with a fractional part (`3 / 2`), `isInteger` for any
+    /// other finite number (`1`, `10 / 2`); a number never holds both, NaN and infinities neither.
     static func typePredicate(_ name: String, _ value: Value) -> Value? {
         switch name {
         case "isInteger":
-            guard case .number(let number) = value else { return .bool(false) }
-            return .bool(number.isFinite && number == number.rounded())
+            guard case .number(let number, let float) = value else { return .bool(false) }
+            return .bool(number.isFinite && !float && number == number.rounded())
         case "isFloat":
-            guard case .number(let number) = value else { return .bool(false) }
-            return .bool(number.isFinite && number != number.rounded())
+            guard case .number(let number, let float) = value else { return .bool(false) }
+            return .bool(number.isFinite && (float || number != number.rounded()))
         case "isNumber":
             guard case .number = value else { return .bool(false) }
             return .bool(true)

@@ -233,7 +233,7 @@ enum JSONPathComparison {
         switch (left, right) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
-        case (.number(let a), .number(let b)): return a == b
+        case (.number(let a, _), .number(let b, _)): return a == b
         case (.string(let a), .string(let b)): return a.unicodeScalars.elementsEqual(b.unicodeScalars)
         case (.array(let a), .array(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1) }
@@ -245,7 +245,7 @@ enum JSONPathComparison {
 
     static func less(_ left: Value?, _ right: Value?) -> Bool {
         switch (left, right) {
-        case (.number(let a)?, .number(let b)?): a < b
+        case (.number(let a, _)?, .number(let b, _)?): a < b
         case (.string(let a)?, .string(let b)?): a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
         default: false
         }

@@ -108,6 +108,8 @@ struct JSONReader {
 
     private mutating func readNumber() throws(JSONSyntaxError) -> Value {
         let start = position
+        // Written with a fraction or an exponent: a float for `isFloat`, whatever its value.
+        var float = false
         if current == UInt8(ascii: "-") { position += 1 }
         guard let first = current, isDigit(first) else { throw error("invalid JSON number") }
         position += 1
@@ -116,16 +118,18 @@ struct JSONReader {
             position += 1
             guard let digit = current, isDigit(digit) else { throw error("expected a digit after '.'") }
             skipDigits()
+            float = true
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             position += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
             guard let digit = current, isDigit(digit) else { throw error("expected a digit in the exponent") }
             skipDigits()
+            float = true
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         guard let number = Double(text) else { throw JSONSyntaxError(message: "invalid JSON number", offset: start) }
-        return .number(number)
+        return .number(number, float: float)
     }
 
     private func isDigit(_ byte: UInt8) -> Bool {

@@ -109,10 +109,16 @@ public struct JSONWriter {
 
     /// A number value as `JSONEncoder` writes a `Double` (`100`, `0.25`, `1e+20`); `null` for
     /// NaN and the infinities, which JSON cannot represent.
-    public mutating func number(_ number: Double) {
+    /// `float` (a number written `1.0` or `1e3`) writes a whole value with its point, `1.0`, so the
+    /// JSON reads back as a float.
+    public mutating func number(_ number: Double, float: Bool = false) {
         beginValue()
         guard number.isFinite else {
             bytes.append(contentsOf: "null".utf8)
+            return
+        }
+        if float, number.magnitude < 1e15, number == number.rounded(.towardZero) {
+            bytes.append(contentsOf: number.description.utf8)
             return
         }
         // A whole number below 10^15 prints as its digits (`Double.description` writes `3.0`, less
@@ -149,7 +155,7 @@ public struct JSONWriter {
         switch value {
         case .null: null()
         case .bool(let flag): bool(flag)
-        case .number(let number): self.number(number)
+        case .number(let number, let float): self.number(number, float: float)
         case .string(let text): string(text)
         case .array(let elements):
             beginArray()

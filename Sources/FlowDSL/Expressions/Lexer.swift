@@ -145,6 +145,8 @@ struct Lexer {
         if negative { position += 1 }
         let digitsStart = position
         var value: Double?
+        // Written with a fraction or an exponent: a float for `isFloat`, whatever its value.
+        var float = false
         if peek() == UInt8(ascii: "0"), let x = peek(1), x | 0x20 == UInt8(ascii: "x") {
             position += 2
             let hexStart = position
@@ -157,6 +159,7 @@ struct Lexer {
             if peek() == UInt8(ascii: "."), let digit = peek(1), digit.isASCIIDigit {
                 position += 1
                 skipDigits()
+                float = true
             }
             if let e = peek(), e | 0x20 == UInt8(ascii: "e") {
                 var exponentStart = position + 1
@@ -164,6 +167,7 @@ struct Lexer {
                 if let digit = source.code(exponentStart), digit.isASCIIDigit {
                     position = exponentStart
                     skipDigits()
+                    float = true
                 }
             }
             value = Double(source.text(digitsStart..<position))
@@ -175,7 +179,7 @@ struct Lexer {
             let text = source.text(start..<position)
             throw ExpressionSyntaxError(offset: start, length: position - start, message: "invalid number '\(text)'")
         }
-        return Token(kind: .number(negative ? -number : number), offset: start, length: position - start)
+        return Token(kind: .number(negative ? -number : number, float: float), offset: start, length: position - start)
     }
 
     private mutating func skipDigits() {

@@ -198,7 +198,7 @@ struct Parser {
             case .index(.literal(.string(let key)), _):
                 path.append(.key(key))
                 continue
-            case .index(.literal(.number(let number)), _):
+            case .index(.literal(.number(let number, _)), _):
                 if number == number.rounded(), abs(number) < 1e15 {
                     path.append(.index(Int(number)))
                     continue
@@ -215,9 +215,9 @@ struct Parser {
     private mutating func parsePrimary() throws(ExpressionSyntaxError) -> SyntaxNode {
         let token = current
         switch token.kind {
-        case .number(let number):
+        case .number(let number, let float):
             _ = try advance()
-            return .literal(.number(number))
+            return .literal(.number(number, float: float))
         case .string(let text):
             _ = try advance()
             return .literal(.string(text))

@@ -2,7 +2,8 @@
 struct Token: Sendable, Hashable {
     enum Kind: Sendable, Hashable {
         case identifier(String)
-        case number(Double)
+        /// A number literal; `float` when written with a fraction or an exponent.
+        case number(Double, float: Bool)
         case string(String)
         case trueKeyword, falseKeyword, nullKeyword
         case dot, comma, leftParen, rightParen, leftBracket, rightBracket
@@ -18,7 +19,7 @@ struct Token: Sendable, Hashable {
     var quoted: String {
         switch kind {
         case .identifier(let name): "'\(Token.abbreviated(name))'"
-        case .number(let value): "number \(Value.format(number: value))"
+        case .number(let value, _): "number \(Value.format(number: value))"
         case .string(let text): "string '\(Token.abbreviated(text))'"
         case .trueKeyword: "'true'"
         case .falseKeyword: "'false'"

@@ -26,7 +26,7 @@ extension Value: Codable {
         switch self {
         case .null: try container.encodeNil()
         case .bool(let flag): try container.encode(flag)
-        case .number(let number) where number.isFinite: try container.encode(number)
+        case .number(let number, _) where number.isFinite: try container.encode(number)
         case .number: try container.encodeNil()
         case .string(let text): try container.encode(text)
         case .array(let items): try container.encode(items)

@@ -9,7 +9,7 @@ extension Value {
         switch (self, other) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
-        case (.number(let a), .number(let b)): return a == b
+        case (.number(let a, _), .number(let b, _)): return a == b
         case (.string(let a), .string(let b)): return a == b
         case (.array(let a), .array(let b)):
             guard a.count == b.count else { return false }
@@ -25,7 +25,7 @@ extension Value {
     /// (mixed types, null, booleans, arrays, objects) is unordered, so every comparison is false.
     func ordered(against other: Value) -> Ordering? {
         switch (self, other) {
-        case (.number(let a), .number(let b)):
+        case (.number(let a, _), .number(let b, _)):
             if a < b { return .less }
             if a > b { return .greater }
             return a == b ? .same : nil

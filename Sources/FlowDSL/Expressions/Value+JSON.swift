@@ -26,8 +26,14 @@ extension Value {
             output += "null".utf8
         case .bool(let flag):
             output += (flag ? "true" : "false").utf8
-        case .number(let number):
-            output += (number.isFinite ? format(number: number) : "null").utf8
+        case .number(let number, let float):
+            guard number.isFinite else {
+                output += "null".utf8
+                break
+            }
+            output += format(number: number).utf8
+            // A float with a whole value keeps its point, so the JSON reads back as a float.
+            if float, number == number.rounded(), abs(number) <= 9_007_199_254_740_992 { output += ".0".utf8 }
         case .string(let text):
             JSONWriter.appendString(text, to: &output)
         case .array(let elements):

@@ -5,14 +5,52 @@ public enum Value: Sendable, Hashable {
     case null
     /// `true` or `false`.
     case bool(Bool)
-    /// Every number is a double, as in JSON and GitHub Actions.
-    case number(Double)
+    /// Every number is a double, as in JSON and GitHub Actions. `float` is whether it was written
+    /// with a fraction or an exponent (`1.0`, `1e3`, not `1`): only `isFloat`, `isInteger` and JSON
+    /// output read it; equality, ordering and arithmetic see the double alone.
+    case number(Double, float: Bool = false)
     /// Text.
     case string(String)
     /// An ordered list.
     case array([Value])
     /// A mapping from keys to values.
     case object([String: Value])
+
+    /// Values are equal as JSON data: numbers by their double, whatever their spelling (`1 == 1.0`).
+    public static func == (lhs: Value, rhs: Value) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let left), .bool(let right)): left == right
+        case (.number(let left, _), .number(let right, _)): left == right
+        case (.string(let left), .string(let right)): left == right
+        case (.array(let left), .array(let right)): left == right
+        case (.object(let left), .object(let right)): left == right
+        default: false
+        }
+    }
+
+    /// Hashes what `==` compares, so `1` and `1.0` hash alike.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null:
+            hasher.combine(0)
+        case .bool(let value):
+            hasher.combine(1)
+            hasher.combine(value)
+        case .number(let value, _):
+            hasher.combine(2)
+            hasher.combine(value)
+        case .string(let value):
+            hasher.combine(3)
+            hasher.combine(value)
+        case .array(let value):
+            hasher.combine(4)
+            hasher.combine(value)
+        case .object(let value):
+            hasher.combine(5)
+            hasher.combine(value)
+        }
+    }
 
     /// The name of the value's type, as error messages and `typeName` checks spell it.
     public var typeName: String {
@@ -34,7 +72,7 @@ public enum Value: Sendable, Hashable {
         switch self {
         case .null: false
         case .bool(let value): value
-        case .number(let value): value != 0 && !value.isNaN
+        case .number(let value, _): value != 0 && !value.isNaN
         case .string(let value): !value.isEmpty
         case .array, .object: true
         }
@@ -48,7 +86,7 @@ public enum Value: Sendable, Hashable {
         switch self {
         case .null: ""
         case .bool(let value): value ? "true" : "false"
-        case .number(let value): Value.format(number: value)
+        case .number(let value, _): Value.format(number: value)
         case .string(let value): value
         case .array, .object: jsonText
         }

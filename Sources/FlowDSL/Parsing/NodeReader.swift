@@ -304,7 +304,7 @@ struct NodeReader {
             switch PlainScalar.classify(scalar.string) {
             case .null: return .null
             case .bool(let value): return .bool(value)
-            case .number(let value): return .number(value)
+            case .number(let value, let float): return .number(value, float: float)
             case .string: return .string(scalarText(scalar, node: node))
             }
         }
@@ -315,7 +315,8 @@ struct NodeReader {
 enum PlainScalar {
     case null
     case bool(Bool)
-    case number(Double)
+    /// A number; `float` when written with a point or an exponent (`1.0`, `1e3`).
+    case number(Double, float: Bool)
     case string
 
     static func classify(_ text: String) -> PlainScalar {
@@ -329,10 +330,20 @@ enum PlainScalar {
             if let first = text.first, first.isNumber || first == "-" || first == "+" || first == ".",
                 let number = Double(text), number.isFinite
             {
-                return .number(number)
+                return .number(number, float: isFloatSpelling(text))
             }
             return .string
         }
+    }
+
+    /// Whether a number's text has a point or an exponent (`1.0`, `1e3`, `0x1p3`); in hexadecimal
+    /// `e` is a digit, so only `p` is an exponent there.
+    private static func isFloatSpelling(_ text: String) -> Bool {
+        let unsigned = text.drop { $0 == "+" || $0 == "-" }
+        if unsigned.hasPrefix("0x") || unsigned.hasPrefix("0X") {
+            return unsigned.contains { $0 == "." || $0 == "p" || $0 == "P" }
+        }
+        return unsigned.contains { $0 == "." || $0 == "e" || $0 == "E" }
     }
 
     /// How `~`, `null`, `true` and `false` start, in each of their spellings.

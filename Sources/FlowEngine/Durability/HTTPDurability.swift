@@ -41,7 +41,7 @@ struct HTTPDurability: Sendable {
 
     /// The index of the `for-each` item being run, if any.
     static func itemIndex(_ locals: [String: Value]) -> Int? {
-        if case .number(let index)? = locals[ForEach.indexName] { return Int(index) }
+        if case .number(let index, _)? = locals[ForEach.indexName] { return Int(index) }
         return nil
     }
 }

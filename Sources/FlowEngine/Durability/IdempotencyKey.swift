@@ -20,7 +20,7 @@ enum IdempotencyKey {
     static func key(locals: [String: Value]) -> String? {
         guard case .string(let seed)? = locals[local] else { return nil }
         var source = seed
-        if case .number(let index)? = locals[ForEach.indexName] { source += "#\(Int(index))" }
+        if case .number(let index, _)? = locals[ForEach.indexName] { source += "#\(Int(index))" }
         let hex = Array(StepDefinitionHash.digest(source).prefix(32))
         let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }
         return groups.joined(separator: "-")

@@ -116,8 +116,8 @@ final class Repetition: Sendable {
     /// status, a `run` step's exit code; nil for other results.
     static func summary(of result: Value) -> String? {
         guard case .object(let fields) = result else { return nil }
-        if case .number(let status)? = fields["status"] { return "status \(Value.number(status).interpolated)" }
-        if case .number(let code)? = fields["exit_code"] { return "exit code \(Value.number(code).interpolated)" }
+        if case .number(let status, _)? = fields["status"] { return "status \(Value.number(status).interpolated)" }
+        if case .number(let code, _)? = fields["exit_code"] { return "exit code \(Value.number(code).interpolated)" }
         return nil
     }
 

@@ -64,7 +64,7 @@ public enum StepRecordsFile {
     public static func decode(_ document: Value, file: String, workflow: Workflow) throws(FormatError)
         -> [String: StepRecord<StepResult>]
     {
-        guard case .object(let root) = document, case .number(let number)? = root["flow-outputs"] else {
+        guard case .object(let root) = document, case .number(let number, _)? = root["flow-outputs"] else {
             throw FormatError(description: "\(file) is not a file `flow run --outputs-to` wrote (no \"flow-outputs\")")
         }
         guard Int(number) == version else {
@@ -103,7 +103,7 @@ public enum StepRecordsFile {
                 var itemOutputs: [String: Value] = [:]
                 if case .object(let values)? = item["outputs"] { itemOutputs = values }
                 var attempts = 0
-                if case .number(let number)? = item["attempts"] { attempts = Int(number) }
+                if case .number(let number, _)? = item["attempts"] { attempts = Int(number) }
                 var error: String?
                 if case .string(let text)? = item["error"] { error = text }
                 var itemState = StepState.skipped
@@ -208,7 +208,7 @@ extension StepRecordsFile {
     }
 
     private static func number(_ value: Value?) -> Int {
-        if case .number(let number)? = value { return Int(number) }
+        if case .number(let number, _)? = value { return Int(number) }
         return 0
     }
 

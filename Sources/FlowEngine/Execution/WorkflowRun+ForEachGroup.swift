@@ -15,7 +15,7 @@ extension WorkflowRun {
         }
         return .leaf { start in
             let index: Int
-            if case .number(let number)? = start.locals[ForEach.indexName] {
+            if case .number(let number, _)? = start.locals[ForEach.indexName] {
                 index = Int(number)
             } else {
                 index = 0

@@ -28,7 +28,7 @@ extension WorkflowRun {
             }
             // Each item of a repeated `uses` step runs its own copy: `deploy[1]/publish`.
             let prefix: String
-            if step.forEach != nil, case .number(let index)? = start.locals[ForEach.indexName] {
+            if step.forEach != nil, case .number(let index, _)? = start.locals[ForEach.indexName] {
                 prefix = "\(start.id)[\(Int(index))]/"
             } else {
                 prefix = start.id + "/"
@@ -63,7 +63,7 @@ extension WorkflowRun {
             let converted: InputValue?
             switch (input.kind, value) {
             case (_, .null): converted = nil
-            case (.number, .number(let number)): converted = .number(number)
+            case (.number, .number(let number, _)): converted = .number(number)
             case (.boolean, .bool(let flag)): converted = .boolean(flag)
             case (.string, _), (.file, _), (_, .string):
                 converted = InputValue.parse(value.interpolated, as: input.kind)

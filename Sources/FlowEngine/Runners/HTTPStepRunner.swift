@@ -253,7 +253,7 @@ extension ValueTemplate {
         switch self {
         case .null: return .null
         case .bool(let flag): return .bool(flag)
-        case .number(let number): return .number(number)
+        case .number(let number, let float): return .number(number, float: float)
         case .string(let text): return try text.evaluate(in: scope)
         case .array(let items):
             var values: [Value] = []

@@ -39,7 +39,7 @@ enum ResponseBodyFields {
             return "the response body was written to '\(file)' by 'save-to' and is not held in memory; "
                 + "read the file (result.file), or check result.bytes and result.sha256"
         }
-        if key != "base64", fields["body"] == nil, case .number(let bytes)? = fields["bytes"] {
+        if key != "base64", fields["body"] == nil, case .number(let bytes, _)? = fields["bytes"] {
             return "the response body is binary (\(Int(bytes)) bytes that are not UTF-8 text), so it has no "
                 + "text; write it to a file with 'save-to', or read result.base64 (its bytes base64-encoded)"
         }

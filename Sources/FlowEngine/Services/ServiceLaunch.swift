@@ -102,7 +102,7 @@ struct ServiceLaunch: Sendable {
             let value = try port.evaluate(in: scope)
             let number: Double? =
                 switch value {
-                case .number(let number): number
+                case .number(let number, _): number
                 case .string(let text): Double(text.trimmingCharacters(in: .whitespaces))
                 default: nil
                 }

@@ -28,7 +28,7 @@ enum ServerReport {
     static func mismatch(in response: HTTPResponse, size: Int64, digests: Digests) -> String? {
         guard let members = members(of: response) else { return nil }
         switch members["size"] {
-        case .number(let reported)? where Int64(exactly: reported) != size:
+        case .number(let reported, _)? where Int64(exactly: reported) != size:
             return "the server stored \(reported.formatted) bytes, but the file has \(size)"
         case .string(let text)? where Int64(text.trimmingCharacters(in: .whitespaces)).map({ $0 != size }) ?? false:
             return "the server stored \(text) bytes, but the file has \(size)"
