@@ -113,7 +113,7 @@ struct ArgoManifest {
         if !parameters.isEmpty {
             spec.append(("arguments", .map([("parameters", .list(parameters))])))
         }
-        spec.append(("volumes", .list([volume(fileName: fileName)])))
+        spec.append(("volumes", .list([volume(fileName: fileName), Self.recordsVolumeAndMount().volume])))
         spec.append(("templates", .list([main] + templates + serviceTemplates.map(\.template))))
         var metadata: [(String, ManifestNode)] = [("generateName", .string(Self.kubernetesName(workflowName) + "-"))]
         if let namespace { metadata.append(("namespace", .string(namespace))) }
@@ -364,7 +364,13 @@ struct ArgoManifest {
                 ))
         }
         container.append(
-            ("volumeMounts", .list([.map([("name", .string("workflow")), ("mountPath", .string(Self.mountPath))])])))
+            (
+                "volumeMounts",
+                .list([
+                    .map([("name", .string("workflow")), ("mountPath", .string(Self.mountPath))]),
+                    Self.recordsVolumeAndMount().mount,
+                ])
+            ))
         var entries: [(String, ManifestNode)] = [("name", .string(name))]
         var inputs: [(String, ManifestNode)] = []
         let inputParameters = services.map(\.task) + parameters
