@@ -522,7 +522,9 @@ class ArgoController:
             if node is None:
                 continue
             task = context["tasks"][name]
-            values[f"tasks.{name}.status"] = node.phase
+            # operator.go buildLocalScope: a Retry node's values are its last attempt's.
+            last = self.nodes.get(node.children[-1]) if node.type == "Retry" and node.children else None
+            values[f"tasks.{name}.status"] = (last or node).phase
             if node.type == "Pod" or node.type == "Retry":
                 ip = getattr(node, "ip", None) or (self.nodes[node.children[-1]].__dict__.get("ip") if node.children else None)
                 if ip:

@@ -39,4 +39,34 @@ import Testing
         #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr.suffix(3000))")
         #expect(run.stdout.contains("\"phase\": \"Succeeded\""), "\(run.stdout)")
     }
+
+    /// Grammar.md's `build → publish → notify (always)`: `build` fails, flow skips `publish` and
+    /// runs `notify`, and `flow run` exits 1. Argo takes the DAG's phase from its leaves only, so
+    /// the exported Workflow must end in a task that fails when a step failed: its phase is Failed.
+    @Test func theWorkflowPhaseIsTheRunsOutcomeWhenAnAlwaysStepEndsIt() async throws {
+        let scratch = try ArgoExportTests.Scratch()
+        let file = try scratch.write(
+            "notify.yaml",
+            """
+            version: 1
+            steps:
+              build: { run: exit 1 }
+              publish: { needs: build, run: echo publish }
+              notify: { needs: publish, if: "${{ always() }}", run: echo notify }
+            """)
+        let plain = try await FlowProcess.run(["run", file])
+        #expect(plain.exitCode == 1, "\(plain.stdout)\(plain.stderr)")
+        let export = try await FlowProcess.run(["export", "argo", file])
+        #expect(export.exitCode == 0, "\(export.stderr)")
+        let manifest = try scratch.write("notify.argo.yaml", export.stdout)
+        let validated = try await ArgoExportTests.check(["validate", manifest])
+        #expect(validated.exitCode == 0, "\(validated.stdout)\(validated.stderr)")
+        let run = try await ArgoExportTests.check([
+            "run", manifest, "--flow", FlowProcess.binary.path, "--mount", "workflow=\(scratch.folder.path)",
+        ])
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr.suffix(3000))")
+        #expect(run.stdout.contains("\"phase\": \"Failed\""), "\(run.stdout)")
+        #expect(run.stdout.contains("\"notify\": \"Succeeded\""), "\(run.stdout)")
+        #expect(run.stderr.contains("flow: step task build Failed: the run failed"), "\(run.stderr.suffix(3000))")
+    }
 }

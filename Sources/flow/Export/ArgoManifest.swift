@@ -96,6 +96,9 @@ struct ArgoManifest {
                 }
             }
         }
+        let outcome = outcomeTaskAndTemplate()
+        tasks.append(outcome.task)
+        templates.append(outcome.template)
         var dag: [(String, ManifestNode)] = [("tasks", .list(tasks))]
         // A failed step must not stop the steps that run after failures (`if: always()`); flow decides.
         dag.insert(("failFast", .bool(false)), at: 0)
