@@ -69,4 +69,65 @@ import Testing
         #expect(run.stdout.contains("\"notify\": \"Succeeded\""), "\(run.stdout)")
         #expect(run.stderr.contains("flow: step task build Failed: the run failed"), "\(run.stderr.suffix(3000))")
     }
+
+    /// A pod lost under a step (deleted or evicted: `--lose-pod`) errors its node with no outputs;
+    /// its dependents are Omitted and the Workflow fails, as the run would.
+    @Test func aLostPodFailsTheWorkflow() async throws {
+        let scratch = try ArgoExportTests.Scratch()
+        let file = try scratch.write(
+            "lost.yaml",
+            """
+            version: 1
+            steps:
+              first: { run: sleep 2 }
+              second: { needs: first, run: echo two }
+            """)
+        let export = try await FlowProcess.run(["export", "argo", file])
+        #expect(export.exitCode == 0, "\(export.stderr)")
+        let manifest = try scratch.write("lost.argo.yaml", export.stdout)
+        let run = try await ArgoExportTests.check([
+            "run", manifest, "--flow", FlowProcess.binary.path, "--mount", "workflow=\(scratch.folder.path)",
+            "--lose-pod", "first",
+        ])
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr.suffix(3000))")
+        for line in ["\"phase\": \"Failed\"", "\"first\": \"Error\"", "\"second\": \"Omitted\""] {
+            #expect(run.stdout.contains(line), "\(run.stdout)")
+        }
+    }
+
+    /// Defect 2 of issue 28, reproduced and not fixed yet: a fail-fast `for-each` with a failed
+    /// item fails its DAG template, which then has no outputs (Argo's dag.go executeDAG), so the
+    /// `always()` step after it reads `{{tasks.items.outputs.parameters.flow}}`, which Argo cannot
+    /// resolve: it requeues forever (resolveDependencyReferences) and the Workflow stays Running,
+    /// while `flow run` exits 1. The harness reports the hang (exit 3).
+    @Test func aFailedFailFastForEachBeforeAnAlwaysStepHangsTheWorkflow() async throws {
+        let scratch = try ArgoExportTests.Scratch()
+        let file = try scratch.write(
+            "hang.yaml",
+            """
+            version: 1
+            steps:
+              items:
+                for-each: ${{ range(0, 3) }}
+                concurrency: 1
+                run: "test ${{ item }} != 1"
+              report:
+                needs: items
+                if: ${{ always() }}
+                run: echo report
+            """)
+        let plain = try await FlowProcess.run(["run", file])
+        #expect(plain.exitCode == 1, "\(plain.stdout)\(plain.stderr)")
+        let export = try await FlowProcess.run(["export", "argo", file])
+        let manifest = try scratch.write("hang.argo.yaml", export.stdout)
+        let run = try await ArgoExportTests.check([
+            "run", manifest, "--flow", FlowProcess.binary.path, "--mount", "workflow=\(scratch.folder.path)",
+        ])
+        #expect(
+            run.stdout.contains("hung: unresolvable reference {{tasks.items.outputs.parameters.flow}}"), "\(run.stdout)"
+        )
+        withKnownIssue("issue 28 defect 2: the exported workflow hangs where flow run fails") {
+            #expect(run.exitCode == 1, "\(run.stdout)")
+        }
+    }
 }
