@@ -25,9 +25,10 @@ build: deps
 TSAN_SUITES := FlowTasksTests|FlowHTTPTests|FlowEngineTests|FlowSandboxTests|FlowJournalTests|EndToEndTests\.(ProcessLifetimeTests|RunCommandTests|ServiceRunTests|SecretMaskingTests|ResumeRunTests)
 test: deps
 	@date +'make test: %T peers'
-	scripts/install-deps.sh chromium
+	scripts/install-deps.sh chromium nginx
 	scripts/tus-peer --install
 	scripts/gcs-peer --install
+	scripts/hurl-peer --install
 	scripts/schema-check --install
 	scripts/argo-check --install
 	@date +'make test: %T build'

@@ -32,7 +32,17 @@ let package = Package(
                     ["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release))
             ]
         ),
-        .target(name: "FlowDSL", dependencies: [.product(name: "Yams", package: "Yams")]),
+        // XPath (`xpath()`, `htmlXPath()`) through libxml2 in a C shim, and the hash functions
+        // (`sha256()`, …) through FlowDigest: see "Dependencies" in README.md.
+        .target(
+            name: "FlowDSL",
+            dependencies: [.product(name: "Yams", package: "Yams"), "CXMLShim", "FlowDigest"]),
+        .systemLibrary(
+            name: "CXML",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(name: "CXMLShim", dependencies: ["CXML"]),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",

@@ -35,13 +35,17 @@ swift build --target FlowDSL --scratch-path "$scratch" --sanitize fuzzer --sanit
     -Xswiftc -sanitize=fuzzer -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
     -Xcc -fsanitize=fuzzer-no-link >&2
 debug="$scratch/debug"
-objects=$(find "$debug/FlowDSL.build" "$debug/Yams.build" "$debug/CYaml.build" -name '*.o' | sort)
+# FlowDSL's own dependencies too: the libxml2 shim (xpath()) and the hashes (sha256()).
+objects=$(find "$debug/FlowDSL.build" "$debug/Yams.build" "$debug/CYaml.build" "$debug/CXMLShim.build" \
+    "$debug/FlowDigest.build" "$debug/CDigest.build" -name '*.o' | sort)
 binary="$scratch/$target-fuzzer"
 # -parse-as-library: libFuzzer brings main(); the harness only exports LLVMFuzzerTestOneInput.
 # shellcheck disable=SC2086
 swiftc -parse-as-library -sanitize=fuzzer,address -use-ld=lld -g -I "$debug/Modules" \
     -I "$scratch/checkouts/Yams/Sources/CYaml/include" \
-    "Fuzz/$harness/main.swift" $objects -o "$binary"
+    -Xcc -fmodule-map-file="$debug/CDigest.build/module.modulemap" \
+    -Xcc -fmodule-map-file="$debug/CXMLShim.build/module.modulemap" \
+    "Fuzz/$harness/main.swift" $objects -lxml2 -lcrypto -o "$binary"
 
 corpus="$scratch/corpus/$target"
 seeds="$scratch/seeds/$target"

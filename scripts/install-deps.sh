@@ -5,6 +5,8 @@ set -euo pipefail
 
 need_apt=()
 pkg-config --exists libcurl 2>/dev/null || need_apt+=(libcurl4-openssl-dev pkg-config)
+# xpath() and htmlXPath() parse and query documents with libxml2 (CXMLShim).
+pkg-config --exists libxml-2.0 2>/dev/null || need_apt+=(libxml2-dev pkg-config)
 # sha256, sha1 and md5 come from libcrypto (FlowDigest).
 [ -f /usr/include/openssl/sha.h ] || need_apt+=(libssl-dev)
 command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)

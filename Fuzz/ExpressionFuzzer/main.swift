@@ -53,7 +53,7 @@ private struct FuzzContext: EvaluationContext {
         }
     }
 
-    func statusFunction(_ name: String) -> Bool? {
-        name == "always" || name == "failure"
+    func statusFunction(_ function: StatusFunction) -> Bool? {
+        function == .always || function == .failure
     }
 }

@@ -42,6 +42,16 @@ public final class HTTPClient: Sendable {
         return promise.future
     }
 
+    /// Adds cookies to the jar that requests with `transport.cookies` share: `lines` of a Netscape
+    /// cookie file (curl's `-b FILE`; comments and blank lines are skipped by curl). The future
+    /// gives every cookie then in the jar, as lines of such a file (curl's `-c FILE`), so
+    /// `cookies(adding: [])` reads the jar.
+    public func cookies(adding lines: [String]) -> Future<[String]> {
+        let promise = Promise<[String]>(on: queue)
+        loop.cookies(adding: lines, promise: promise)
+        return promise.future
+    }
+
     /// Aborts every request in flight (their futures fail with kind `.cancelled`) and frees the
     /// connections. Later requests fail at once. Safe to call more than once.
     public func shutdown() {

@@ -6,7 +6,8 @@ import FlowTasks
 /// - 301 and 302 turn a POST into a GET without its body; 303 turns every method but GET and
 ///   HEAD into a GET without its body; 307 and 308 resend the same method, body and headers.
 /// - Leaving the first URL's origin (scheme, host and port) drops `Authorization`, `Cookie` and
-///   every header of `HTTPRequest.originBoundHeaders` for the rest of the exchange.
+///   every header of `HTTPRequest.originBoundHeaders` for the rest of the exchange, unless
+///   `HTTPRequest.keepsCredentialsOnRedirect`.
 /// - A redirect from `https` to `http` is refused unless `HTTPRequest.allowsInsecureRedirect`.
 /// - At most `HTTPRequest.maxRedirects` hops; the time limit covers them all.
 struct HTTPRedirect {
@@ -83,7 +84,9 @@ struct HTTPRedirect {
                     + "\(target); this body is not sent twice",
                 url: target)
         }
-        if trail.droppedAt == nil, Self.origin(of: target) != Self.origin(of: trail.firstURL) {
+        if trail.droppedAt == nil, !request.keepsCredentialsOnRedirect,
+            Self.origin(of: target) != Self.origin(of: trail.firstURL)
+        {
             let bound = Set(request.originBoundHeaders.map { $0.lowercased() })
             for (name, _) in request.headers where bound.contains(name.lowercased()) {
                 let seen = trail.dropped.contains { $0.lowercased() == name.lowercased() }

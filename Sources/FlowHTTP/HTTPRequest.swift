@@ -23,12 +23,17 @@ public struct HTTPRequest: Sendable {
     public var originBoundHeaders: [String] = []
     /// Whether a redirect from `https` to plain `http` is followed (it is refused by default).
     public var allowsInsecureRedirect = false
+    /// Whether `Authorization`, `Cookie` and `originBoundHeaders` are sent on after a redirect to
+    /// another origin, as curl's `--location-trusted` does (they are dropped by default).
+    public var keepsCredentialsOnRedirect = false
     /// The redirects followed so far, on the requests `HTTPRedirect` makes for the later hops.
     var redirectTrail: HTTPRedirect.Trail?
     /// Whether to check the server's TLS certificate and host name.
     public var verifyTLS: Bool
     /// Certificates, proxy and cookie jar (see `HTTPTransportOptions`).
     public var transport = HTTPTransportOptions()
+    /// The HTTP version to use; `nil` for HTTP/2 where TLS offers it, else HTTP/1.1.
+    public var version: HTTPVersion?
     /// The largest response body accepted; a larger one fails with `HTTPError.Kind.bodyTooLarge`.
     public var maxResponseBodySize: Int
     /// Sees every piece of the body as it is read to be sent, with its offset in the body's file

@@ -281,9 +281,19 @@ struct DryRunPlan {
         case .json(let text): lines.append("      json \(text)")
         case .form(let text): lines.append("      form \(text)")
         case .text(let text): lines.append("      body \(text)")
+        case .binary(let bytes): lines.append("      body " + DryRunBinary.describe(bytes))
+        case .binaryKnownAtRunTime(let encoding, let text):
+            lines.append("      body \(encoding.rawValue) \(text) (decoded at run time)")
         case .file(let path): lines.append("      body from file \(path)")
         case .multipart(let parts): lines += DryRunMultipart.lines(parts)
         case .none: break
+        }
+        if let delay = http.delay { lines.append("      delay \(DurationSyntax.format(delay)) before sending") }
+        if http.keepCredentialsOnRedirect {
+            lines.append("      keep-credentials-on-redirect: true (credentials go on to other origins)")
+        }
+        if !(http.compressed ?? workflow.defaults.http.compressed ?? true) {
+            lines.append("      compressed: false (no Accept-Encoding offered)")
         }
         lines += transportLines(http.transport, secure: plan.url.lowercased().hasPrefix("https://"))
         return lines + responseBodyLines(http.responseBody, saveTo: http.responseBody.saveTo.map(render))

@@ -106,7 +106,7 @@ import Testing
         #expect(Functions.arity("Length") == nil)
         #expect(Functions.arity("nope") == nil)
         #expect(Functions.names.allSatisfy { Functions.arity($0) != nil })
-        #expect(Functions.names.count == 30)
+        #expect(Functions.names.count == 50)
         #expect(Functions.arity("idempotencyKey") == 0...0)
         #expect(Functions.arity("matches") == 2...2 && Functions.arity("jsonPath") == 2...2)
     }

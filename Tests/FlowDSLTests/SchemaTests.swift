@@ -101,11 +101,11 @@ struct SchemaTests {
             "at /steps/a/sleep: '${{ inputs.wait }}' does not"
         ),
         (
-            "version: 1\nsteps: { a: { http: { url: /x, method: FETCH } } }\n",
-            "at /steps/a/http/method: 'FETCH' does not match"
+            "version: 1\nsteps: { a: { http: { url: /x, method: fetch } } }\n",
+            "at /steps/a/http/method: 'fetch' does not match"
         ),
         ("version: 1\nsteps: { a: { upload: { file: f, url: /u } } }\n", "'protocol' is a required property"),
-        ("version: 1\nsteps: { a: { http: { url: /x, headers: { X-Empty: ~ } } } }\n", "None is not of type"),
+        ("version: 1\nsteps: { a: { http: { url: /x, headers: { X-Empty: ~ } } } }\n", "None is not valid under"),
         (
             "version: 1\nsteps: { a: { run: x, retry: { on: [sometimes] } } }\n",
             "at /steps/a/retry/on/0: 'sometimes' does not"

@@ -31,6 +31,10 @@ public struct HTTPDefaults: Sendable, Hashable {
     public var noProxy: ScalarText?
     /// `max-body`: the largest response body kept in memory (default 64 MiB).
     public var maxBody: Int?
+    /// `cookies: { load, save }`: the files the run's cookie jar is read from and written to.
+    public var cookieFiles: CookieFiles?
+    /// `compressed`: whether requests offer `Accept-Encoding` and decode the body (default true).
+    public var compressed: Bool?
 
     /// Creates HTTP defaults.
     public init(

@@ -1,20 +1,56 @@
-/// The HTTP methods a request or an upload may use.
-public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
-    /// GET (the default).
-    case get = "GET"
-    /// HEAD.
-    case head = "HEAD"
-    /// POST.
-    case post = "POST"
-    /// PUT.
-    case put = "PUT"
-    /// PATCH.
-    case patch = "PATCH"
-    /// DELETE.
-    case delete = "DELETE"
-    /// OPTIONS.
-    case options = "OPTIONS"
+/// The method of a request or an upload: one of the seven common ones, or any other method token
+/// (RFC 9110 §9.1: `token`, such as WebDAV's `PROPFIND`, `LOCK` or a cache's `PURGE`), sent as
+/// written.
+public struct HTTPMethod: RawRepresentable, Sendable, Hashable {
+    /// The method's name as sent.
+    public let rawValue: String
 
-    /// Whether repeating the request is safe, so failures are retried by default.
-    public var isIdempotent: Bool { self != .post && self != .patch }
+    /// The method named `rawValue`, or nil when it is not an RFC 9110 token (empty, or holding a
+    /// space, a separator such as `(` or `:`, or a byte outside printable ASCII).
+    public init?(rawValue: String) {
+        guard Self.isToken(rawValue) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// GET (the default).
+    public static let get = HTTPMethod(known: "GET")
+    /// HEAD.
+    public static let head = HTTPMethod(known: "HEAD")
+    /// POST.
+    public static let post = HTTPMethod(known: "POST")
+    /// PUT.
+    public static let put = HTTPMethod(known: "PUT")
+    /// PATCH.
+    public static let patch = HTTPMethod(known: "PATCH")
+    /// DELETE.
+    public static let delete = HTTPMethod(known: "DELETE")
+    /// OPTIONS.
+    public static let options = HTTPMethod(known: "OPTIONS")
+
+    /// The seven common methods, which `method:` accepts in any letter case.
+    public static let allCases: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+
+    private init(known: String) { rawValue = known }
+
+    /// Whether repeating the request is safe, so failures are retried by default: the methods RFC
+    /// 9110 §9.2.2 calls idempotent. Any other method (POST, PATCH, or one flow does not know,
+    /// such as `LOCK`) is not sent again unless it carries an `Idempotency-Key` or `retry.on` says so.
+    public var isIdempotent: Bool { Self.idempotent.contains(rawValue) }
+
+    private static let idempotent: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]
+
+    /// Whether `text` is an RFC 9110 token: one or more of ALPHA, DIGIT and ``!#$%&'*+-.^_`|~``.
+    public static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy(isTokenByte)
+    }
+
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
 }

@@ -8,6 +8,8 @@ public struct HTTPStep: Sendable, Hashable {
         case form([NamedValue])
         /// `body:` — text sent as is.
         case text(ScalarText)
+        /// `body: { base64: TEXT }` or `body: { hex: TEXT }` — bytes sent exactly as decoded.
+        case binary(ScalarText, BinaryEncoding)
         /// `body-file:` — a file streamed as the body.
         case file(ScalarText)
         /// `multipart:` — `multipart/form-data` parts, files streamed from disk.
@@ -25,11 +27,22 @@ public struct HTTPStep: Sendable, Hashable {
     /// The body, if any.
     public let body: Body?
     /// The per-request timeout (default `defaults.http.timeout`).
-    public let timeout: Duration?
+    public var timeout: Duration?
     /// Whether redirects are followed (default `defaults.http.follow-redirects`, else true).
     public let followRedirects: Bool?
     /// Whether a redirect from `https` to plain `http` is followed (`allow-insecure-redirect`).
     public var allowInsecureRedirect = false
+    /// Whether `Authorization`, `Cookie` and secret-holding headers are sent on after a redirect
+    /// to another origin (`keep-credentials-on-redirect`, curl's `--location-trusted`).
+    public var keepCredentialsOnRedirect = false
+    /// `compressed`: whether `Accept-Encoding` is offered and the body decoded (default
+    /// `defaults.http.compressed`, else true).
+    public var compressed: Bool?
+    /// `delay`: how long to wait before the request is first sent (not before a retry, which
+    /// waits `retry.delay`).
+    public var delay: Duration?
+    /// `http-version`: the HTTP version asked for; `nil` for HTTP/2 where TLS offers it.
+    public var version: HTTPVersionSetting?
     /// `tls`, `auth`, `proxy` and `cookies` of this request (see `HTTPTransportSettings`).
     public var transport = HTTPTransportSettings()
     /// What the response must look like.

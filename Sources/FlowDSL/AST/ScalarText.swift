@@ -44,6 +44,9 @@ public struct NamedValue: Sendable, Hashable {
     public let location: SourceLocation
     /// The value (numbers and booleans keep their YAML spelling).
     public let value: ScalarText
+    /// For a step's output (`{ value: …, secret: true }`): whether the value, once known, is
+    /// masked like a secret in everything the run prints or writes.
+    public var secret = false
 
     /// Creates a named value.
     public init(name: String, location: SourceLocation, value: ScalarText) {

@@ -52,6 +52,8 @@ extension Workflow {
             timeout: durations[.httpTimeout(step: nil)] ?? http.timeout, followRedirects: http.followRedirects)
         httpDefaults.transport = http.transport
         httpDefaults.noProxy = http.noProxy
+        httpDefaults.maxBody = http.maxBody
+        httpDefaults.compressed = http.compressed
         let defaults = Defaults(
             http: httpDefaults,
             retry: Self.retry(self.defaults.retry, nil, values, durations),
@@ -70,13 +72,8 @@ extension Workflow {
                 }
             case .http(let request):
                 if let timeout = durations[.httpTimeout(step: step.id)] {
-                    var timed = HTTPStep(
-                        method: request.method, url: request.url, query: request.query, headers: request.headers,
-                        body: request.body, timeout: timeout, followRedirects: request.followRedirects,
-                        expect: request.expect, location: request.location)
-                    timed.transport = request.transport
-                    timed.responseBody = request.responseBody
-                    timed.allowInsecureRedirect = request.allowInsecureRedirect
+                    var timed = request
+                    timed.timeout = timeout
                     kind = .http(timed)
                 }
             case .group(let group):

@@ -99,7 +99,7 @@ struct ExpressionSite {
             switch http.body {
             case .json(let value): value.visitStrings(text)
             case .form(let fields): for field in fields { text(field.value) }
-            case .text(let body), .file(let body): text(body)
+            case .text(let body), .file(let body), .binary(let body, _): text(body)
             case .multipart(let parts): for part in parts { for partText in part.texts { text(partText) } }
             case nil: break
             }

@@ -4,10 +4,16 @@
 enum ResultFields {
     /// An `http` step's fields; with `save-to`, `file` and `sha256` too (`body`, `json` and
     /// `base64` stay known: reading them then fails at run time, saying to read the file).
-    static let http = ["status", "headers", "url", "duration", "body", "json", "bytes", "base64", "request"]
+    static let http = [
+        "status", "headers", "header_values", "cookies", "version", "url", "duration", "body", "json", "bytes",
+        "base64", "request",
+    ]
     static let saved = ["file", "sha256"]
     /// An `upload` step's fields: the final response's, and where the upload lives.
-    static let upload = ["status", "headers", "url", "duration", "body", "json", "bytes", "location", "sha256"]
+    static let upload = [
+        "status", "headers", "header_values", "cookies", "version", "url", "duration", "body", "json", "bytes",
+        "location", "sha256",
+    ]
     static let run = ["exit_code", "stdout", "stderr"]
     static let uses = ["outputs"]
 

@@ -17,6 +17,9 @@ public protocol EvaluationContext {
     /// run's resumes and retries; `nil` where no step runs (evaluation then fails, and a dry run
     /// shows a placeholder).
     func idempotencyKey() -> String?
+    /// Now, in seconds since 1970-01-01T00:00:00Z, for `daysBeforeNow()` and `daysAfterNow()`;
+    /// `nil` where no workflow runs (evaluation then fails, and a dry run shows a placeholder).
+    func currentTime() -> Double?
 }
 
 extension EvaluationContext {
@@ -26,4 +29,6 @@ extension EvaluationContext {
     public var filesFolder: String? { nil }
     /// No step runs: `idempotencyKey()` is not available.
     public func idempotencyKey() -> String? { nil }
+    /// No clock: `daysBeforeNow()` and `daysAfterNow()` are not available.
+    public func currentTime() -> Double? { nil }
 }

@@ -23,7 +23,7 @@ struct Evaluator<Context: EvaluationContext> {
                         throw EvaluationError(
                             message: problem, offset: span.offset, length: accessor.span.end - span.offset)
                     }
-                    readsHeaders = name == "result" && key == "headers"
+                    readsHeaders = name == "result" && (key == "headers" || key == "header_values")
                 } else if position == 1, readsHeaders, case .string(let key) = selector {
                     // Header names are stored lower-cased and read in any case, as HTTP compares them.
                     selector = .string(key.lowercased())
@@ -60,7 +60,7 @@ struct Evaluator<Context: EvaluationContext> {
     }
 
     /// What an accessor selects: the key of `.name`, the value of `[expression]`.
-    private func selector(_ accessor: SyntaxNode.Accessor) throws(EvaluationError) -> Value {
+    func selector(_ accessor: SyntaxNode.Accessor) throws(EvaluationError) -> Value {
         switch accessor {
         case .key(let key, _): return .string(key)
         case .index(let node, _): return try evaluate(node)
@@ -92,6 +92,7 @@ struct Evaluator<Context: EvaluationContext> {
         guard arity.contains(arguments.count) else {
             throw failure("\(name)() takes \(Functions.describe(arity)), got \(arguments.count)")
         }
+        if let value = try queryCall(name, arguments, span) { return value }
         if let function = StatusFunction(rawValue: name) {
             guard let answer = context.statusFunction(function) else {
                 throw failure("\(name)() is only available in a step's 'if'")

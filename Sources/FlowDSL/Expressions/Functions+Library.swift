@@ -27,8 +27,11 @@ extension Functions {
         case "base64Decode": return try base64Decode(arguments[0])
         case "range": return try range(arguments[0], arguments[1])
         case "matches": return try matches(arguments)
+        case "jsonPathPaths": return try jsonPathPaths(arguments)
         case "jsonPath": return try jsonPath(arguments)
-        default: throw Failure(message: "unknown function '\(name)'")
+        default:
+            if let value = try queryFunction(name, arguments) { return value }
+            throw Failure(message: "unknown function '\(name)'")
         }
     }
 

@@ -25,27 +25,40 @@ extension Functions {
         return .bool(text.firstMatch(of: regex) != nil)
     }
 
-    /// `jsonPath(value, path)`: the value at `path` (see `JSONPath`); a string value is parsed as
-    /// JSON text first, so `jsonPath(result.body, '$.id')` works as well as on `result.json`.
+    /// `jsonPath(value, path)`: what the RFC 9535 query `path` selects (see `JSONPath.select`); a
+    /// string value is parsed as JSON text first, so `jsonPath(result.body, '$.id')` works as well
+    /// as on `result.json`.
     static func jsonPath(_ arguments: [Value]) throws(Failure) -> Value {
+        let (path, document) = try jsonPathArguments("jsonPath", arguments)
+        return path.select(in: document)
+    }
+
+    /// `jsonPathPaths(value, path)`: the Normalized Path of each node `path` selects, in order
+    /// (`["$['items'][0]", …]`), to tell where the matches are.
+    static func jsonPathPaths(_ arguments: [Value]) throws(Failure) -> Value {
+        let (path, document) = try jsonPathArguments("jsonPathPaths", arguments)
+        return .array(path.nodes(in: document).map { .string($0.location?.normalizedPath ?? "$") })
+    }
+
+    private static func jsonPathArguments(_ name: String, _ arguments: [Value]) throws(Failure) -> (JSONPath, Value) {
         guard case .string(let text) = arguments[1] else {
-            throw Failure(message: "jsonPath() expects a path (a string) as argument 2, got \(arguments[1].typeName)")
+            throw Failure(message: "\(name)() expects a path (a string) as argument 2, got \(arguments[1].typeName)")
         }
         let path: JSONPath
         do {
             path = try JSONPath(text)
         } catch {
-            throw Failure(message: "jsonPath() got an invalid path '\(text)': \(error.message)")
+            throw Failure(message: "\(name)() got an invalid path '\(text)': \(error.message)")
         }
         var document = arguments[0]
         if case .string(let json) = document {
             do {
                 document = try Value(jsonText: json)
             } catch {
-                throw Failure(message: "jsonPath() expects JSON; argument 1 is a string that is not JSON text")
+                throw Failure(message: "\(name)() expects JSON; argument 1 is a string that is not JSON text")
             }
         }
-        return path.select(in: document)
+        return (path, document)
     }
 
     /// A problem with a function's arguments that can be seen before anything runs, or `nil`: a
@@ -56,17 +69,18 @@ extension Functions {
         for (index, argument) in arguments.enumerated() {
             if let argument, let problem = typeProblem(name, argument: index, argument) { return problem }
         }
+        if queryArity[name] != nil { return queryLiteralProblem(name, arguments) }
         switch name {
         case "matches":
             guard arguments.count == 2, case .string(let pattern)? = arguments[1] else { return nil }
             return HeaderPattern.problem(pattern).map { "matches(): invalid regular expression '\(pattern)': \($0)" }
-        case "jsonPath":
+        case "jsonPath", "jsonPathPaths":
             guard arguments.count == 2, case .string(let path)? = arguments[1] else { return nil }
             do {
                 _ = try JSONPath(path)
                 return nil
             } catch {
-                return "jsonPath(): invalid JSON path '\(path)': \(error.message)"
+                return "\(name)(): invalid JSON path '\(path)': \(error.message)"
             }
         case _ where parameterTypes[name] != nil:
             let values = arguments.compactMap(\.self)

@@ -64,7 +64,9 @@ extension Functions {
     /// Why argument `index` (from 0) of `name` cannot be `value`, or `nil` when it can (or when
     /// `name` checks its arguments itself): `replace() expects a string as argument 2, got number`.
     static func typeProblem(_ name: String, argument index: Int, _ value: Value) -> String? {
-        guard let accepts = parameterTypes[name], index < accepts.count, !accepts[index].admits(value) else {
+        guard let accepts = parameterTypes[name] ?? queryParameterTypes[name], index < accepts.count,
+            !accepts[index].admits(value)
+        else {
             return nil
         }
         let position = accepts.count == 1 ? "" : " as argument \(index + 1)"

@@ -6,9 +6,10 @@ public enum Functions {
         [
             "length", "contains", "startsWith", "endsWith", "format", "join", "toJSON", "fromJSON", "base64Encode",
             "base64Decode", "range", "files", "matches", "jsonPath", idempotencyKey, "basename", "dirname",
+            "jsonPathPaths",
             "replace", "split", "lower", "upper", "trim", "substring", "urlEncode", "toString", "toNumber",
         ]
-        + StatusFunction.allCases.map(\.rawValue)
+        + StatusFunction.allCases.map(\.rawValue) + queryNames
 
     /// The functions whose answer comes from the engine rather than from their arguments.
     public static let statusFunctions = Set(StatusFunction.allCases.map(\.rawValue))
@@ -22,13 +23,13 @@ public enum Functions {
         switch name {
         case "length", "toJSON", "fromJSON", "base64Encode", "base64Decode", "files": 1...1
         case "basename", "dirname", "lower", "upper", "trim", "urlEncode", "toString", "toNumber": 1...1
-        case "contains", "startsWith", "endsWith", "range", "matches", "jsonPath", "split": 2...2
+        case "contains", "startsWith", "endsWith", "range", "matches", "jsonPath", "jsonPathPaths", "split": 2...2
         case "substring": 2...3
         case "replace": 3...3
         case "join": 1...2
         case "format": 1...Int.max
         case idempotencyKey: 0...0
-        default: StatusFunction(rawValue: name) == nil ? nil : 0...0
+        default: StatusFunction(rawValue: name) == nil ? queryArity[name] : 0...0
         }
     }
 

@@ -1,86 +1,102 @@
-/// The JSONPath subset `jsonPath()` reads: `$` (the whole value), `.name` or `['name']` (a
-/// member), `[N]` (an element from 0; `[-1]` is the last), and `[*]` or `.*` (every element or
-/// member value). A path without `*` selects one value (`null` when it is missing); a path with
-/// `*` selects a list of every match, in order (object members by key).
+/// A JSONPath query as RFC 9535 defines it: `$`, child segments (`.name`, `['name']`, `[0]`,
+/// `[-1]`, `[1:5:2]`, `[*]`, unions like `['a', 0]`), descendant segments (`..name`, `..[*]`),
+/// filters (`[?@.price < 10 && match(@.name, 'a.*')]`) with the function extensions `length`,
+/// `count`, `match`, `search` and `value`. Parsing checks the grammar and the well-typedness of
+/// filters, so an invalid query fails before it meets a document.
 struct JSONPath: Sendable {
-    /// A path that does not parse.
+    /// A query that does not parse, or is not well-typed.
     struct SyntaxError: Error {
         let message: String
     }
 
-    enum Step: Sendable, Equatable {
-        case member(String)
-        case index(Int)
-        case wildcard
+    /// A selected value and, when asked for, its Normalized Path (RFC 9535 §2.7).
+    struct Node {
+        let value: Value
+        let location: Location?
     }
 
-    let steps: [Step]
+    let query: Query
 
     init(_ text: String) throws(SyntaxError) {
-        var rest = Substring(text.trimmingSpaces)
-        guard rest.first == "$" else { throw SyntaxError(message: "a path starts with '$', as in '$.items[0].id'") }
-        rest.removeFirst()
-        var steps: [Step] = []
-        while let first = rest.first {
-            if first == "." {
-                rest.removeFirst()
-                if rest.first == "*" {
-                    rest.removeFirst()
-                    steps.append(.wildcard)
-                    continue
-                }
-                let name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "$" }
-                guard !name.isEmpty else {
-                    throw SyntaxError(message: "expected a name after '.' (use ['name'] for other characters)")
-                }
-                rest = rest.dropFirst(name.count)
-                steps.append(.member(String(name)))
-            } else if first == "[" {
-                rest.removeFirst()
-                guard let close = rest.firstIndex(of: "]") else { throw SyntaxError(message: "'[' without ']'") }
-                let inside = rest[..<close].trimmingSpaces
-                rest = rest[rest.index(after: close)...]
-                if inside == "*" {
-                    steps.append(.wildcard)
-                } else if let quote = inside.first, quote == "'" || quote == "\"", inside.count >= 2,
-                    inside.last == quote
-                {
-                    steps.append(.member(String(inside.dropFirst().dropLast())))
-                } else if let index = Int(inside) {
-                    steps.append(.index(index))
-                } else {
-                    throw SyntaxError(message: "'[\(inside)]' is not an index, '*' or a quoted name")
-                }
-            } else {
-                throw SyntaxError(message: "unexpected '\(first)'; steps are .name, ['name'], [N] or [*]")
-            }
-        }
-        self.steps = steps
+        var parser = JSONPathParser(text)
+        query = try parser.parseQuery()
     }
 
-    /// The selected value, or with a wildcard, the list of every selected value.
-    func select(in value: Value) -> Value {
-        var current = [value]
-        for step in steps {
-            var next: [Value] = []
-            for value in current {
-                switch (step, value) {
-                case (.member(let name), .object(let members)):
-                    if let member = members[name] { next.append(member) }
-                case (.index(let index), .array(let elements)):
-                    let position = index < 0 ? elements.count + index : index
-                    if elements.indices.contains(position) { next.append(elements[position]) }
-                case (.wildcard, .array(let elements)):
-                    next += elements
-                case (.wildcard, .object(let members)):
-                    next += members.keys.sorted().compactMap { members[$0] }
-                default:
-                    break
+    /// Whether the query selects at most one node (only names and indexes): `jsonPath()` gives
+    /// such a query's value itself rather than a list.
+    var isSingular: Bool { query.isSingular }
+
+    /// Every selected value, in the RFC's order (object members by key, since flow's objects
+    /// keep no order of their own).
+    func values(in document: Value) -> [Value] {
+        JSONPathEvaluation(root: document, tracksLocations: false).nodes(query, current: document).map(\.value)
+    }
+
+    /// Every selected node with its Normalized Path.
+    func nodes(in document: Value) -> [Node] {
+        JSONPathEvaluation(root: document, tracksLocations: true).nodes(query, current: document)
+    }
+
+    /// What `jsonPath()` gives: for a singular query the selected value (`null` when none), for
+    /// any other the list of selected values.
+    func select(in document: Value) -> Value {
+        let values = values(in: document)
+        return isSingular ? values.first ?? .null : .array(values)
+    }
+}
+
+extension JSONPath {
+    /// Where a node is, as a chain of steps from the root; shared by the nodes below it.
+    final class Location: Sendable {
+        enum Step: Sendable {
+            case name(String)
+            case index(Int)
+        }
+
+        let parent: Location?
+        let step: Step
+
+        init(parent: Location?, step: Step) {
+            self.parent = parent
+            self.step = step
+        }
+
+        /// The Normalized Path (RFC 9535 §2.7): `$['store']['book'][0]`.
+        var normalizedPath: String {
+            var steps: [Step] = []
+            var location: Location? = self
+            while let current = location {
+                steps.append(current.step)
+                location = current.parent
+            }
+            var text = "$"
+            for step in steps.reversed() {
+                switch step {
+                case .index(let index): text += "[\(index)]"
+                case .name(let name): text += "['" + Self.escaped(name) + "']"
                 }
             }
-            current = next
+            return text
         }
-        if steps.contains(.wildcard) { return .array(current) }
-        return current.first ?? .null
+
+        private static func escaped(_ name: String) -> String {
+            var text = String.UnicodeScalarView()
+            for scalar in name.unicodeScalars {
+                switch scalar {
+                case "\u{8}": text.append(contentsOf: "\\b".unicodeScalars)
+                case "\u{C}": text.append(contentsOf: "\\f".unicodeScalars)
+                case "\n": text.append(contentsOf: "\\n".unicodeScalars)
+                case "\r": text.append(contentsOf: "\\r".unicodeScalars)
+                case "\t": text.append(contentsOf: "\\t".unicodeScalars)
+                case "'": text.append(contentsOf: "\\'".unicodeScalars)
+                case "\\": text.append(contentsOf: "\\\\".unicodeScalars)
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    text.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+                default: text.append(scalar)
+                }
+            }
+            return String(text)
+        }
     }
 }

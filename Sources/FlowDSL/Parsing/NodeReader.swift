@@ -267,6 +267,28 @@ struct NodeReader {
         }
     }
 
+    /// A mapping of names to texts where a list value repeats the name once per item, in order
+    /// (`tag: [a, b]` → two `tag`s): `query`, `headers` and `form` of a request.
+    mutating func repeatableNamedValues(_ node: Node, _ what: String) -> [NamedValue] {
+        guard let entries = mapping(node, what) else { return [] }
+        var values: [NamedValue] = []
+        for entry in entries {
+            let place = location(entry.keyNode)
+            let entryWhat = "'\(Echo.text(entry.key))' in \(what)"
+            var items = [entry.value]
+            var itemWhat = entryWhat
+            if case .sequence(let sequence) = entry.value {
+                items = Array(sequence)
+                itemWhat = "an item of \(entryWhat)"
+            }
+            for item in items {
+                guard let value = text(item, itemWhat) else { continue }
+                values.append(NamedValue(name: entry.key, location: place, value: value))
+            }
+        }
+        return values
+    }
+
     /// Any YAML value as a template (the `json` body).
     mutating func valueTemplate(_ node: Node) -> ValueTemplate {
         switch node {

@@ -2,7 +2,8 @@ extension StepParser {
     static let httpKeys =
         [
             "method", "url", "query", "headers", "json", "form", "body", "body-file", "multipart", "timeout",
-            "follow-redirects", "allow-insecure-redirect", "expect",
+            "follow-redirects", "allow-insecure-redirect", "keep-credentials-on-redirect", "compressed", "delay",
+            "expect", "http-version",
         ] + transportKeys
     /// Everything an `http` mapping may hold, joined once rather than per request.
     static let allHTTPKeys = httpKeys + responseBodyKeys
@@ -26,15 +27,15 @@ extension StepParser {
         if let first = bodies.first {
             switch first.key {
             case "json": body = .json(reader.valueTemplate(first.value))
-            case "form": body = .form(reader.namedValues(first.value, "'form'"))
-            case "body": body = reader.text(first.value, "'body'").map(HTTPStep.Body.text)
+            case "form": body = .form(reader.repeatableNamedValues(first.value, "'form'"))
+            case "body": body = parseBody(first.value)
             case "multipart": body = .multipart(parseMultipart(first.value))
             default: body = reader.text(first.value, "'body-file'").map(HTTPStep.Body.file)
             }
         }
         let method = field["method"].flatMap { parseMethod($0.value) } ?? .get
         let query = field["query"].map { parseQuery($0.value) } ?? []
-        let headers = field["headers"].map { reader.namedValues($0.value, "'headers'") } ?? []
+        let headers = field["headers"].map { reader.repeatableNamedValues($0.value, "'headers'") } ?? []
         var timeout: Duration?
         if let entry = field["timeout"],
             !reader.deferred(entry.value, "'timeout'", as: .duration, to: .httpTimeout(step: id))
@@ -64,6 +65,12 @@ extension StepParser {
         step.responseBody = parseResponseBody(field, method: method)
         step.allowInsecureRedirect =
             field["allow-insecure-redirect"].flatMap { reader.bool($0.value, "'allow-insecure-redirect'") } ?? false
+        step.keepCredentialsOnRedirect =
+            field["keep-credentials-on-redirect"].flatMap { reader.bool($0.value, "'keep-credentials-on-redirect'") }
+            ?? false
+        step.delay = field["delay"].flatMap { reader.duration($0.value, "'delay'") }
+        step.compressed = field["compressed"].flatMap { reader.bool($0.value, "'compressed'") }
+        step.version = parseHTTPVersion(field)
         return step
     }
 
@@ -146,18 +153,39 @@ extension StepParser {
         )
     }
 
+    /// One of the seven common methods in any letter case (sent upper case), or any other RFC 9110
+    /// method token written in capitals and sent as written (`PROPFIND`, `PURGE`, `LOCK`). A
+    /// lower-case word that is none of the seven is taken for a typo.
     mutating func parseMethod(_ node: Node) -> HTTPMethod? {
         guard case .scalar(let scalar) = node else {
             reader.typeError("'method'", expected: "an HTTP method", at: node)
             return nil
         }
-        if let method = HTTPMethod(rawValue: scalar.string.uppercased()) { return method }
+        let written = scalar.string
+        if let method = HTTPMethod.allCases.first(where: { $0.rawValue == written.uppercased() }) { return method }
         let names = HTTPMethod.allCases.map(\.rawValue)
-        let hint =
-            Suggestion.closest(to: scalar.string.uppercased(), in: names).map { "did you mean '\($0)'?" }
-            ?? "use one of \(names.joined(separator: ", "))"
-        reader.error("unknown HTTP method '\(Echo.text(scalar.string))'", at: node, hint: hint)
-        return nil
+        let closest = Suggestion.closest(to: written.uppercased(), in: names)
+        guard let method = HTTPMethod(rawValue: written) else {
+            reader.error(
+                "'\(Echo.text(written))' is not an HTTP method: a method is a token of letters, digits and "
+                    + "!#$%&'*+-.^_`|~ with no space", at: node,
+                hint: closest.map { "did you mean '\($0)'?" } ?? "write a method such as GET, POST or PROPFIND")
+            return nil
+        }
+        if written.utf8.contains(where: { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) {
+            reader.error(
+                "unknown HTTP method '\(Echo.text(written))'", at: node,
+                hint: closest.map { "did you mean '\($0)'?" }
+                    ?? "use one of \(names.joined(separator: ", ")), or write another method in capitals "
+                    + "as the server expects it (PROPFIND, PURGE)")
+            return nil
+        }
+        if let closest {
+            reader.warning(
+                "'\(Echo.text(written))' is not one of the common HTTP methods; it is sent as written", at: node,
+                hint: "did you mean '\(closest)'?")
+        }
+        return method
     }
 
     /// `expect` either inside `http:`/`upload:` or next to it, not both.

@@ -1,7 +1,7 @@
 extension StepParser {
     /// `multipart: { field: value, file-field: { file: PATH, filename: NAME, content-type: TYPE } }`.
     /// A part is text (a scalar, or `{ value, content-type }`) or a file (`{ file, filename,
-    /// content-type }`).
+    /// content-type }`); a list of them sends one part of that name per item, in order.
     mutating func parseMultipart(_ node: Node) -> [MultipartPart] {
         guard let entries = reader.mapping(node, "'multipart'") else { return [] }
         if entries.isEmpty {
@@ -10,65 +10,58 @@ extension StepParser {
         var parts: [MultipartPart] = []
         for entry in entries {
             let what = "part '\(Echo.text(entry.key))' of 'multipart'"
-            let location = reader.location(entry.keyNode)
-            guard case .mapping = entry.value else {
-                if let value = reader.text(entry.value, what) {
-                    parts.append(
-                        MultipartPart(name: entry.key, location: location, content: .text(value, contentType: nil)))
+            if case .sequence(let items) = entry.value {
+                if items.isEmpty { reader.error("\(what) is an empty list", at: entry.value) }
+                for item in items {
+                    if let part = parsePart(entry, item, what: "an item of \(what)") { parts.append(part) }
                 }
-                continue
-            }
-            guard let fields = reader.mapping(entry.value, what) else { continue }
-            reader.rejectUnknownKeys(fields, allowed: ["file", "value", "filename", "content-type"], in: what)
-            let field = NodeReader.Fields(fields)
-            let contentType = field["content-type"].flatMap { reader.text($0.value, "'content-type' of \(what)") }
-            switch (field["file"], field["value"]) {
-            case (let file?, nil):
-                guard let path = reader.text(file.value, "'file' of \(what)") else { continue }
-                let filename = field["filename"].flatMap { reader.text($0.value, "'filename' of \(what)") }
-                parts.append(
-                    MultipartPart(
-                        name: entry.key, location: location,
-                        content: .file(path: path, filename: filename, contentType: contentType)))
-            case (nil, let value?):
-                if let filename = field["filename"] {
-                    reader.error(
-                        "'filename' is for file parts, but \(what) has 'value'", at: filename.keyNode,
-                        hint: "use 'file: PATH' to send a file")
-                }
-                guard let text = reader.text(value.value, "'value' of \(what)") else { continue }
-                parts.append(
-                    MultipartPart(name: entry.key, location: location, content: .text(text, contentType: contentType)))
-            case (_?, let value?):
-                reader.error("\(what) has both 'file' and 'value'; a part is one or the other", at: value.keyNode)
-            case (nil, nil):
-                reader.error(
-                    "\(what) has neither 'file' nor 'value'", at: entry.keyNode,
-                    hint: "write 'file: PATH' for a file, or 'value: TEXT' (or just the text) for a field")
+            } else if let part = parsePart(entry, entry.value, what: what) {
+                parts.append(part)
             }
         }
         return parts
     }
 
+    /// One part named by `entry`'s key, written as `node`.
+    private mutating func parsePart(_ entry: NodeReader.Entry, _ node: Node, what: String) -> MultipartPart? {
+        let location = reader.location(entry.keyNode)
+        guard case .mapping = node else {
+            return reader.text(node, what).map {
+                MultipartPart(name: entry.key, location: location, content: .text($0, contentType: nil))
+            }
+        }
+        guard let fields = reader.mapping(node, what) else { return nil }
+        reader.rejectUnknownKeys(fields, allowed: ["file", "value", "filename", "content-type"], in: what)
+        let field = NodeReader.Fields(fields)
+        let contentType = field["content-type"].flatMap { reader.text($0.value, "'content-type' of \(what)") }
+        switch (field["file"], field["value"]) {
+        case (let file?, nil):
+            guard let path = reader.text(file.value, "'file' of \(what)") else { return nil }
+            let filename = field["filename"].flatMap { reader.text($0.value, "'filename' of \(what)") }
+            return MultipartPart(
+                name: entry.key, location: location,
+                content: .file(path: path, filename: filename, contentType: contentType))
+        case (nil, let value?):
+            if let filename = field["filename"] {
+                reader.error(
+                    "'filename' is for file parts, but \(what) has 'value'", at: filename.keyNode,
+                    hint: "use 'file: PATH' to send a file")
+            }
+            guard let text = reader.text(value.value, "'value' of \(what)") else { return nil }
+            return MultipartPart(name: entry.key, location: location, content: .text(text, contentType: contentType))
+        case (_?, let value?):
+            reader.error("\(what) has both 'file' and 'value'; a part is one or the other", at: value.keyNode)
+        case (nil, nil):
+            reader.error(
+                "\(what) has neither 'file' nor 'value'", at: entry.keyNode,
+                hint: "write 'file: PATH' for a file, or 'value: TEXT' (or just the text) for a field")
+        }
+        return nil
+    }
+
     /// `query`: a mapping of names to values, where a list value repeats the name once per item
     /// (`tag: [a, b]` → `tag=a&tag=b`), in order.
     mutating func parseQuery(_ node: Node) -> [NamedValue] {
-        guard let entries = reader.mapping(node, "'query'") else { return [] }
-        var values: [NamedValue] = []
-        for entry in entries {
-            let location = reader.location(entry.keyNode)
-            let what = "'\(Echo.text(entry.key))' in 'query'"
-            var items = [entry.value]
-            var itemWhat = what
-            if case .sequence(let sequence) = entry.value {
-                items = Array(sequence)
-                itemWhat = "an item of \(what)"
-            }
-            for item in items {
-                guard let value = reader.text(item, itemWhat) else { continue }
-                values.append(NamedValue(name: entry.key, location: location, value: value))
-            }
-        }
-        return values
+        reader.repeatableNamedValues(node, "'query'")
     }
 }

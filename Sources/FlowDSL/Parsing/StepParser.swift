@@ -95,7 +95,7 @@ struct StepParser {
         }
         var outputs: [NamedValue] = []
         if let outputsField = field["outputs"] {
-            outputs = reader.namedValues(outputsField.value, "'outputs'")
+            outputs = parseOutputs(outputsField.value)
         }
         return Step(
             id: id,

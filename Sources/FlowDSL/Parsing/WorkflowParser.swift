@@ -201,7 +201,7 @@ struct WorkflowParser {
         guard let entries = reader.mapping(node, "'defaults.http'") else { return HTTPDefaults() }
         reader.rejectUnknownKeys(
             entries,
-            allowed: ["base-url", "headers", "timeout", "follow-redirects", "no-proxy", "max-body"]
+            allowed: ["base-url", "headers", "timeout", "follow-redirects", "no-proxy", "max-body", "compressed"]
                 + StepParser.transportKeys,
             in: "'defaults.http'"
         )
@@ -213,7 +213,7 @@ struct WorkflowParser {
         for entry in entries {
             switch entry.key {
             case "base-url": baseURL = reader.text(entry.value, "'base-url'")
-            case "headers": headers = reader.namedValues(entry.value, "'headers'")
+            case "headers": headers = reader.repeatableNamedValues(entry.value, "'headers'")
             case "timeout":
                 if !reader.deferred(entry.value, "'timeout'", as: .duration, to: .httpTimeout(step: nil)) {
                     timeout = reader.duration(entry.value, "'timeout'")
@@ -225,12 +225,22 @@ struct WorkflowParser {
         }
         var defaults = HTTPDefaults(
             baseURL: baseURL, headers: headers, timeout: timeout, followRedirects: followRedirects)
-        let field = NodeReader.Fields(entries)
+        var field = NodeReader.Fields(entries)
+        // `cookies: { load, save }` names the jar's files and turns the jar on for every request.
+        let cookieFiles = parseCookieFiles(field["cookies"])
+        if cookieFiles != nil { field = NodeReader.Fields(entries.filter { $0.key != "cookies" }) }
         var stepParser = StepParser(reader: reader)
         defaults.transport = stepParser.parseTransport(field)
         reader = stepParser.reader
+        if let cookieFiles {
+            let transport = defaults.transport
+            defaults.transport = HTTPTransportSettings(
+                tls: transport.tls, auth: transport.auth, proxy: transport.proxy, cookies: true)
+            defaults.cookieFiles = cookieFiles
+        }
         defaults.noProxy = field["no-proxy"].flatMap { reader.text($0.value, "'no-proxy'") }
         defaults.maxBody = maxBody
+        defaults.compressed = field["compressed"].flatMap { reader.bool($0.value, "'compressed'") }
         return defaults
     }
 }

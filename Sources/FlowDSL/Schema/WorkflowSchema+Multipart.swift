@@ -27,9 +27,12 @@ extension WorkflowSchema {
                 "content-type": V.text("The part's Content-Type."),
             ],
             required: ["value"])
+        let part = JSONNode.object(["anyOf": .array([V.scalar, file, text])])
         return V.map(
-            "A multipart/form-data body: each field is text, or a file part.",
-            values: .object(["anyOf": .array([V.scalar, file, text])])
+            "A multipart/form-data body: each field is text, or a file part, or a list of them (one part each).",
+            values: .object([
+                "anyOf": .array([part, .object(["type": .string("array"), "items": part, "minItems": .integer(1)])])
+            ])
         ).adding(["minProperties": .integer(1)])
     }
 }

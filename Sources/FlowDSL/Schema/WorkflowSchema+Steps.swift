@@ -42,8 +42,20 @@ extension WorkflowSchema {
                     "Let paths whose `${{ }}` values lead outside the folder their written text names "
                         + "(`save-to`, `body-file`, `upload.file`, multipart files) through (default false)."),
                 "outputs": V.map(
-                    "Values evaluated after the step succeeded, read as `steps.<id>.outputs.<name>`.",
-                    values: V.scalar
+                    "Values evaluated after the step succeeded, read as `steps.<id>.outputs.<name>`; "
+                        + "`{ value, secret: true }` masks the value from then on.",
+                    values: .object([
+                        "anyOf": .array([
+                            V.scalar,
+                            V.closedObject(
+                                "An output masked like a secret once known.",
+                                properties: [
+                                    "value": V.text("The output's value."),
+                                    "secret": V.boolean("Mask the value in everything the run prints or writes."),
+                                ],
+                                required: ["value"]),
+                        ])
+                    ])
                 ).adding(["propertyNames": V.ref("identifier")]),
                 "http": V.ref("http", "Send an HTTP request."),
                 "upload": V.ref("upload", "Upload a file in chunks (tus or Content-Range)."),
@@ -155,6 +167,15 @@ extension WorkflowSchema {
         ])
     }
 
+    /// A text, or a list of texts that repeats its name (`query`, `headers`, `form`).
+    static var scalarOrList: JSONNode {
+        .object([
+            "anyOf": .array([
+                SchemaVocabulary.scalar, .object(["type": .string("array"), "items": SchemaVocabulary.scalar]),
+            ])
+        ])
+    }
+
     static var httpDefinition: JSONNode {
         typealias V = SchemaVocabulary
         return V.closedObject(
@@ -164,19 +185,39 @@ extension WorkflowSchema {
                 "url": V.text("The URL; a relative one resolves against `defaults.http.base-url`."),
                 "query": V.map(
                     "Query parameters, added to the URL encoded; a list repeats the name.",
-                    values: .object([
-                        "anyOf": .array([V.scalar, .object(["type": .string("array"), "items": V.scalar])])
-                    ])),
-                "headers": V.map("Request headers.", values: V.scalar),
+                    values: scalarOrList),
+                "headers": V.map("Request headers; a list sends the header once per item.", values: scalarOrList),
                 "json": .object(["description": .string("A JSON body: any YAML value (expressions allowed).")]),
-                "form": V.map("A url-encoded form body.", values: V.scalar),
-                "body": V.text("A text body."),
+                "form": V.map("A url-encoded form body; a list repeats the field.", values: scalarOrList),
+                "body": .object([
+                    "description": .string(
+                        "A text body, or bytes written inline as `{ base64: TEXT }` or `{ hex: TEXT }`."),
+                    "anyOf": .array(
+                        [V.text("The text sent.")]
+                            + BinaryEncoding.allCases.map { encoding in
+                                V.closedObject(
+                                    "Bytes written in \(encoding.rawValue), sent as decoded.",
+                                    properties: [encoding.rawValue: V.text("The \(encoding.rawValue) text.")],
+                                    required: [encoding.rawValue])
+                            }),
+                ]),
                 "body-file": V.text("A file sent as the body, streamed."),
                 "multipart": multipartDefinition,
                 "timeout": V.orExpression("The request's timeout.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether to follow redirects (default true)."),
+                "keep-credentials-on-redirect": V.boolean(
+                    "Whether Authorization, Cookie and secret-holding headers go on to another origin after a "
+                        + "redirect (default false: they are dropped)."),
+                "delay": V.ref("duration", "How long to wait before the request is first sent (default none)."),
+                "compressed": V.boolean(
+                    "Whether to offer Accept-Encoding and decode the body (default `defaults.http.compressed`, true)."),
                 "allow-insecure-redirect": V.boolean(
                     "Whether a redirect from https to plain http is followed (default false: it fails the request)."),
+                "http-version": .object([
+                    "description": .string(
+                        "The HTTP version: \"1.0\", \"1.1\", or 2 (ALPN over https, prior knowledge over http)."),
+                    "enum": .array(HTTPVersionSetting.allCases.map { JSONNode.string($0.rawValue) } + [.integer(2)]),
+                ]),
                 "tls": V.ref("tls", "TLS certificates (over `defaults.http.tls`, key by key)."),
                 "auth": V.ref("auth", "The `Authorization` header (default `defaults.http.auth`)."),
                 "proxy": V.ref("proxy", "The proxy (default `defaults.http.proxy`)."),
@@ -253,13 +294,15 @@ extension WorkflowSchema {
         )
     }
 
-    /// The methods flow sends, in any letter case as the parser accepts them; the listed upper-case
-    /// spellings are what editors offer.
+    /// The methods flow sends: the seven common ones in any letter case as the parser accepts them
+    /// (the listed upper-case spellings are what editors offer), or any other method token written
+    /// without lower-case letters (`PROPFIND`).
     static func methodDefinition(_ description: String) -> JSONNode {
-        let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
-        let anyCase = methods.map { method in
-            method.map { "[\($0)\($0.lowercased())]" }.joined()
-        }
+        let methods = HTTPMethod.allCases.map(\.rawValue)
+        let anyCase =
+            methods.map { method in
+                method.map { "[\($0)\($0.lowercased())]" }.joined()
+            } + ["[A-Z0-9!#$%&'*+.^_`|~-]+"]
         return SchemaVocabulary.either(
             description,
             [

@@ -158,14 +158,26 @@ public enum WorkflowSchema {
             "Defaults for every `http` step.",
             properties: [
                 "base-url": V.text("The URL relative step URLs resolve against."),
-                "headers": V.map("Headers sent with every request.", values: V.scalar),
+                "headers": V.map("Headers sent with every request; a list sends one per item.", values: scalarOrList),
                 "timeout": V.orExpression("The timeout of every request.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether requests follow redirects (default true)."),
+                "compressed": V.boolean("Whether requests offer Accept-Encoding and decode bodies (default true)."),
                 "tls": V.ref("tls", "TLS certificates of every request."),
                 "auth": V.ref("auth", "The `Authorization` of every request."),
                 "proxy": V.ref("proxy", "The proxy of every request."),
                 "no-proxy": V.text("Hosts reached without the proxy, comma-separated (default: `NO_PROXY`)."),
-                "cookies": V.boolean("Keep one in-memory cookie jar for the run's requests (default false)."),
+                "cookies": V.either(
+                    "Keep one cookie jar for the run's requests (default false); with `load`/`save`, read it from and "
+                        + "write it to Netscape cookie files (curl's -b and -c).",
+                    [
+                        V.boolean("Whether to keep the jar."),
+                        V.closedObject(
+                            "The jar's files (relative to the workflow's folder).",
+                            properties: [
+                                "load": V.text("A Netscape cookie file read into the jar when the run starts."),
+                                "save": V.text("The file the jar is written to when the run ends."),
+                            ]),
+                    ]),
                 "max-body": V.ref("size", "The largest response body kept in memory (default 64MiB)."),
             ]
         )

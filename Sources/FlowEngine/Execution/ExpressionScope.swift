@@ -67,6 +67,8 @@ struct RunValues: Sendable {
     var forEachSelection: ForEachSelection?
     /// The run's id and the prefix of its step ids, from which `idempotencyKey()` derives.
     var keySeed = ""
+    /// The run's masker (its secrets'), which outputs marked `secret` join as they are known.
+    var masker = SecretMasker.none
 
     /// The run's values before any step: inputs, secrets, services, `flow`, and the workflow's
     /// `env` evaluated over them — as values for expressions and as text for processes — with the
@@ -80,7 +82,7 @@ struct RunValues: Sendable {
         let base = RunValues(
             inputs: WorkflowRun.inputValues(workflow, options), env: .object(processEnv),
             secrets: .object(options.secrets.values.mapValues { .string($0) }), services: options.servicesValue,
-            flow: options.flowValue)
+            flow: options.flowValue, masker: options.secrets.masker)
         var problems: [StepError] = []
         var environment: [String: String] = [:]
         var envValues = processEnv

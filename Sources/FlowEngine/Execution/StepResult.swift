@@ -33,6 +33,9 @@ public struct StepError: Error, Sendable, CustomStringConvertible {
     public let location: SourceLocation
     /// Whether another attempt may succeed (a command's non-zero exit); evaluation errors are not.
     public let retryable: Bool
+    /// The response a failed `expect` saw (see `ResponseExcerpt`: lines led by `< `, masked and
+    /// escaped), shown on the lines after the message.
+    public var response: String?
 
     /// Creates a step error.
     public init(_ message: String, at location: SourceLocation, retryable: Bool = false) {
@@ -41,6 +44,7 @@ public struct StepError: Error, Sendable, CustomStringConvertible {
         self.retryable = retryable
     }
 
-    /// The message (the location is shown separately in summaries and reports).
-    public var description: String { message }
+    /// The message, then the response's lines when there is one (the location is shown
+    /// separately in summaries and reports).
+    public var description: String { response.map { message + "\n" + $0 } ?? message }
 }

@@ -20,6 +20,11 @@ public final class WorkflowRun: Sendable {
     private let nestedRecords = LockedBox<[String: StepRecord<StepResult>]>([:])
     /// Why the setup failed (see `startAfterFailedSetup`).
     private let setupFailure = LockedBox<String?>(nil)
+    /// The jar's files (`defaults.http.cookies: { load, save }`), and the client whose jar it is.
+    private let cookieFiles: RunCookieFiles?
+    private let client: HTTPClient
+    /// Why the cookie jar could not be saved, when it could not.
+    private let cookieSaveFailure = LockedBox<String?>(nil)
 
     /// Prepares a run. Fails, naming each place, when a secret the workflow reads is not set or
     /// the workflow-level values (`env`, `defaults.http`) cannot be evaluated.
@@ -57,6 +62,16 @@ public final class WorkflowRun: Sendable {
         let transportContext = TransportContext(
             folder: workflow.folder, environment: options.environment)
         problems += Self.unreadableTLSFiles(workflow, context: transportContext, values: runValues)
+        var cookieFiles: RunCookieFiles?
+        do {
+            cookieFiles = try RunCookieFiles.prepare(
+                workflow.defaults.http.cookieFiles, scope: runValues.scope(for: [], records: RunRecords([:])),
+                folder: WorkflowPath.absolute(workflow.folder, in: options.workingDirectory))
+        } catch {
+            problems.append(StepError(masker(error.message), at: error.location))
+        }
+        self.cookieFiles = cookieFiles
+        self.client = client
         guard problems.isEmpty else { throw RunSetupError(problems: problems) }
 
         let queue = DispatchQueue(label: "flow.run")
@@ -122,11 +137,29 @@ public final class WorkflowRun: Sendable {
     /// Starts the run; the future completes with every step's record when all are final and the
     /// clean-up requests of cancelled steps (a tus `DELETE`) have finished.
     public func start() -> Future<RunRecords<StepResult>> {
-        let (cleanups, queue) = (cleanups, queue)
-        return scheduler.start().flatMap(on: queue) { records in
-            cleanups.settled(on: queue).map(on: queue) { records }
+        let (cleanups, queue, scheduler) = (cleanups, queue, self.scheduler)
+        guard let cookieFiles else {
+            return scheduler.start().flatMap(on: queue) { records in
+                cleanups.settled(on: queue).map(on: queue) { records }
+            }
         }
+        // The jar is filled before the first request and written once every request has ended.
+        let (client, failure, masker) = (client, cookieSaveFailure, masker)
+        return client.cookies(adding: cookieFiles.lines)
+            .flatMap(on: queue) { _ in scheduler.start() }
+            .flatMap(on: queue) { records in cleanups.settled(on: queue).map(on: queue) { records } }
+            .flatMap(on: queue) { records in
+                client.cookies(adding: []).flatMap(on: queue) { cookies in cookieFiles.save(cookies, on: queue) }
+                    .map(on: queue) { records }
+                    .flatMapError(on: queue) { error in
+                        failure.withLock { $0 = masker("could not save the cookie jar: \(error)") }
+                        return .succeeded(records, on: queue)
+                    }
+            }
     }
+
+    /// Why the cookie jar (`defaults.http.cookies.save`) could not be written, when it could not.
+    public var cookieSaveError: String? { cookieSaveFailure.withLock { $0 } }
 
     /// Interrupts the run: transfers are aborted and processes killed; `always()` steps still run.
     public func cancel() {
@@ -339,7 +372,14 @@ public final class WorkflowRun: Sendable {
         var outputs: [String: Value] = [:]
         for output in step.outputs {
             do {
-                outputs[output.name] = try output.value.evaluate(in: scope)
+                let value = try output.value.evaluate(in: scope)
+                // Masked before the step's result reaches an event, a report or the journal.
+                if output.secret {
+                    _ = value.mappingStrings {
+                        values.masker.add($0); return $0
+                    }
+                }
+                outputs[output.name] = value
             } catch {
                 throw StepError("output '\(output.name)': \(error.message)", at: error.location)
             }

@@ -18,6 +18,11 @@ public struct RequestPlan: Sendable, Equatable {
         case form(String)
         /// Text sent as is (`body:`).
         case text(String)
+        /// Bytes sent as they are (`body: { base64: … }` or `{ hex: … }`), decoded.
+        case binary([UInt8])
+        /// A binary body whose text holds a value known only at run time (the dry run's
+        /// placeholders): the encoding and the text as written.
+        case binaryKnownAtRunTime(BinaryEncoding, String)
         /// The path of a file streamed as the body (`body-file:`).
         case file(String)
         /// `multipart/form-data` parts (`multipart:`), in order.
@@ -36,7 +41,8 @@ public struct RequestPlan: Sendable, Equatable {
     public let method: String
     /// The absolute URL with the query added.
     public let url: String
-    /// Headers in the order sent; a name appears once (case-insensitively).
+    /// Headers in the order sent; a name appears once (case-insensitively) unless the step or the
+    /// defaults list several values for it.
     public let headers: [Header]
     /// The body.
     public let body: Body
@@ -75,7 +81,19 @@ public struct RequestPlan: Sendable, Equatable {
             headers.removeAll { $0.name.lowercased() == name.lowercased() }
             headers.append(Header(name: name, value: value))
         }
-        for header in defaults.headers + http.headers { set(header.name, try text(header.value)) }
+        // A name given by the step replaces the defaults' fields of that name; a name listed with
+        // several values (`X-Tag: [a, b]`) is sent once per value, in order.
+        for source in [defaults.headers, http.headers] {
+            var seen = Set<String>()
+            for header in source {
+                let value = try text(header.value)
+                if seen.insert(header.name.lowercased()).inserted {
+                    set(header.name, value)
+                } else {
+                    headers.append(Header(name: header.name, value: value))
+                }
+            }
+        }
         // `auth` (the step's, else the defaults') writes `Authorization` over any header of that name.
         if let auth = http.transport.auth ?? defaults.transport.auth {
             if placeholders, case .basic = auth {
@@ -105,6 +123,18 @@ public struct RequestPlan: Sendable, Equatable {
             defaultContentType("application/x-www-form-urlencoded")
         case .text(let value)?:
             body = .text(try text(value))
+        case .binary(let value, let encoding)?:
+            let written = try text(value)
+            if placeholders, written.contains("<") || written.contains("***") {
+                body = .binaryKnownAtRunTime(encoding, written)
+            } else {
+                do throws(BinaryEncoding.DecodingError) {
+                    body = .binary(try encoding.decode(written))
+                } catch {
+                    throw StepError(
+                        "the '\(encoding.rawValue)' body cannot be decoded: \(error.description)", at: value.location)
+                }
+            }
         case .file(let path)?:
             body = .file(try filePath(path, "'body-file'"))
         case .multipart(let parts)?:

@@ -28,35 +28,45 @@ enum ExpectationCheck {
         }
     }
 
-    /// Each expected header is present and its value matches exactly or as a whole-value regex.
+    /// Each expected header is present and one of its values (a header may be sent several
+    /// times) matches exactly or as a whole-value regex.
     private static func checkHeaders(
         _ expected: [NamedValue], result: Value, scope: ExpressionScope, masker: SecretMasker
     ) throws(StepError) {
         guard !expected.isEmpty else { return }
         var received: [String: Value] = [:]
-        if case .object(let fields) = result, case .object(let headers)? = fields["headers"] { received = headers }
+        if case .object(let fields) = result, case .object(let headers)? = fields["header_values"] {
+            received = headers
+        }
         for header in expected {
             let pattern = try header.value.string(in: scope)
-            guard let actual = received[header.name.lowercased()] else {
+            guard case .array(let values)? = received[header.name.lowercased()], let first = values.first else {
                 throw StepError(
                     masker(
                         "expected header '\(header.name)' matching '\(pattern)', but the response has no '\(header.name)'"
                     ),
                     at: header.location)
             }
-            switch HeaderPattern.matches(actual.interpolated, pattern) {
-            case true?:
-                continue
-            case false?:
-                throw StepError(
-                    Echo.escapingUnprintable(
-                        masker("expected header '\(header.name)' to match '\(pattern)', but it was \(shown(actual))")),
-                    at: header.location)
-            case nil:
-                throw StepError(
-                    masker("expect.headers '\(header.name)': '\(pattern)' is not a valid regular expression"),
-                    at: header.value.location)
+            var matched = false
+            for value in values {
+                switch HeaderPattern.matches(value.interpolated, pattern) {
+                case true?:
+                    matched = true
+                case false?:
+                    continue
+                case nil:
+                    throw StepError(
+                        masker("expect.headers '\(header.name)': '\(pattern)' is not a valid regular expression"),
+                        at: header.value.location)
+                }
+                if matched { break }
             }
+            guard !matched else { continue }
+            let actual = values.count == 1 ? "it was \(shown(first))" : "its values were \(shown(.array(values)))"
+            throw StepError(
+                Echo.escapingUnprintable(
+                    masker("expected header '\(header.name)' to match '\(pattern)', but \(actual)")),
+                at: header.location)
         }
     }
 

@@ -86,9 +86,11 @@ struct HTTPRetryRules {
             HTTPRetryRules(retry: retry, method: .get, hasIdempotencyKey: false).shouldRetry(error),
             let failure = described as? StepError
         else { return described }
-        return StepError(
+        var explained = StepError(
             failure.message + "; not retried: \(Retry.whyNotRetried(method)); \(Retry.howToAllowRetry)",
             at: failure.location, retryable: failure.retryable)
+        explained.response = failure.response
+        return explained
     }
 
     /// The wait a `Retry-After` header asks for: seconds, or an HTTP date.

@@ -54,14 +54,19 @@ struct HTTPStepRunner: Sendable {
                     .retryWait(
                         StepProgress.RetryWait(
                             attempt: failed.attempt, wait: failed.nextDelay,
-                            reason: masker(String(describing: describe(failed.error, http: http))),
+                            // One line: the response's lines are for the failure, not each retry.
+                            reason: masker(Self.firstLine(describe(failed.error, http: http))),
                             retryAfter: HTTPRetryRules.retryAfter(in: failed.error) != nil)))
             }
         ) { attempt in
             attempts.withLock { $0 = attempt }
             start.report(.attempt(attempt))
             let durability = durability
-            let sent = writeAhead(queue).flatMap(on: queue) { _ in send(request, download, recording: recording) }
+            // `delay` waits on a timer (no thread held) before the first attempt only: a retry
+            // waits its own `retry.delay`. Cancelling the step cancels the timer.
+            let delay = Future.delay(attempt == 1 ? http.delay ?? .zero : .zero, on: queue)
+            let sent = delay.flatMap(on: queue) { _ in writeAhead(queue) }
+                .flatMap(on: queue) { _ in send(request, download, recording: recording) }
             sent.whenComplete(on: queue) { result in
                 var error: (any Error)?
                 if case .failure(let failure) = result { error = failure }
@@ -85,7 +90,13 @@ struct HTTPStepRunner: Sendable {
         .map(on: queue) { response in
             let result = try Self.result(of: response, download: download, base64: readsBase64, at: http.location)
                 .adding("request", .object(["method": .string(request.method), "url": .string(request.fullURL)]))
-            try Self.check(http.expect, result: result, values: values, start: start, masker: masker)
+            do {
+                try Self.check(http.expect, result: result, values: values, start: start, masker: masker)
+            } catch let error as StepError {
+                var failed = error
+                failed.response = ResponseExcerpt.text(response, masker: masker)
+                throw failed
+            }
             return (result, attempts.withLock { $0 })
         }
         if let download {
@@ -94,20 +105,22 @@ struct HTTPStepRunner: Sendable {
         return future
     }
 
-    /// `result` for an HTTP step: status, headers (lower-cased names), url, `duration` (the exchange
-    /// in seconds, as curl timed it) and the body's fields (see `ResponseBodyFields`: text and parsed
-    /// JSON when the body is UTF-8, `bytes`, `base64`).
+    /// `result` for an HTTP step: status, the header fields (see `ResponseHeaderFields`: headers
+    /// under lower-cased names, every value of each, cookies, the HTTP version), url, `duration`
+    /// (the exchange in seconds, as curl timed it) and the body's fields (see `ResponseBodyFields`:
+    /// text and parsed JSON when the body is UTF-8, `bytes`, `base64`).
     static func result(of response: HTTPResponse, base64: Bool = false) -> Value {
-        var headers: [String: Value] = [:]
-        for (name, value) in response.headers where headers[name.lowercased()] == nil {
-            headers[name.lowercased()] = .string(value)
-        }
         var fields = ResponseBodyFields.fields(of: response.body, base64: base64)
+        fields.merge(ResponseHeaderFields.fields(of: response)) { _, header in header }
         fields["status"] = .number(Double(response.status))
-        fields["headers"] = .object(headers)
         fields["url"] = .string(response.effectiveURL)
         fields["duration"] = .number(Self.seconds(response.timings.total))
         return .object(fields)
+    }
+
+    /// An error's message without the response lines a `StepError` may carry.
+    static func firstLine(_ error: any Error) -> String {
+        (error as? StepError)?.message ?? String(describing: error)
     }
 
     /// `duration` in seconds, as a number.
@@ -144,6 +157,10 @@ struct HTTPStepRunner: Sendable {
             break
         case .json(let text), .form(let text), .text(let text):
             body = .bytes(Array(text.utf8))
+        case .binary(let bytes):
+            body = .bytes(bytes)
+        case .binaryKnownAtRunTime:
+            break
         case .file(let file):
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
                 let size = (attributes[.size] as? NSNumber)?.int64Value,
@@ -169,6 +186,9 @@ struct HTTPStepRunner: Sendable {
         // A header holding a secret goes to the first URL's origin only: a redirect elsewhere drops it.
         request.originBoundHeaders = plan.headers.filter { masker($0.value) != $0.value }.map(\.name)
         request.allowsInsecureRedirect = http.allowInsecureRedirect
+        request.keepsCredentialsOnRedirect = http.keepCredentialsOnRedirect
+        request.decodesContent = http.compressed ?? defaults.http.compressed ?? true
+        request.version = http.version.flatMap { HTTPVersion(rawValue: $0.rawValue) }
         try transportContext.apply(
             http.transport, defaults: defaults.http, to: &request, at: http.location, scope: scope, masker: masker)
         return request
@@ -187,7 +207,7 @@ struct HTTPStepRunner: Sendable {
         case nil: return []
         case .json(let template)?: return template.strings
         case .form(let fields)?: return fields.map(\.value)
-        case .text(let text)?, .file(let text)?: return [text]
+        case .text(let text)?, .file(let text)?, .binary(let text, _)?: return [text]
         case .multipart(let parts)?: return parts.flatMap(\.texts)
         }
     }
@@ -203,7 +223,9 @@ struct HTTPStepRunner: Sendable {
     private func describe(_ error: any Error, http: HTTPStep) -> any Error {
         switch error {
         case let unexpected as UnexpectedStatus:
-            return StepError(unexpected.description, at: http.expect.location ?? http.location)
+            var failed = StepError(unexpected.description, at: http.expect.location ?? http.location)
+            failed.response = ResponseExcerpt.text(unexpected.response, masker: masker)
+            return failed
         case let transport as HTTPError where transport.kind == .bodyTooLarge:
             return StepError(masker(bodyTooLarge(transport, http: http)), at: http.location)
         case let transport as HTTPError where transport.kind == .fileTooLarge:

@@ -1,3 +1,5 @@
+import FlowTasks
+
 /// Replaces every occurrence of a secret's value with `***` in text flow prints or writes.
 ///
 /// Besides the value itself it masks every form a value takes on its way through a workflow and
@@ -5,6 +7,9 @@
 /// space), JSON-escaped (`\"`, `\/`, `\uXXXX`, escaped again inside JSON strings), HTML character
 /// references, its base64 encoding, and each line of a multi-line value (see `EncodedSecret`).
 /// Where two occurrences overlap (one secret containing another) the whole stretch is masked.
+///
+/// Copies share one set of values: `add(_:)` (a value a step read at run time and marked secret)
+/// reaches every copy at once — the terminal's, the reports', the journal's — from then on.
 public struct SecretMasker: Sendable {
     /// What replaces a secret.
     public static let mask = "***"
@@ -12,6 +17,47 @@ public struct SecretMasker: Sendable {
     /// Lines of multi-line values shorter than this are not masked on their own.
     static let minimumLineLength = 3
 
+    /// The values and what is compiled from them, swapped whole by `add(_:)`.
+    private let shared: LockedBox<Compiled>
+
+    /// A masker for `values`; empty values are ignored (they would match everywhere).
+    public init(values: some Sequence<String>) {
+        shared = LockedBox(Compiled(values: Array(values)))
+    }
+
+    /// A masker that masks nothing (a new one each time, so that adding to it reaches no one else).
+    public static var none: SecretMasker { SecretMasker(values: [String]()) }
+
+    /// Whether there is anything to mask.
+    public var isEmpty: Bool { compiled.isEmpty }
+
+    /// Masks `value` too, in this masker and every copy of it, from now on: a value read at run
+    /// time (an output marked `secret`). Thread-safe; an empty or known value changes nothing.
+    public func add(_ value: String) {
+        guard !value.isEmpty else { return }
+        shared.withLock { compiled in
+            guard !compiled.values.contains(value) else { return }
+            compiled = Compiled(values: compiled.values + [value])
+        }
+    }
+
+    private var compiled: Compiled { shared.withLock { $0 } }
+
+    /// `text` with every secret replaced by `***`.
+    public func callAsFunction(_ text: String) -> String { compiled.masked(text) }
+
+    /// The first `maxLength` characters of `text`, masked before it is cut so that a secret
+    /// crossing the cut is not left half shown.
+    public func maskedPrefix(_ text: String, maxLength: Int) -> String {
+        compiled.maskedPrefix(text, maxLength: maxLength)
+    }
+}
+
+/// The matching tables of a set of values: immutable, so a masking pass reads one snapshot
+/// without holding the lock.
+private struct Compiled: Sendable {
+    /// The values as given.
+    let values: [String]
     private let secrets: [EncodedSecret]
     /// Base64 runs, matched byte for byte.
     private let literals: [[UInt8]]
@@ -23,13 +69,13 @@ public struct SecretMasker: Sendable {
     /// The most characters one occurrence can take (see `maskedPrefix`).
     private let longestOccurrence: Int
 
-    /// A masker for `values`; empty values are ignored (they would match everywhere).
-    public init(values: some Sequence<String>) {
+    init(values: [String]) {
+        self.values = values
         var forms = Set<String>()
         var literals = Set<String>()
         for value in values where !value.isEmpty {
             forms.insert(value)
-            for line in value.split(whereSeparator: \.isNewline) where line.count >= Self.minimumLineLength {
+            for line in value.split(whereSeparator: \.isNewline) where line.count >= SecretMasker.minimumLineLength {
                 forms.insert(String(line))
             }
             literals.formUnion(Base64Forms.forms(of: value))
@@ -44,29 +90,22 @@ public struct SecretMasker: Sendable {
         longestOccurrence = (secrets.map { $0.byteCount * 12 }.max() ?? 0) + 64
     }
 
-    /// A masker that masks nothing.
-    public static let none = SecretMasker(values: [String]())
+    var isEmpty: Bool { secrets.isEmpty }
 
-    /// Whether there is anything to mask.
-    public var isEmpty: Bool { secrets.isEmpty }
-
-    /// `text` with every secret replaced by `***`.
-    public func callAsFunction(_ text: String) -> String {
+    func masked(_ text: String) -> String {
         guard !secrets.isEmpty else { return text }
         var text = text
         let masked = text.withUTF8 { mask($0) }
         return masked.map { String(decoding: $0, as: UTF8.self) } ?? text
     }
 
-    /// The first `maxLength` characters of `text`, masked before it is cut so that a secret
-    /// crossing the cut is not left half shown.
-    public func maskedPrefix(_ text: String, maxLength: Int) -> String {
+    func maskedPrefix(_ text: String, maxLength: Int) -> String {
         guard !secrets.isEmpty else { return String(text.prefix(maxLength)) }
         // An occurrence that starts within the first `maxLength` characters ends within the window.
         let window =
             text.count > maxLength + longestOccurrence
             ? String(text.prefix(maxLength + longestOccurrence)) : text
-        return String(self(window).prefix(maxLength))
+        return String(masked(window).prefix(maxLength))
     }
 
     /// The masked bytes, or nil when nothing in `bytes` is a secret.
@@ -87,7 +126,7 @@ public struct SecretMasker: Sendable {
                 } else {
                     if maskStart >= 0 {
                         output.append(contentsOf: bytes[copied..<maskStart])
-                        output.append(contentsOf: Self.mask.utf8)
+                        output.append(contentsOf: SecretMasker.mask.utf8)
                         copied = maskEnd
                     }
                     maskStart = position
@@ -98,7 +137,7 @@ public struct SecretMasker: Sendable {
         }
         guard maskStart >= 0 else { return nil }
         output.append(contentsOf: bytes[copied..<maskStart])
-        output.append(contentsOf: Self.mask.utf8)
+        output.append(contentsOf: SecretMasker.mask.utf8)
         output.append(contentsOf: bytes[maskEnd...])
         return output
     }

@@ -9,9 +9,15 @@ public struct SecretStore: Sendable {
     /// Secret values by name.
     public let values: [String: String]
 
+    /// A masker for every value in the store, and for the values a run marks secret as it goes
+    /// (`SecretMasker.add(_:)`): one for the store and all its copies, so the run, the terminal,
+    /// the reports and the journal mask the same values.
+    public let masker: SecretMasker
+
     /// A store with the given values.
     public init(values: [String: String]) {
         self.values = values
+        masker = SecretMasker(values: values.values)
     }
 
     /// A problem in a secrets file, with its line.
@@ -67,7 +73,4 @@ public struct SecretStore: Sendable {
     public var namesOfShortValues: [String] {
         values.filter { !$0.value.isEmpty && $0.value.count < Self.shortValueLength }.keys.sorted()
     }
-
-    /// A masker for every value in the store.
-    public var masker: SecretMasker { SecretMasker(values: values.values) }
 }

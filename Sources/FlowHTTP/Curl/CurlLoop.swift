@@ -21,6 +21,8 @@ final class CurlLoop: Sendable {
     private enum Command: Sendable {
         case start(id: Int, request: HTTPRequest, progress: ProgressHandler?, promise: Promise<HTTPResponse>)
         case cancel(id: Int)
+        /// Adds cookie lines to the jar, then lists every cookie (see `CookieJar`).
+        case cookies(add: [String], promise: Promise<[String]>)
     }
 
     private struct Inbox: Sendable {
@@ -68,6 +70,18 @@ final class CurlLoop: Sendable {
             inbox.commands.append(.cancel(id: id))
             Self.wake(&inbox)
         }
+    }
+
+    /// Adds `lines` (Netscape cookie-file lines) to the cookie jar, then gives every cookie in it as
+    /// such lines.
+    func cookies(adding lines: [String], promise: Promise<[String]>) {
+        let queued = inbox.withLock { inbox in
+            guard !inbox.closing else { return false }
+            inbox.commands.append(.cookies(add: lines, promise: promise))
+            Self.wake(&inbox)
+            return true
+        }
+        if !queued { promise.fail(Self.shutDownError("the cookie jar")) }
     }
 
     /// Aborts everything, frees every curl handle and ends the thread. Safe to call repeatedly.
@@ -185,6 +199,12 @@ final class CurlLoop: Sendable {
             // server sees as the client hanging up.
             _ = curl_multi_remove_handle(multi, transfer.easy)
             transfer.promise.fail(FutureError.cancelled)
+        case .cookies(let lines, let promise):
+            guard let cookieShare else {
+                promise.fail(HTTPError(kind: .other, message: "curl could not make a cookie jar", url: ""))
+                return
+            }
+            promise.succeed(CookieJar.exchange(adding: lines, share: cookieShare))
         }
     }
 
@@ -293,8 +313,12 @@ final class CurlLoop: Sendable {
     }
 
     private func failPending(_ commands: [Command]) {
-        for case .start(_, let request, _, let promise) in commands {
-            promise.fail(Self.shutDownError(request.fullURL))
+        for command in commands {
+            switch command {
+            case .start(_, let request, _, let promise): promise.fail(Self.shutDownError(request.fullURL))
+            case .cookies(_, let promise): promise.fail(Self.shutDownError("the cookie jar"))
+            case .cancel: break
+            }
         }
     }
 

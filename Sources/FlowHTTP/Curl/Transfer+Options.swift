@@ -25,7 +25,7 @@ extension Transfer {
         check(flow_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0))
         check(flow_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, request.verifyTLS ? 1 : 0))
         check(flow_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, request.verifyTLS ? 2 : 0))
-        check(flow_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS))
+        check(flow_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, curlVersion))
         if url.utf8.count >= 8, url.prefix(8).lowercased() == "https://" {
             // Requests started together wait for the first TLS handshake to learn whether the
             // server multiplexes (HTTP/2) instead of each opening its own connection.
@@ -126,5 +126,20 @@ extension Transfer {
         let total = seconds.multipliedReportingOverflow(by: 1000)
         guard !total.overflow else { return Int.max }
         return max(1, Int(total.partialValue + attoseconds / 1_000_000_000_000_000))
+    }
+}
+
+extension Transfer {
+    /// `CURLOPT_HTTP_VERSION` for `request.version`: HTTP/2 over plain `http` is h2c with prior
+    /// knowledge (curl's `--http2-prior-knowledge`); over `https` it is asked for with ALPN.
+    var curlVersion: Int {
+        switch request.version {
+        case nil: return Int(CURL_HTTP_VERSION_2TLS)
+        case .http1_0?: return Int(CURL_HTTP_VERSION_1_0)
+        case .http1_1?: return Int(CURL_HTTP_VERSION_1_1)
+        case .http2?:
+            let secure = url.utf8.count >= 8 && url.prefix(8).lowercased() == "https://"
+            return Int(secure ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
+        }
     }
 }

@@ -6,8 +6,10 @@ package enum SandboxRoutes {
         BasicRoutes.register(on: router, state: state)
         AuthRoutes.register(on: router, state: state)
         CookieRoutes.register(on: router, state: state)
+        ResponseHeaderRoutes.register(on: router, state: state)
         FlakyRoutes.register(on: router, state: state)
         ReflectRoute.register(on: router, state: state)
+        RequestRoute.register(on: router, state: state)
         MultipartRoutes.register(on: router, state: state)
         ContentRangeRoutes.register(on: router, state: state)
         TusRoutes.register(on: router, state: state)
@@ -15,6 +17,7 @@ package enum SandboxRoutes {
         DownloadRoutes.register(on: router, state: state)
         ItemRoutes.register(on: router, state: state)
         PollingRoutes.register(on: router, state: state)
+        DocumentRoutes.register(on: router, state: state)
     }
 
     /// Every endpoint as `METHOD /path`, captures in braces (`GET /items/{n}`), sorted: what

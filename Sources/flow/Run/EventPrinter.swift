@@ -178,10 +178,14 @@ struct EventPrinter: Sendable {
             if let items = fields.items { line.append(" (\(items))") }
             if let repetitions { line.append(" (repeat \(repetitions.count)/\(repetitions.max))") }
             if let failure {
+                // A failed `expect` carries the response on the lines after its message: the
+                // place goes at the end of the message's line, the response below it.
+                let parts = failure.message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
                 line.append(": " as StaticString)
-                line.append(failure.message)
+                line.append(String(parts[0]))
                 if !failure.location.isEmpty { line.append(" (\(failure.location))") }
                 if failure.ignored { line.append(" [continue-on-error]" as StaticString) }
+                if parts.count == 2 { line.append("\n" + parts[1]) }
             }
         }
     }

@@ -206,8 +206,12 @@ struct RunExecution {
         case .succeeded: await durable?.finish("succeeded")
         case .failed: await durable?.finish("failed")
         }
+        // A cookie jar that could not be saved (`defaults.http.cookies.save`) fails the run like a report.
+        if let cookieError = run.cookieSaveError { StandardError.write("flow: \(cookieError)\n") }
         // The full report only when one is written (see RunSummary).
-        let reportsWritten = reportWriter.write(records: records, interrupted: interrupted, duration: duration)
+        let reportsWritten =
+            reportWriter.write(records: records, interrupted: interrupted, duration: duration)
+            && run.cookieSaveError == nil
         if let only {
             let written = only.write(records, masker: masker)
             let exit = only.exit(records, interrupted: interrupted)

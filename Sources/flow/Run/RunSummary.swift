@@ -64,11 +64,15 @@ struct RunSummary {
         lines += repetitionLines()
         // Steps of called files follow their `uses` step, as `deploy/publish`.
         for failure in failures {
-            lines.append("  ✗ \(failure.id) (\(failure.place)): \(failure.error)")
+            // A failed `expect` carries the response on the lines after its message: shown under
+            // the snippet, indented like it.
+            let parts = failure.error.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+            lines.append("  ✗ \(failure.id) (\(failure.place)): \(parts[0])")
             // The line it points at, as under a parse error (one way to show where a problem is).
             let fileLines = failure.place.file == workflow.file ? sourceLines : calledFiles[failure.place.file] ?? []
             let snippet = Diagnostic.snippet(at: failure.place, sourceLines: fileLines)
             if !snippet.isEmpty { lines.append(String(snippet.dropLast())) }
+            if parts.count == 2 { lines += parts[1].split(separator: "\n").map { "    " + $0 } }
             if let items = (records[failure.id]?.error as? ForEachFailure)?.partial.items {
                 lines += failedItems(failure.id, items)
             }

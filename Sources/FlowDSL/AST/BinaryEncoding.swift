@@ -1,0 +1,67 @@
+/// How a binary request body is written in the workflow: `body: { base64: TEXT }` or
+/// `body: { hex: TEXT }`. The bytes are sent exactly as decoded.
+public enum BinaryEncoding: String, Sendable, Hashable, CaseIterable {
+    /// RFC 4648 base64, standard or URL-safe alphabet, `=` optional, white space ignored.
+    case base64
+    /// Two hexadecimal digits per byte, either case; white space and `:` between bytes ignored.
+    case hex
+
+    /// Why a text is not what its encoding says, with the offset of the first wrong character.
+    public struct DecodingError: Error, Sendable, CustomStringConvertible {
+        /// What is wrong, and where.
+        public let description: String
+    }
+
+    /// The bytes `text` stands for.
+    public func decode(_ text: String) throws(DecodingError) -> [UInt8] {
+        switch self {
+        case .base64:
+            do throws(Base64.DecodingError) {
+                return try Base64.decode(text)
+            } catch {
+                throw DecodingError(description: "it is not base64: \(error.description)")
+            }
+        case .hex:
+            return try Self.decodeHex(text)
+        }
+    }
+
+    private static func decodeHex(_ text: String) throws(DecodingError) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count / 2)
+        var high: UInt8?
+        for (offset, byte) in text.utf8.enumerated() {
+            if high == nil,
+                [
+                    UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"),
+                    UInt8(ascii: ":"),
+                ].contains(byte)
+            {
+                continue
+            }
+            guard let value = hexValue(byte) else {
+                throw DecodingError(
+                    description: high == nil
+                        ? "it is not hex: a character that is not a hex digit at offset \(offset)"
+                        : "it is not hex: a byte is cut in half at offset \(offset)")
+            }
+            if let first = high {
+                out.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
+        }
+        guard high == nil else { throw DecodingError(description: "it is not hex: an odd number of digits") }
+        return out
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

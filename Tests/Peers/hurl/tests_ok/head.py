@@ -1,0 +1,6 @@
+from app import app
+
+
+@app.route("/head")
+def head():
+    return "Hello Head"

@@ -1,0 +1,6 @@
+from app import app
+
+
+@app.route("/verbose")
+def verbose():
+    return "Hello World!"
