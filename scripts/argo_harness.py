@@ -180,11 +180,18 @@ class Harness:
 
     def container_command(self, template, inputs, item, task_dir):
         container = template["container"]
-        mounts = {m["mountPath"]: self.mounts[m["name"]] for m in container.get("volumeMounts", [])}
+        # Volumes given with --mount (a ConfigMap's folder here): a whole volume, or one file of
+        # it by `subPath`. Others (an emptyDir) are the pod's own and are not placed here.
+        mounts = {}
+        for m in container.get("volumeMounts", []):
+            if m["name"] in self.mounts:
+                local = self.mounts[m["name"]]
+                mounts[m["mountPath"]] = os.path.join(local, m["subPath"]) if "subPath" in m else local
         argv = []
         for part in container.get("command", []) + container.get("args", []):
             part = self.substitute(part, inputs=inputs, item=item)
-            mounted = next((m for m in mounts if part.startswith(m + "/")), None)
+            mounted = next((m for m in sorted(mounts, key=len, reverse=True)
+                            if part == m or part.startswith(m + "/")), None)
             if mounted is not None:
                 # A mounted file's local folder may itself be under /tmp: it is not the pod's /tmp.
                 argv.append(mounts[mounted] + part[len(mounted):])

@@ -67,9 +67,22 @@ struct ExportArgoCommand: ParsableCommand {
             workflow: workflow, file: file, image: image, namespace: namespace, inputs: values,
             configMap: configMap ?? "", secretName: secretName ?? "", servicePort: servicePort)
         let name = "flow-" + ArgoManifest.kubernetesName(base == "flow" ? manifest.workflowName : base)
+        // `concurrency: ${{ inputs.n }}` and the like: Argo's `parallelism`, `retryStrategy` and
+        // the rest are numbers in the manifest, so they are computed here from --input and the
+        // defaults, and a warning says so (see ArgoManifest+Settings.swift).
+        let resolved = try ArgoManifest.resolvingSettings(workflow, inputs: manifest.inputValues, loaded: result)
+        // The ConfigMap's default name carries a digest of its files: each version is its own.
+        let digest = manifest.configMapDigest.map { "-" + $0 } ?? ""
         manifest = ArgoManifest(
-            workflow: workflow, file: file, image: image, namespace: namespace, inputs: values,
-            configMap: configMap ?? name, secretName: secretName ?? name, servicePort: servicePort)
+            workflow: resolved.workflow, file: file, image: image, namespace: namespace, inputs: values,
+            configMap: configMap ?? name + digest, secretName: secretName ?? name, servicePort: servicePort)
+        let shapes = manifest
+        manifest.names = ArgoNames(
+            workflow: workflow,
+            itemsTask: { step in
+                if case .fanned(nil) = shapes.shape(of: step) { return true }
+                return false
+            })
         let built: (manifest: ManifestNode, warnings: [String])
         do throws(ArgoManifest.Problem) {
             built = try manifest.build()
@@ -77,7 +90,7 @@ struct ExportArgoCommand: ParsableCommand {
             StandardError.write("flow export argo: \(error.message)\n")
             throw FlowExit.invalid.exitCode
         }
-        for warning in built.warnings {
+        for warning in resolved.warnings + built.warnings {
             StandardError.write("flow export argo: warning: \(warning)\n")
         }
         var header =
