@@ -313,4 +313,92 @@ import Testing
         #expect(outcome.stdout.contains("      parallelism: 3\n"), "\(outcome.stdout)")
         #expect(outcome.stderr.contains("argo submit -p` does not change it"), "\(outcome.stderr)")
     }
+
+    // MARK: - What an Argo user sets
+
+    /// One overlay file sets the service account, labels and annotations, resources, node
+    /// selector and tolerations, image pull policy and secrets, a Pod Security `restricted`
+    /// security context with a read-only root file system (every path flow writes, `/flow` and
+    /// `/tmp`, is an `emptyDir`), pod GC and TTL, a PVC in every pod and a service's own image;
+    /// the manifest still loads in Argo's models and runs in the harness. `--kind
+    /// WorkflowTemplate` and `--kind CronWorkflow --schedule` make those kinds.
+    @Test func anOverlaySetsWhatAnArgoUserExpectsAndKindsAreMade() async throws {
+        let scratch = try Scratch()
+        let overlay = try scratch.write(
+            "overlay.yaml",
+            """
+            metadata:
+              labels: { team: payments }
+              annotations: { owner: "ops@example.com" }
+            spec:
+              serviceAccountName: flow-runner
+              podMetadata: { labels: { team: payments } }
+              nodeSelector: { pool: batch }
+              tolerations: [ { key: batch, operator: Exists, effect: NoSchedule } ]
+              imagePullSecrets: [ { name: regcred } ]
+              securityContext: { runAsNonRoot: true, runAsUser: 65532, seccompProfile: { type: RuntimeDefault } }
+              podGC: { strategy: OnPodSuccess }
+              ttlStrategy: { secondsAfterCompletion: 3600 }
+              volumes: [ { name: shared, persistentVolumeClaim: { claimName: flow-shared } } ]
+            container:
+              imagePullPolicy: IfNotPresent
+              resources: { requests: { cpu: 100m, memory: 64Mi }, limits: { memory: 256Mi } }
+              securityContext:
+                allowPrivilegeEscalation: false
+                readOnlyRootFilesystem: true
+                capabilities: { drop: [ALL] }
+              volumeMounts: [ { name: shared, mountPath: /shared } ]
+            services:
+              web: { image: "registry.example/web:2" }
+            cron: { concurrencyPolicy: Forbid }
+            """)
+        let text = """
+            version: 1
+            services:
+              web: { run: ["python3", "-m", "http.server", "${{ services.web.port }}"] }
+            steps:
+              hello: { run: echo hello }
+            """
+        let outcome = try await Self.exported(
+            scratch, "overlay-flow.yaml", text, ["--overlay", overlay, "--service-port", "18395"])
+        let manifest = outcome.stdout
+        for line in [
+            "    team: \"payments\"", "    owner: \"ops@example.com\"", "  serviceAccountName: \"flow-runner\"",
+            "    strategy: \"OnPodSuccess\"", "    secondsAfterCompletion: 3600", "      claimName: \"flow-shared\"",
+            "        imagePullPolicy: \"IfNotPresent\"", "            cpu: \"100m\"",
+            "          readOnlyRootFilesystem: true",
+            "          - mountPath: \"/shared\"", "        image: \"registry.example/web:2\"",
+            "          - name: \"tmp\"\n            mountPath: \"/tmp\"", "    - name: \"tmp\"\n      emptyDir: {}",
+            "    runAsNonRoot: true", "    - name: \"regcred\"", "    pool: \"batch\"",
+        ] {
+            #expect(manifest.contains(line + "\n"), "missing \(line)\n\(manifest)")
+        }
+        // Every container (the step's and the service's) has the security context and both emptyDirs.
+        #expect(manifest.components(separatedBy: "readOnlyRootFilesystem: true").count == 3, "\(manifest)")
+        #expect(manifest.components(separatedBy: "mountPath: \"/tmp\"").count == 3, "\(manifest)")
+        #expect(!manifest.contains("ghcr.io/flow/flow:latest\"\n        command:\n          - \"python3\""))
+        let run = try await ArgoExportTests.check([
+            "run", scratch.path("overlay-flow.yaml.argo.yaml"), "--flow", FlowProcess.binary.path, "--mount",
+            "workflow=\(scratch.folder.path)",
+        ])
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr.suffix(3000))")
+
+        let template = try await Self.exported(scratch, "template.yaml", text, ["--kind", "WorkflowTemplate"])
+        #expect(template.stdout.contains("kind: \"WorkflowTemplate\"\nmetadata:\n  name: \"template\"\n"))
+        let cron = try await Self.exported(
+            scratch, "nightly.yaml", text,
+            ["--kind", "CronWorkflow", "--schedule", "0 3 * * *", "--overlay", overlay])
+        for line in [
+            "kind: \"CronWorkflow\"", "  name: \"nightly\"", "  schedules:\n    - \"0 3 * * *\"", "  workflowSpec:",
+            "  concurrencyPolicy: \"Forbid\"",
+        ] {
+            #expect(cron.stdout.contains(line + "\n"), "missing \(line)\n\(cron.stdout)")
+        }
+        let file = scratch.path("template.yaml")
+        let noSchedule = try await Self.export(file, ["--kind", "CronWorkflow"])
+        #expect(noSchedule.exitCode == 2 && noSchedule.stderr.contains("needs --schedule"), "\(noSchedule.stderr)")
+        let badKey = try await Self.export(
+            file, ["--overlay", try scratch.write("bad.yaml", "containers: { image: x }\n")])
+        #expect(badKey.exitCode == 2 && badKey.stderr.contains("unknown key 'containers'"), "\(badKey.stderr)")
+    }
 }

@@ -16,6 +16,9 @@ extension ArgoManifest {
     /// writable, which a ConfigMap volume is not.
     static let filesVolume = "workflow"
     static let folderVolume = "workdir"
+    /// `/tmp` as an `emptyDir` too: flow writes temporary files there, and with a read-only
+    /// root file system (`readOnlyRootFilesystem`, Pod Security `restricted`) nothing else is writable.
+    static let tmpVolume = "tmp"
 
     /// The files the ConfigMap must hold: the workflow file and every file its `uses` steps
     /// call (at any depth). Their paths under `/flow` keep their layout relative to the folder
@@ -102,7 +105,8 @@ extension ArgoManifest {
         return String(hash.finalize().hexString.prefix(10))
     }
 
-    /// The ConfigMap volume (each file at its relative path) and the writable `emptyDir` for `/flow`.
+    /// The ConfigMap volume (each file at its relative path) and the writable `emptyDir`s for
+    /// `/flow` and `/tmp`.
     var workflowVolumes: [ManifestNode] {
         [
             .map([
@@ -119,13 +123,17 @@ extension ArgoManifest {
                 ),
             ]),
             .map([("name", .string(Self.folderVolume)), ("emptyDir", .map([]))]),
+            .map([("name", .string(Self.tmpVolume)), ("emptyDir", .map([]))]),
         ]
     }
 
     /// `/flow` as the writable `emptyDir`, each of the workflow's files mounted into it from
     /// the ConfigMap by `subPath` (read-only, and fixed for the pod's life).
     var workflowMounts: [ManifestNode] {
-        [.map([("name", .string(Self.folderVolume)), ("mountPath", .string(Self.mountPath))])]
+        [
+            .map([("name", .string(Self.folderVolume)), ("mountPath", .string(Self.mountPath))]),
+            .map([("name", .string(Self.tmpVolume)), ("mountPath", .string("/tmp"))]),
+        ]
             + configMapFiles.map {
                 .map([
                     ("name", .string(Self.filesVolume)), ("mountPath", .string("\(Self.mountPath)/\($0.path)")),

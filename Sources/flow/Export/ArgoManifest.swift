@@ -24,6 +24,11 @@ struct ArgoManifest {
     let servicePort: Int
     /// The steps' and services' task names (see `ArgoNames`).
     var names = ArgoNames()
+    /// `--overlay`: what the user sets besides the mapping (see `ArgoOverlay`).
+    var overlay = ArgoOverlay()
+    /// `--kind` and `--schedule` (see `finishing`).
+    var kind = Kind.workflow
+    var schedules: [String] = []
 
     /// Where the workflow file is mounted in every pod.
     static let mountPath = "/flow"
@@ -125,7 +130,7 @@ struct ArgoManifest {
             ("apiVersion", .string("argoproj.io/v1alpha1")), ("kind", .string("Workflow")),
             ("metadata", .map(metadata)), ("spec", .map(spec)),
         ])
-        return (manifest, warnings)
+        return (try finishing(manifest), warnings)
     }
 
     /// Where a step pod reads secret `name`: the run's Secret under the key `name`. A secret the

@@ -45,6 +45,18 @@ struct ExportArgoCommand: ParsableCommand {
     @Option(help: "The port of the first service's daemon task.")
     var servicePort = 8080
 
+    @Option(
+        help: ArgumentHelp(
+            "A YAML file merged into the manifest: metadata, spec, container (every container), services.NAME, "
+                + "cron (see Grammar.md).", valueName: "file"))
+    var overlay: String?
+
+    @Option(help: "Workflow (default), WorkflowTemplate or CronWorkflow.")
+    var kind = "Workflow"
+
+    @Option(help: ArgumentHelp("A cron schedule of the CronWorkflow (repeatable).", valueName: "cron"))
+    var schedule: [String] = []
+
     func run() throws {
         let result = WorkflowLoader.load(path: file)
         DiagnosticOutput.writeText([result])
@@ -85,6 +97,14 @@ struct ExportArgoCommand: ParsableCommand {
             })
         let built: (manifest: ManifestNode, warnings: [String])
         do throws(ArgoManifest.Problem) {
+            guard let kind = ArgoManifest.Kind(rawValue: kind) else {
+                throw ArgoManifest.Problem(
+                    message: "--kind \(kind): expected "
+                        + ArgoManifest.Kind.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            manifest.kind = kind
+            manifest.schedules = schedule
+            if let overlay { manifest.overlay = try ArgoOverlay(path: overlay, workflow: workflow) }
             built = try manifest.build()
         } catch {
             StandardError.write("flow export argo: \(error.message)\n")
