@@ -208,8 +208,11 @@ class Harness:
             if "value" in variable:
                 env[variable["name"]] = self.substitute(variable["value"], inputs=inputs, item=item)
             else:
-                key = variable["valueFrom"]["secretKeyRef"]["key"]
+                reference = variable["valueFrom"]["secretKeyRef"]
+                key = reference["key"]
                 if key not in self.secrets:
+                    if reference.get("optional"):
+                        continue  # Kubernetes leaves an optional key's variable unset
                     raise RuntimeError(f"no --secret {key}")
                 env[variable["name"]] = self.secrets[key]
         return argv, env

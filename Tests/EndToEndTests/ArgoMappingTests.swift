@@ -314,6 +314,47 @@ import Testing
         #expect(outcome.stderr.contains("argo submit -p` does not change it"), "\(outcome.stderr)")
     }
 
+    /// Each template gets only the secrets its step reads, every `secretKeyRef` is optional so
+    /// a Secret without a key cannot leave a pod Pending forever, and the one step that needs the
+    /// missing secret fails saying so while the others run; a `type: file` input (a path on
+    /// the exporting machine) is refused.
+    @Test func eachPodGetsOnlyItsSecretsAndAMissingOneFailsItsStepClearly() async throws {
+        let scratch = try Scratch()
+        let outcome = try await Self.exported(
+            scratch, "secrets.yaml",
+            """
+            version: 1
+            steps:
+              call: { run: "echo ${{ secrets.TOKEN }}" }
+              login: { run: "echo ${{ secrets.PASSWORD }}" }
+              other: { run: echo other }
+            """)
+        let templates = outcome.stdout.components(separatedBy: "\n    - name: ")
+        func template(_ name: String) -> String { templates.first { $0.hasPrefix("\"\(name)\"") } ?? "" }
+        #expect(template("step-call").contains("FLOW_SECRET_TOKEN"), "\(outcome.stdout)")
+        #expect(!template("step-call").contains("FLOW_SECRET_PASSWORD"), "\(outcome.stdout)")
+        #expect(!template("step-other").contains("FLOW_SECRET_"), "\(outcome.stdout)")
+        #expect(
+            outcome.stdout.components(separatedBy: "secretKeyRef:").count - 1
+                == outcome.stdout.components(separatedBy: "optional: true").count - 1)
+        let run = try await ArgoExportTests.check([
+            "run", scratch.path("secrets.yaml.argo.yaml"), "--flow", FlowProcess.binary.path, "--mount",
+            "workflow=\(scratch.folder.path)", "--secret", "PASSWORD=s3cret",
+        ])
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr.suffix(3000))")
+        for (task, phase) in [("call", "Failed"), ("login", "Succeeded"), ("other", "Succeeded")] {
+            #expect(run.stdout.contains("\"\(task)\": \"\(phase)\""), "\(task): \(run.stdout)")
+        }
+        #expect(run.stderr.contains("secret 'TOKEN' is not set"), "\(run.stderr.suffix(3000))")
+        #expect(!run.stderr.contains("s3cret"))
+
+        let file = try scratch.write(
+            "file-input.yaml", "version: 1\ninputs:\n  data: { type: file }\nsteps:\n  a: { run: echo hi }\n")
+        let refused = try await Self.export(file, ["--input", "data=/etc/hostname"])
+        #expect(refused.exitCode == 2)
+        #expect(refused.stderr.contains("input 'data' is type: file"), "\(refused.stderr)")
+    }
+
     // MARK: - What an Argo user sets
 
     /// One overlay file sets the service account, labels and annotations, resources, node

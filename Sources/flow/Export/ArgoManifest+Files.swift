@@ -70,6 +70,16 @@ extension ArgoManifest {
         return key
     }
 
+    /// Why `workflow` cannot be exported when an input is `type: file`: a path on the machine
+    /// that runs flow, checked there, which the pods do not have.
+    static func fileInputProblem(_ workflow: Workflow) -> Problem? {
+        guard let input = workflow.inputs.first(where: { $0.kind == .file }) else { return nil }
+        return Problem(
+            message: "\(input.location): input '\(input.name)' is type: file, a path on the machine that runs "
+                + "flow, which the pods do not have; make it type: string naming a path in the image or on a "
+                + "volume mounted in every pod (--overlay)")
+    }
+
     /// A problem when a `uses` path is absolute: in the pods the files are under `/flow`, so an
     /// absolute path would name a file the pod does not have.
     func checkFiles() throws(Problem) {

@@ -133,13 +133,13 @@ struct ArgoManifest {
         return (try finishing(manifest), warnings)
     }
 
-    /// Where a step pod reads secret `name`: the run's Secret under the key `name`. A secret the
-    /// file lists in `optional-secrets` is `optional: true`, so a Secret without that key still
-    /// starts the pod (and flow reads the secret as unset, as `flow run` does).
+    /// Where a step pod reads secret `name`: the run's Secret under the key `name`, always
+    /// `optional: true`: a Secret without the key would leave the pod Pending forever
+    /// (CreateContainerConfigError); so the pod starts, and flow, which checks the secrets its
+    /// step needs before it sends anything, fails the task saying which one is not set (a
+    /// secret in `optional-secrets` reads as unset, as in `flow run`).
     private func secretKeyReference(_ name: String) -> [(String, ManifestNode)] {
-        var reference: [(String, ManifestNode)] = [("name", .string(secretName)), ("key", .string(name))]
-        if workflow.optionalSecrets.contains(name) { reference.append(("optional", .bool(true))) }
-        return reference
+        [("name", .string(secretName)), ("key", .string(name)), ("optional", .bool(true))]
     }
 
     /// The workflow's `name`, else its file's base name without the extension.
@@ -309,7 +309,7 @@ struct ArgoManifest {
             ("image", .string(image)), ("command", .list([.string("flow")])),
             ("args", .list(arguments.map { .string($0) })),
         ]
-        let secrets = secretNames
+        let secrets = secretNames(for: step)
         if !secrets.isEmpty {
             container.append(
                 (

@@ -61,6 +61,10 @@ struct ExportArgoCommand: ParsableCommand {
         let result = WorkflowLoader.load(path: file)
         DiagnosticOutput.writeText([result])
         guard let workflow = result.workflow, !result.hasErrors else { throw FlowExit.invalid.exitCode }
+        if let problem = ArgoManifest.fileInputProblem(workflow) {
+            StandardError.write("flow export argo: \(problem.message)\n")
+            throw FlowExit.invalid.exitCode
+        }
         let problems = RunInputs.problems(in: workflow, arguments: inputs)
         if !problems.isEmpty {
             let failed = CheckResult(
