@@ -824,26 +824,20 @@ class ArgoController:
         return node
 
     def pod_path(self, path, pod_dir, mounts):
-        for mount_path, local in mounts.items():
+        # The container's mount table: the longest mount path holding `path` is where it lives, as
+        # in the kernel's mount tree (a subPath file mounted inside an emptyDir hides the
+        # emptyDir there). Mount paths are whole path components: /tmp/flow does not hold
+        # /tmp/flow-x.
+        for mount_path in sorted(mounts, key=len, reverse=True):
             if path == mount_path or path.startswith(mount_path + "/"):
-                return local + path[len(mount_path):]
+                return mounts[mount_path] + path[len(mount_path):]
         return pod_dir + path
 
     def container_command(self, template, values, pod_dir, args):
         container = template.get("container") or template.get("script")
         if container is None:
             raise RuntimeError(f"template {template['name']}: only container, script and dag templates run here")
-        mounts = {}
-        for mount in container.get("volumeMounts", []):
-            volume = self.volumes.get(mount["name"], {})
-            if "emptyDir" in volume:
-                local = pod_dir + mount["mountPath"]
-                os.makedirs(local, exist_ok=True)
-            elif mount["name"] in self.mounts:
-                local = self.mounts[mount["name"]]
-            else:
-                raise RuntimeError(f"volume {mount['name']}: give --mount {mount['name']}=DIR")
-            mounts[mount["mountPath"]] = local
+        mounts = container_mounts(container, self, pod_dir)
         # Raw input artifacts: the init container writes each at its path, folders included.
         for artifact in template.get("inputs", {}).get("artifacts", []):
             given = args.get("artifacts", {}).get(artifact["name"], artifact)
@@ -866,12 +860,15 @@ class ArgoController:
 
         def local(part):
             part = self.replace(part, values, ())
-            for mount_path, folder in mounts.items():
-                if part.startswith(mount_path + "/") or part == mount_path:
-                    return folder + part[len(mount_path):]
+            if part.startswith("/"):
+                for mount_path in mounts:
+                    if part == mount_path or part.startswith(mount_path + "/"):
+                        return self.pod_path(part, pod_dir, mounts)
+            # A placed path inside a longer argument (--outputs-to=/tmp/flow/x, a script's text):
+            # whole path components only, so /tmp/flow inside /tmp/flow-https-example is not one.
             for path in placed:
-                if path in part:
-                    return part.replace(path, self.pod_path(path, pod_dir, mounts))
+                pattern = r"(?<![\w./-])" + re.escape(path) + r"(?=/|$|[^\w.-])"
+                part = re.sub(pattern, lambda _m, path=path: self.pod_path(path, pod_dir, mounts), part)
             return part
         command = list(container.get("command", []))
         arguments = list(container.get("args", []))
@@ -903,9 +900,16 @@ class ArgoController:
     def run_pod(self, node, template, argv, env, container, pod_dir, values):
         print(f"argo-harness: {node.display}: {' '.join(argv)}", file=self.log, flush=True)
         lost = any(node.display == name or node.display.startswith(name + "(") for name in self.lose)
+        # The container's workingDir is the process's cwd (core/v1 Container.workingDir: "the
+        # container runtime's default" without it, the image's WORKDIR; the runtime makes a
+        # missing one). A pod without one runs here, in the harness's own folder.
+        cwd = None
+        if container.get("workingDir"):
+            cwd = self.pod_path(container["workingDir"], pod_dir, container_mounts(container, self, pod_dir))
+            os.makedirs(cwd, exist_ok=True)
         try:
             process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=self.log,
-                                       start_new_session=True)
+                                       start_new_session=True, cwd=cwd)
         except OSError as error:
             self.finish(node, "Failed", None, f"{error}")
             return
@@ -1030,12 +1034,39 @@ class ArgoController:
 
 
 def container_mounts(container, controller, pod_dir):
+    """The container's mounts: mount path -> the local path holding it. An emptyDir is a folder of
+    the pod's own (pod_dir + its path). A --mount volume is that local folder, or with `subPath`
+    the file or folder at that path in it (Kubernetes `pkg/volume/util/subpath`: the volume's
+    subPath is bind-mounted at mountPath). A subPath mount inside an emptyDir (the exporter's
+    files under /flow) is made as a link at its place in the emptyDir, so the container sees it
+    among the emptyDir's other entries and a relative path from the working folder finds it."""
     mounts = {}
-    for mount in container.get("volumeMounts", []):
+    entries = container.get("volumeMounts", [])
+    for mount in sorted(entries, key=lambda m: len(m["mountPath"])):
         volume = controller.volumes.get(mount["name"], {})
-        mounts[mount["mountPath"]] = (pod_dir + mount["mountPath"] if "emptyDir" in volume
-                                      else controller.mounts.get(mount["name"], pod_dir + mount["mountPath"]))
+        if "emptyDir" in volume:
+            local = pod_dir + mount["mountPath"]
+            os.makedirs(local, exist_ok=True)
+        elif mount["name"] in controller.mounts:
+            local = controller.mounts[mount["name"]]
+            if "subPath" in mount:
+                local = os.path.join(local, mount["subPath"])
+            inside = [p for p in mounts if mount["mountPath"].startswith(p + "/")
+                      and "emptyDir" in controller.volumes.get(mount_volume(entries, p), {})]
+            if inside:
+                place = pod_dir + mount["mountPath"]
+                os.makedirs(os.path.dirname(place), exist_ok=True)
+                if not os.path.lexists(place):
+                    os.symlink(os.path.abspath(local), place)
+                local = place
+        else:
+            raise RuntimeError(f"volume {mount['name']}: give --mount {mount['name']}=DIR")
+        mounts[mount["mountPath"]] = local
     return mounts
+
+
+def mount_volume(entries, mount_path):
+    return next((m["name"] for m in entries if m["mountPath"] == mount_path), None)
 
 
 def argosay(args):

@@ -38,6 +38,8 @@ def references(doc):
     """What Argo resolves when it runs the workflow: names that must exist."""
     problems = []
     spec = doc.get("spec", {})
+    if doc.get("kind") == "CronWorkflow":
+        spec = spec.get("workflowSpec", {})
     templates = {t["name"]: t for t in spec.get("templates", [])}
     if spec.get("entrypoint") not in templates:
         problems.append(f"spec.entrypoint: no template '{spec.get('entrypoint')}'")
@@ -81,21 +83,22 @@ def references(doc):
 
 
 def validate(paths):
-    from hera.workflows.models import Workflow
+    from hera.workflows.models import CronWorkflow, Workflow, WorkflowTemplate
 
+    kinds = {"Workflow": Workflow, "WorkflowTemplate": WorkflowTemplate, "CronWorkflow": CronWorkflow}
     failed = 0
     for path in paths:
         doc = load(path)
         try:
-            model = Workflow.model_validate(doc)
+            model = kinds.get(doc.get("kind"), Workflow).model_validate(doc)
         except Exception as error:  # pydantic.ValidationError
             print(f"{path}: not an Argo Workflow: {error}")
             failed += 1
             continue
         kept = model.model_dump(by_alias=True, exclude_none=True, mode="json")
         problems = unkept(doc, kept, "") + references(doc)
-        if doc.get("apiVersion") != "argoproj.io/v1alpha1" or doc.get("kind") != "Workflow":
-            problems.append("not apiVersion argoproj.io/v1alpha1, kind Workflow")
+        if doc.get("apiVersion") != "argoproj.io/v1alpha1" or doc.get("kind") not in kinds:
+            problems.append("not apiVersion argoproj.io/v1alpha1, kind Workflow, WorkflowTemplate or CronWorkflow")
         for problem in problems:
             print(f"{path}: {problem}")
         failed += bool(problems)

@@ -31,7 +31,7 @@ extension ArgoManifest {
     /// The step tasks of `workflow` (an items task included), in order.
     func stepTaskNames() -> [String] {
         workflow.steps.flatMap { step -> [String] in
-            let name = Self.taskName(step.id)
+            let name = names.task(step.id)
             if case .fanned(nil) = shape(of: step) { return [name + "-items", name] }
             return [name]
         }
