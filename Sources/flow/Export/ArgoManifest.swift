@@ -122,7 +122,7 @@ struct ArgoManifest {
         if !parameters.isEmpty {
             spec.append(("arguments", .map([("parameters", .list(parameters))])))
         }
-        spec.append(("volumes", .list(workflowVolumes)))
+        spec.append(("volumes", .list(workflowVolumes + [Self.recordsVolumeAndMount().volume])))
         spec.append(("templates", .list([main] + templates + serviceTemplates.map(\.template))))
         var metadata: [(String, ManifestNode)] = [("generateName", .string(Self.kubernetesName(workflowName) + "-"))]
         if let namespace { metadata.append(("namespace", .string(namespace))) }
@@ -329,7 +329,7 @@ struct ArgoManifest {
                 ))
         }
         container.append(("workingDir", .string(Self.mountPath)))
-        container.append(("volumeMounts", .list(workflowMounts)))
+        container.append(("volumeMounts", .list(workflowMounts + [Self.recordsVolumeAndMount().mount])))
         var entries: [(String, ManifestNode)] = [("name", .string(name))]
         var inputs: [(String, ManifestNode)] = []
         let inputParameters = services.map(\.task) + parameters

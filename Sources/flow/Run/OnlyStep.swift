@@ -158,8 +158,14 @@ struct OnlyStep {
         return Self.write(document.jsonText + "\n", to: outputsTo, option: "--outputs-to") && written
     }
 
+    /// Writes `text` to `path`, making its folder first: an Argo pod has no folder for a path of its
+    /// own (Argo creates none for an output parameter's path; see Grammar.md).
     private static func write(_ text: String, to path: String, option: String) -> Bool {
         do {
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             return true
         } catch {
