@@ -360,7 +360,7 @@ import Testing
     /// One overlay file sets the service account, labels and annotations, resources, node
     /// selector and tolerations, image pull policy and secrets, a Pod Security `restricted`
     /// security context with a read-only root file system (every path flow writes, `/flow` and
-    /// `/tmp`, is an `emptyDir`), pod GC and TTL, a PVC in every pod and a service's own image;
+    /// `/tmp/flow`, is an `emptyDir`), pod GC and TTL, a PVC in every pod and a service's own image;
     /// the manifest still loads in Argo's models and runs in the harness. `--kind
     /// WorkflowTemplate` and `--kind CronWorkflow --schedule` make those kinds.
     @Test func anOverlaySetsWhatAnArgoUserExpectsAndKindsAreMade() async throws {
@@ -409,7 +409,6 @@ import Testing
             "        imagePullPolicy: \"IfNotPresent\"", "            cpu: \"100m\"",
             "          readOnlyRootFilesystem: true",
             "          - mountPath: \"/shared\"", "        image: \"registry.example/web:2\"",
-            "          - name: \"tmp\"\n            mountPath: \"/tmp\"", "    - name: \"tmp\"\n      emptyDir: {}",
             "    runAsNonRoot: true", "    - name: \"regcred\"", "    pool: \"batch\"",
         ] {
             #expect(manifest.contains(line + "\n"), "missing \(line)\n\(manifest)")
@@ -417,7 +416,7 @@ import Testing
         // Every container (the step's, the service's and flow-outcome's) has the security context;
         // the step's and the service's have both emptyDirs.
         #expect(manifest.components(separatedBy: "readOnlyRootFilesystem: true").count == 4, "\(manifest)")
-        #expect(manifest.components(separatedBy: "mountPath: \"/tmp\"").count == 3, "\(manifest)")
+        #expect(manifest.components(separatedBy: "mountPath: \"/flow\"").count == 3, "\(manifest)")
         #expect(!manifest.contains("ghcr.io/flow/flow:latest\"\n        command:\n          - \"python3\""))
         let run = try await ArgoExportTests.check([
             "run", scratch.path("overlay-flow.yaml.argo.yaml"), "--flow", FlowProcess.binary.path, "--mount",

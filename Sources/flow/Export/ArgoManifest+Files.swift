@@ -16,9 +16,6 @@ extension ArgoManifest {
     /// writable, which a ConfigMap volume is not.
     static let filesVolume = "workflow"
     static let folderVolume = "workdir"
-    /// `/tmp` as an `emptyDir` too: flow writes temporary files there, and with a read-only
-    /// root file system (`readOnlyRootFilesystem`, Pod Security `restricted`) nothing else is writable.
-    static let tmpVolume = "tmp"
 
     /// The files the ConfigMap must hold: the workflow file and every file its `uses` steps
     /// call (at any depth). Their paths under `/flow` keep their layout relative to the folder
@@ -115,8 +112,7 @@ extension ArgoManifest {
         return String(hash.finalize().hexString.prefix(10))
     }
 
-    /// The ConfigMap volume (each file at its relative path) and the writable `emptyDir`s for
-    /// `/flow` and `/tmp`.
+    /// The ConfigMap volume (each file at its relative path) and the writable `emptyDir` for `/flow`.
     var workflowVolumes: [ManifestNode] {
         [
             .map([
@@ -133,7 +129,6 @@ extension ArgoManifest {
                 ),
             ]),
             .map([("name", .string(Self.folderVolume)), ("emptyDir", .map([]))]),
-            .map([("name", .string(Self.tmpVolume)), ("emptyDir", .map([]))]),
         ]
     }
 
@@ -141,8 +136,7 @@ extension ArgoManifest {
     /// the ConfigMap by `subPath` (read-only, and fixed for the pod's life).
     var workflowMounts: [ManifestNode] {
         [
-            .map([("name", .string(Self.folderVolume)), ("mountPath", .string(Self.mountPath))]),
-            .map([("name", .string(Self.tmpVolume)), ("mountPath", .string("/tmp"))]),
+            .map([("name", .string(Self.folderVolume)), ("mountPath", .string(Self.mountPath))])
         ]
             + configMapFiles.map {
                 .map([
