@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "flow",
             dependencies: [
-                "FlowDSL", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowSandbox", "FlowTasks",
+                "FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowSandbox", "FlowTasks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

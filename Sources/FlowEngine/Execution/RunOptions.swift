@@ -31,6 +31,9 @@ public struct RunOptions: Sendable {
     /// read from `--outputs-from`): those steps do not run, and release their dependents as if
     /// they had just finished (see `Scheduler.init(prior:)`).
     public var prior: [String: StepRecord<StepResult>] = [:]
+    /// The steps this process runs when it runs part of a workflow (`flow run --only`): only
+    /// their secrets must be set (an Argo task's pod is given only those).
+    public var onlySteps: Set<String>?
     /// Part of one `for-each` step to run instead of all its items (`flow run --only` in an
     /// exported Argo workflow, where each item is a pod).
     public var forEachSelection: ForEachSelection?

@@ -35,7 +35,10 @@ public final class WorkflowRun: Sendable {
         let masker = options.secrets.masker
         self.masker = masker
         var problems: [StepError] = []
-        for (name, location) in Self.secretReferences(workflow) where options.secrets.values[name] == nil {
+        // `flow run --only` (an Argo task) checks the secrets of the steps it runs: its pod is
+        // given only the secrets its step reads.
+        for (name, location) in Self.secretReferences(workflow, running: options.onlySteps)
+        where options.secrets.values[name] == nil {
             problems.append(
                 StepError(
                     "secret '\(name)' is not set (set FLOW_SECRET_\(name) or give it in a --secrets file; "
@@ -208,9 +211,19 @@ public final class WorkflowRun: Sendable {
 
     /// The secrets this workflow and the files it calls read, each with its place, but those
     /// the file that reads them lists in `optional-secrets`: the ones that must be set.
-    static func secretReferences(_ workflow: Workflow) -> [(name: String, location: SourceLocation)] {
-        workflow.secretReferences().filter { !workflow.optionalSecrets.contains($0.name) }
-            + workflow.called.keys.sorted().flatMap { secretReferences(workflow.called[$0]!) }
+    /// With `running`, only where those steps run (`flow run --only`): the workflow-level values,
+    /// those steps, and the whole of the files their `uses` steps call.
+    static func secretReferences(_ workflow: Workflow, running: Set<String>? = nil) -> [(
+        name: String, location: SourceLocation
+    )] {
+        guard let running else {
+            return workflow.secretReferences().filter { !workflow.optionalSecrets.contains($0.name) }
+                + workflow.called.keys.sorted().flatMap { secretReferences(workflow.called[$0]!) }
+        }
+        return workflow.secretReferences(readBy: running).filter { !workflow.optionalSecrets.contains($0.name) }
+            + Set(workflow.calledFiles(by: running)).sorted().compactMap { workflow.called[$0] }.flatMap {
+                secretReferences($0)
+            }
     }
 
     static func inputValues(_ workflow: Workflow, _ options: RunOptions) -> Value {

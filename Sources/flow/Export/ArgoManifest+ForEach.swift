@@ -29,7 +29,7 @@ extension ArgoManifest {
         let item = (name: "item", value: "{{item}}")
         guard let forEach = step.forEach, Self.fansInOwnDAG(forEach) else {
             let task = Self.task(
-                name: name, template: Self.templateName(step.id), depends: depends, parameters: parameters + [item],
+                name: name, template: templateName(step.id), depends: depends, parameters: parameters + [item],
                 artifacts: artifacts)
             return (Self.appending(task, loop), [])
         }
@@ -41,7 +41,7 @@ extension ArgoManifest {
         }
         let inner = Self.appending(
             Self.task(
-                name: name, template: Self.templateName(step.id), depends: [],
+                name: name, template: templateName(step.id), depends: [],
                 parameters: parameters.map { (name: $0.name, value: "{{inputs.parameters.\($0.name)}}") } + [item],
                 artifacts: artifacts.map { (name: $0.name, data: "{{inputs.parameters.\($0.name)}}") }),
             innerLoop)

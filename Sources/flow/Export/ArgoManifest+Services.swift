@@ -21,14 +21,14 @@ extension ArgoManifest {
         var tasks: [ServiceTask] = []
         for (position, service) in workflow.services.enumerated() {
             let port = servicePort + position
-            let task = "service-" + Self.kubernetesName(service.name)
+            let task = names.service(service.name)
             // Another service's URL is its daemon task's address, given as an input parameter.
             let others = workflow.services.enumerated().filter { $0.element.name != service.name }
             let reads = others.filter { other in
                 service.texts.contains { $0.text.contains("services.\(other.element.name).") }
             }
             let known = reads.flatMap { other -> [(String, String)] in
-                let address = "{{inputs.parameters.service-\(Self.kubernetesName(other.element.name))}}"
+                let address = "{{inputs.parameters.\(names.service(other.element.name))}}"
                 let otherPort = servicePort + other.offset
                 return [
                     ("services.\(other.element.name).port", String(otherPort)),
@@ -53,12 +53,17 @@ extension ArgoManifest {
             if case .string(let first) = command.first, first == "/usr/local/bin/flow" || first == "flow" {
                 command[0] = .string("flow")
             }
+            command = command.map { part in
+                guard case .string(let text) = part else { return part }
+                return .string(Self.listeningEverywhere(text, service: service.name, warnings: &warnings))
+            }
             var env: [ManifestNode] = [
                 // `flow sandbox` listens on every address, so other pods reach it.
                 .map([("name", .string("FLOW_SANDBOX_HOST")), ("value", .string("0.0.0.0"))])
             ]
             for variable in service.env {
-                let value = try substitute(variable.value)
+                let value = Self.listeningEverywhere(
+                    try substitute(variable.value), service: service.name, warnings: &warnings)
                 env.append(.map([("name", .string(variable.name)), ("value", .string(value))]))
             }
             let probe: ManifestNode
@@ -79,9 +84,11 @@ extension ArgoManifest {
             let container: [(String, ManifestNode)] = [
                 ("image", .string(image)), ("command", .list(Array(command.prefix(1)))),
                 ("args", .list(Array(command.dropFirst()))), ("env", .list(env)), ("readinessProbe", probe),
+                ("startupProbe", Self.startupProbe(probe, timeout: service.timeout)),
+                ("workingDir", .string(Self.mountPath)), ("volumeMounts", .list(workflowMounts)),
             ]
             var entries: [(String, ManifestNode)] = [("name", .string(task)), ("daemon", .bool(true))]
-            let readTasks = reads.map { "service-" + Self.kubernetesName($0.element.name) }
+            let readTasks = reads.map { names.service($0.element.name) }
             if !readTasks.isEmpty {
                 entries.append(
                     ("inputs", .map([("parameters", .list(readTasks.map { .map([("name", .string($0))]) }))])))
@@ -89,9 +96,6 @@ extension ArgoManifest {
             entries.append(("container", .map(container)))
             tasks.append(
                 ServiceTask(name: service.name, task: task, port: port, template: .map(entries), reads: readTasks))
-            warnings.append(
-                "service '\(service.name)' runs as the daemon task \(task) on port \(port); it must listen on every "
-                    + "address (not only 127.0.0.1) for the step tasks to reach it")
         }
         return tasks
     }
@@ -105,7 +109,8 @@ extension ArgoManifest {
         let known: [(String, String)] =
             others + [
                 ("flow.executable", "flow"), ("services.\(service).port", String(port)),
-                ("services.\(service).url", "http://127.0.0.1:\(port)"),
+                // Its own URL, where it listens: every address, so the steps' pods reach it.
+                ("services.\(service).url", "http://0.0.0.0:\(port)"),
             ]
         for (expression, value) in known {
             for spelling in ["${{ \(expression) }}", "${{\(expression)}}"] {
@@ -119,5 +124,32 @@ extension ArgoManifest {
                     + "service may read only flow.executable and services.\(service).port / .url")
         }
         return result
+    }
+
+    /// A service's command or env text with `127.0.0.1` and `localhost` as `0.0.0.0`, and a
+    /// warning when it had any: a daemon task bound to the loopback address is not reachable
+    /// from the step pods (nor by its probe, which Kubernetes sends to the pod's IP), so it
+    /// would never be ready. `0.0.0.0` listens on every address of the pod.
+    static func listeningEverywhere(_ text: String, service: String, warnings: inout [String]) -> String {
+        var result = text
+        for loopback in ["127.0.0.1", "localhost"] {
+            result = result.replacingOccurrences(of: loopback, with: "0.0.0.0")
+        }
+        if result != text {
+            warnings.append(
+                "service '\(service)': '\(text)' names the loopback address; in the pod it is '\(result)', so the "
+                    + "steps' pods reach the service at its pod's IP")
+        }
+        return result
+    }
+
+    /// A startup probe doing what `probe` does once a second for the service's `ready`
+    /// timeout: a service that never gets ready fails its pod then (Argo then omits the steps
+    /// that wait for it) instead of leaving the workflow waiting forever.
+    static func startupProbe(_ probe: ManifestNode, timeout: Duration) -> ManifestNode {
+        guard case .map(let entries) = probe else { return probe }
+        let seconds = Int(
+            (Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18).rounded(.up))
+        return .map(entries + [("periodSeconds", .int(1)), ("failureThreshold", .int(max(1, seconds)))])
     }
 }

@@ -22,6 +22,13 @@ struct ArgoManifest {
     let secretName: String
     /// The port of the first service task (the next ones count up).
     let servicePort: Int
+    /// The steps' and services' task names (see `ArgoNames`).
+    var names = ArgoNames()
+    /// `--overlay`: what the user sets besides the mapping (see `ArgoOverlay`).
+    var overlay = ArgoOverlay()
+    /// `--kind` and `--schedule` (see `finishing`).
+    var kind = Kind.workflow
+    var schedules: [String] = []
 
     /// Where the workflow file is mounted in every pod.
     static let mountPath = "/flow"
@@ -56,8 +63,10 @@ struct ArgoManifest {
     /// The manifest and the warnings about what maps only approximately; a problem when
     /// something cannot be exported at all.
     func build() throws(Problem) -> (manifest: ManifestNode, warnings: [String]) {
-        var warnings: [String] = []
-        let fileName = (file as NSString).lastPathComponent
+        var warnings: [String] = names.warnings + retryWarnings() + fileWarnings()
+        try checkFiles()
+        // The workflow file's path under /flow (its folder's layout kept, see `configMapFiles`).
+        let fileName = configMapFiles[0].path
         let serviceTemplates = try services(warnings: &warnings)
         let statusRegion = Self.statusRegion(workflow)
         var tasks: [ManifestNode] = serviceTemplates.map { service in
@@ -96,11 +105,14 @@ struct ArgoManifest {
                 }
             }
         }
+        let outcome = outcomeTaskAndTemplate()
+        tasks.append(outcome.task)
+        templates.append(outcome.template)
         var dag: [(String, ManifestNode)] = [("tasks", .list(tasks))]
         // A failed step must not stop the steps that run after failures (`if: always()`); flow decides.
         dag.insert(("failFast", .bool(false)), at: 0)
         let main = ManifestNode.map([
-            ("name", .string("flow")), ("parallelism", .int(workflow.concurrency)), ("dag", .map(dag)),
+            ("name", .string("flow")), ("parallelism", .int(mainParallelism)), ("dag", .map(dag)),
         ])
         var spec: [(String, ManifestNode)] = [("entrypoint", .string("flow"))]
         let parameters = workflow.inputs.map { input -> ManifestNode in
@@ -113,7 +125,7 @@ struct ArgoManifest {
         if !parameters.isEmpty {
             spec.append(("arguments", .map([("parameters", .list(parameters))])))
         }
-        spec.append(("volumes", .list([volume(fileName: fileName)])))
+        spec.append(("volumes", .list(workflowVolumes + [Self.recordsVolumeAndMount().volume])))
         spec.append(("templates", .list([main] + templates + serviceTemplates.map(\.template))))
         var metadata: [(String, ManifestNode)] = [("generateName", .string(Self.kubernetesName(workflowName) + "-"))]
         if let namespace { metadata.append(("namespace", .string(namespace))) }
@@ -121,16 +133,16 @@ struct ArgoManifest {
             ("apiVersion", .string("argoproj.io/v1alpha1")), ("kind", .string("Workflow")),
             ("metadata", .map(metadata)), ("spec", .map(spec)),
         ])
-        return (manifest, warnings)
+        return (try finishing(manifest), warnings)
     }
 
-    /// Where a step pod reads secret `name`: the run's Secret under the key `name`. A secret the
-    /// file lists in `optional-secrets` is `optional: true`, so a Secret without that key still
-    /// starts the pod (and flow reads the secret as unset, as `flow run` does).
+    /// Where a step pod reads secret `name`: the run's Secret under the key `name`, always
+    /// `optional: true`: a Secret without the key would leave the pod Pending forever
+    /// (CreateContainerConfigError); so the pod starts, and flow, which checks the secrets its
+    /// step needs before it sends anything, fails the task saying which one is not set (a
+    /// secret in `optional-secrets` reads as unset, as in `flow run`).
     private func secretKeyReference(_ name: String) -> [(String, ManifestNode)] {
-        var reference: [(String, ManifestNode)] = [("name", .string(secretName)), ("key", .string(name))]
-        if workflow.optionalSecrets.contains(name) { reference.append(("optional", .bool(true))) }
-        return reference
+        [("name", .string(secretName)), ("key", .string(name)), ("optional", .bool(true))]
     }
 
     /// The workflow's `name`, else its file's base name without the extension.
@@ -138,56 +150,10 @@ struct ArgoManifest {
         workflow.name ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
-    /// The files the ConfigMap must hold: the workflow file and every file its `uses` steps call
-    /// (at any depth), each as (key, path under the mount, path on this machine).
-    var configMapFiles: [(key: String, path: String, source: String)] {
-        let folder = (file as NSString).deletingLastPathComponent
-        var files = [
-            (
-                key: Self.configKey((file as NSString).lastPathComponent), path: (file as NSString).lastPathComponent,
-                source: file
-            )
-        ]
-        var called: [String] = []
-        func collect(_ workflow: Workflow) {
-            for (path, callee) in workflow.called.sorted(by: { $0.key < $1.key }) where !called.contains(path) {
-                called.append(path)
-                collect(callee)
-            }
-        }
-        collect(workflow)
-        let base = URL(fileURLWithPath: folder.isEmpty ? "." : folder).standardizedFileURL.path
-        for path in called {
-            let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-            let relative =
-                absolute.hasPrefix(base + "/")
-                ? String(absolute.dropFirst(base.count + 1)) : (path as NSString).lastPathComponent
-            files.append((key: Self.configKey(relative), path: relative, source: path))
-        }
-        return files
-    }
-
     /// `kubectl create configmap` for the files of `configMapFiles`.
     var configMapCommand: String {
         "kubectl create configmap \(configMap)"
             + configMapFiles.map { " --from-file=\($0.key)=\($0.source)" }.joined()
-    }
-
-    private func volume(fileName: String) -> ManifestNode {
-        .map([
-            ("name", .string("workflow")),
-            (
-                "configMap",
-                .map([
-                    ("name", .string(configMap)),
-                    (
-                        "items",
-                        .list(
-                            configMapFiles.map { .map([("key", .string($0.key)), ("path", .string($0.path))]) })
-                    ),
-                ])
-            ),
-        ])
     }
 
     // MARK: - Steps
@@ -217,7 +183,7 @@ struct ArgoManifest {
     /// The input artifacts that carry need `need`'s records: its task's `flow` parameter, and for
     /// a step fanned out at run time its items task's too (which records it when it was skipped).
     private func needArtifacts(_ need: String) -> [(name: String, data: String, path: String)] {
-        let task = Self.taskName(need)
+        let task = names.task(need)
         var artifacts: [(name: String, data: String, path: String)] = []
         if let step = workflow.steps.first(where: { $0.id == need }), case .fanned(nil) = shape(of: step) {
             artifacts.append(
@@ -237,22 +203,24 @@ struct ArgoManifest {
     {
         var depends: [String] = services.map { "\($0.task).Daemoned" }
         for need in step.needs {
-            let task = Self.taskName(need)
+            let task = names.task(need)
             // Where a status function may run a step after a failure, every task runs once its needs
             // are done and flow decides inside (a skipped step's task succeeds, its record says skipped).
+            // `.Errored` too: a pod lost or evicted is Errored, not Failed, and a cleanup must still run.
             depends.append(
-                statusRegion.contains(step.id) ? "(\(task).Succeeded || \(task).Failed)" : "\(task).Succeeded")
+                statusRegion.contains(step.id)
+                    ? "(\(task).Succeeded || \(task).Failed || \(task).Errored)" : "\(task).Succeeded")
         }
         let needs = step.needs.flatMap(needArtifacts)
         let serviceParameters = services.map { (name: $0.task, value: "{{tasks.\($0.task).ip}}") }
-        let name = Self.taskName(step.id)
+        let name = names.task(step.id)
         switch shape(of: step) {
         case .single:
             let task = Self.task(
-                name: name, template: Self.templateName(step.id), depends: depends, parameters: serviceParameters,
+                name: name, template: templateName(step.id), depends: depends, parameters: serviceParameters,
                 artifacts: needs.map { ($0.name, $0.data) })
             let template = try self.template(
-                name: Self.templateName(step.id), step: step, fileName: fileName, services: services,
+                name: templateName(step.id), step: step, fileName: fileName, services: services,
                 extra: needs.flatMap { ["--outputs-from", $0.path] }, parameters: [],
                 artifacts: needs.map { ($0.name, $0.path) }, outputs: [("flow", Self.outputsPath)], perItem: false)
             return ([task], [template])
@@ -261,7 +229,7 @@ struct ArgoManifest {
                 name: name, step: step, depends: depends, parameters: serviceParameters,
                 artifacts: needs.map { ($0.name, $0.data) }, loop: ("withItems", .list(indices.map { .int($0) })))
             let template = try self.template(
-                name: Self.templateName(step.id), step: step, fileName: fileName, services: services,
+                name: templateName(step.id), step: step, fileName: fileName, services: services,
                 extra: needs.flatMap { ["--outputs-from", $0.path] } + ["--item={{inputs.parameters.item}}"],
                 parameters: ["item"], artifacts: needs.map { ($0.name, $0.path) },
                 outputs: [("flow", Self.outputsPath)],
@@ -284,7 +252,7 @@ struct ArgoManifest {
                 artifacts: [("need-\(itemsName)", "{{tasks.\(itemsName).outputs.parameters.flow}}")],
                 loop: ("withParam", .string("{{tasks.\(itemsName).outputs.parameters.items}}")))
             let template = try self.template(
-                name: Self.templateName(step.id), step: step, fileName: fileName, services: services,
+                name: templateName(step.id), step: step, fileName: fileName, services: services,
                 extra: ["--outputs-from", upstream, "--item={{inputs.parameters.item}}"], parameters: ["item"],
                 artifacts: [("need-\(itemsName)", upstream)], outputs: [("flow", Self.outputsPath)], perItem: true)
             return ([itemsTask, fanned.task], [itemsTemplate] + fanned.templates + [template])
@@ -344,7 +312,7 @@ struct ArgoManifest {
             ("image", .string(image)), ("command", .list([.string("flow")])),
             ("args", .list(arguments.map { .string($0) })),
         ]
-        let secrets = secretNames
+        let secrets = secretNames(for: step)
         if !secrets.isEmpty {
             container.append(
                 (
@@ -363,8 +331,8 @@ struct ArgoManifest {
                         })
                 ))
         }
-        container.append(
-            ("volumeMounts", .list([.map([("name", .string("workflow")), ("mountPath", .string(Self.mountPath))])])))
+        container.append(("workingDir", .string(Self.mountPath)))
+        container.append(("volumeMounts", .list(workflowMounts + [Self.recordsVolumeAndMount().mount])))
         var entries: [(String, ManifestNode)] = [("name", .string(name))]
         var inputs: [(String, ManifestNode)] = []
         let inputParameters = services.map(\.task) + parameters
@@ -389,32 +357,16 @@ struct ArgoManifest {
                     )
                 ])
             ))
-        if perItem != nil {
-            if let retry = step.retry ?? (step.children.isEmpty ? workflow.defaults.retry : nil), retry.attempts > 1 {
-                entries.append(("retryStrategy", Self.retryStrategy(retry)))
-            }
-            // A for-each step's timeout bounds each item: a whole step's task of one has none.
-            if step.forEach == nil || perItem == true, let timeout = step.timeout ?? workflow.defaults.timeout {
-                entries.append(("activeDeadlineSeconds", .int(Self.deadline(timeout))))
-            }
+        // No pod deadline: a pod's `activeDeadlineSeconds` counts from the pod's start, image pull
+        // and init included, so it could end a step before its timeout; flow enforces the step's
+        // timeout inside the container, from when it starts (see Grammar.md).
+        if perItem != nil, let retry = step.retry ?? (step.children.isEmpty ? workflow.defaults.retry : nil),
+            retry.attempts > 1
+        {
+            entries.append(("retryStrategy", try retryStrategy(retry, step: step)))
         }
         entries.append(("container", .map(container)))
         return .map(entries)
-    }
-
-    /// Argo retries a task whose pod was lost (`OnError`), as often and with the backoff of the
-    /// step's `retry`; the step's own failures are retried by flow inside the task, with its rules
-    /// (`retry.on`, `Retry-After`), so no attempt is counted twice.
-    static func retryStrategy(_ retry: Retry) -> ManifestNode {
-        var backoff: [(String, ManifestNode)] = [("duration", .string(durationText(retry.delay)))]
-        switch retry.backoff {
-        case .exponential: backoff.append(("factor", .int(2)))
-        case .constant, .linear: backoff.append(("factor", .int(1)))
-        }
-        if let maxDelay = retry.maxDelay { backoff.append(("maxDuration", .string(durationText(maxDelay)))) }
-        return .map([
-            ("limit", .int(retry.attempts - 1)), ("retryPolicy", .string("OnError")), ("backoff", .map(backoff)),
-        ])
     }
 
     /// The step's timeout in whole seconds plus 30 for the pod to start and flow to write its
@@ -455,20 +407,12 @@ struct ArgoManifest {
 
     // MARK: - Names
 
-    /// A task or template name (DNS label characters); step ids are already `[A-Za-z0-9_-]`.
-    static func taskName(_ id: String) -> String {
-        kubernetesName(id)
-    }
-
-    static func templateName(_ id: String) -> String { "step-" + kubernetesName(id) }
+    /// The container template of top-level step `id`.
+    func templateName(_ id: String) -> String { "step-" + names.task(id) }
 
     static func kubernetesName(_ text: String) -> String {
         let mapped = text.lowercased().map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" }
         let trimmed = String(mapped).trimmingCharacters(in: CharacterSet(charactersIn: "-"))
         return trimmed.isEmpty ? "flow" : trimmed
-    }
-
-    static func configKey(_ path: String) -> String {
-        String(path.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_" ? $0 : "_" })
     }
 }

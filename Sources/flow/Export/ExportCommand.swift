@@ -45,10 +45,26 @@ struct ExportArgoCommand: ParsableCommand {
     @Option(help: "The port of the first service's daemon task.")
     var servicePort = 8080
 
+    @Option(
+        help: ArgumentHelp(
+            "A YAML file merged into the manifest: metadata, spec, container (every container), services.NAME, "
+                + "cron (see Grammar.md).", valueName: "file"))
+    var overlay: String?
+
+    @Option(help: "Workflow (default), WorkflowTemplate or CronWorkflow.")
+    var kind = "Workflow"
+
+    @Option(help: ArgumentHelp("A cron schedule of the CronWorkflow (repeatable).", valueName: "cron"))
+    var schedule: [String] = []
+
     func run() throws {
         let result = WorkflowLoader.load(path: file)
         DiagnosticOutput.writeText([result])
         guard let workflow = result.workflow, !result.hasErrors else { throw FlowExit.invalid.exitCode }
+        if let problem = ArgoManifest.fileInputProblem(workflow) {
+            StandardError.write("flow export argo: \(problem.message)\n")
+            throw FlowExit.invalid.exitCode
+        }
         let problems = RunInputs.problems(in: workflow, arguments: inputs)
         if !problems.isEmpty {
             let failed = CheckResult(
@@ -67,17 +83,38 @@ struct ExportArgoCommand: ParsableCommand {
             workflow: workflow, file: file, image: image, namespace: namespace, inputs: values,
             configMap: configMap ?? "", secretName: secretName ?? "", servicePort: servicePort)
         let name = "flow-" + ArgoManifest.kubernetesName(base == "flow" ? manifest.workflowName : base)
+        // `concurrency: ${{ inputs.n }}` and the like: Argo's `parallelism`, `retryStrategy` and
+        // the rest are numbers in the manifest, so they are computed here from --input and the
+        // defaults, and a warning says so (see ArgoManifest+Settings.swift).
+        let resolved = try ArgoManifest.resolvingSettings(workflow, inputs: manifest.inputValues, loaded: result)
+        // The ConfigMap's default name carries a digest of its files: each version is its own.
+        let digest = manifest.configMapDigest.map { "-" + $0 } ?? ""
         manifest = ArgoManifest(
-            workflow: workflow, file: file, image: image, namespace: namespace, inputs: values,
-            configMap: configMap ?? name, secretName: secretName ?? name, servicePort: servicePort)
+            workflow: resolved.workflow, file: file, image: image, namespace: namespace, inputs: values,
+            configMap: configMap ?? name + digest, secretName: secretName ?? name, servicePort: servicePort)
+        let shapes = manifest
+        manifest.names = ArgoNames(
+            workflow: workflow,
+            itemsTask: { step in
+                if case .fanned(nil) = shapes.shape(of: step) { return true }
+                return false
+            }, reserved: [ArgoManifest.outcomeTaskName])
         let built: (manifest: ManifestNode, warnings: [String])
         do throws(ArgoManifest.Problem) {
+            guard let kind = ArgoManifest.Kind(rawValue: kind) else {
+                throw ArgoManifest.Problem(
+                    message: "--kind \(kind): expected "
+                        + ArgoManifest.Kind.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            manifest.kind = kind
+            manifest.schedules = schedule
+            if let overlay { manifest.overlay = try ArgoOverlay(path: overlay, workflow: workflow) }
             built = try manifest.build()
         } catch {
             StandardError.write("flow export argo: \(error.message)\n")
             throw FlowExit.invalid.exitCode
         }
-        for warning in built.warnings {
+        for warning in resolved.warnings + built.warnings {
             StandardError.write("flow export argo: warning: \(warning)\n")
         }
         var header =

@@ -139,11 +139,14 @@ struct OnlyStep {
         var written = true
         if case .items = selection, let itemsTo {
             // The indices of the items, each an item's pod; one pod (-1) when there is none to run.
+            // The step is recorded by those pods only, never here: a dependent given this record
+            // and the pods' would read this one (the first file given wins), and for a step with
+            // no items it lacks what the pods' aggregate has (each output an empty list).
             var indices = [-1]
             if let record = own[id], record.state == .succeeded, let count = record.output?.items?.count, count > 0 {
                 indices = Array(0..<count)
-                own[id] = nil
             }
+            own[id] = nil
             written = Self.write(
                 "[" + indices.map(String.init).joined(separator: ",") + "]\n", to: itemsTo, option: "--items-to")
         }
@@ -158,8 +161,14 @@ struct OnlyStep {
         return Self.write(document.jsonText + "\n", to: outputsTo, option: "--outputs-to") && written
     }
 
+    /// Writes `text` to `path`, making its folder first: an Argo pod has no folder for a path of its
+    /// own (Argo creates none for an output parameter's path; see Grammar.md).
     private static func write(_ text: String, to path: String, option: String) -> Bool {
         do {
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             return true
         } catch {

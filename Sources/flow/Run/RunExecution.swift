@@ -70,6 +70,7 @@ struct RunExecution {
         let recorder = reports.contains(where: \.needsTimeline) ? TimelineRecorder() : nil
         var options = RunOptions(inputs: inputs, secrets: secrets, concurrency: concurrency, services: endpoints)
         options.prior = only?.prior ?? [:]
+        options.onlySteps = only?.own
         options.forEachSelection = only?.selection
         // Before any service starts or request is sent: a state folder that cannot be written stops here.
         var durable: DurableRun?
