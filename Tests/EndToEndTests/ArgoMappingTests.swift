@@ -125,7 +125,7 @@ import Testing
                 run: echo ${{ item }}
               fan-items: { run: echo fan-items }
               _build: { run: echo _build }
-            """, ["--service-port", "18380"])
+            """, ["--service-port", String(try freeLoopbackPort())])
         let names = Self.taskNames(outcome.stdout)
         #expect(Set(names).count == names.count, "\(names)")
         for name in names {
@@ -177,7 +177,7 @@ import Testing
                 needs: check
                 if: ${{ always() }}
                 run: rm -f note.txt
-            """, ["--service-port", "18390"])
+            """, ["--service-port", String(try freeLoopbackPort())])
         let manifest = outcome.stdout
         for line in [
             "      parallelism: 2",
@@ -401,7 +401,8 @@ import Testing
               hello: { run: echo hello }
             """
         let outcome = try await Self.exported(
-            scratch, "overlay-flow.yaml", text, ["--overlay", overlay, "--service-port", "18395"])
+            scratch, "overlay-flow.yaml", text,
+            ["--overlay", overlay, "--service-port", String(try freeLoopbackPort())])
         let manifest = outcome.stdout
         for line in [
             "    team: \"payments\"", "    owner: \"ops@example.com\"", "  serviceAccountName: \"flow-runner\"",

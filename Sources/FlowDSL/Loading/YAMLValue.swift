@@ -32,7 +32,7 @@ public enum YAMLValue {
             switch PlainScalar.classify(scalar.string) {
             case .null: return .null
             case .bool(let flag): return .bool(flag)
-            case .number(let number): return .number(number)
+            case .number(let number, let float): return .number(number, float: float)
             case .string: return .string(scalar.string)
             }
         case .sequence(let sequence):

@@ -73,7 +73,7 @@ struct ArgoOverlay {
         switch value {
         case .null: .map([])
         case .bool(let flag): .bool(flag)
-        case .number(let number):
+        case .number(let number, _):
             number == number.rounded() && abs(number) < 1e15 ? .int(Int(number)) : .string(String(number))
         case .string(let text): .string(text)
         case .array(let items): .list(items.filter { $0 != .null }.map(node))
