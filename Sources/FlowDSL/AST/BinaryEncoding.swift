@@ -39,7 +39,7 @@ public enum BinaryEncoding: String, Sendable, Hashable, CaseIterable {
             {
                 continue
             }
-            guard let value = hexValue(byte) else {
+            guard let value = hexDigitValue(byte) else {
                 throw DecodingError(
                     description: high == nil
                         ? "it is not hex: a character that is not a hex digit at offset \(offset)"
@@ -56,12 +56,4 @@ public enum BinaryEncoding: String, Sendable, Hashable, CaseIterable {
         return out
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

@@ -1,3 +1,5 @@
+import FlowDSL
+
 /// One secret value as a matcher over UTF-8 text that finds it in every encoding it takes on the
 /// wire, one character at a time, so that no list of encodings has to be kept in step with
 /// libcurl, flow or the servers it talks to.
@@ -45,8 +47,8 @@ struct EncodedSecret: Sendable {
         // Most candidates fail at the first byte; decide those at once.
         let first = text[start]
         if first == UInt8(ascii: "%") {
-            guard start + 2 < text.count, let high = Self.hexValue(text[start + 1]),
-                let low = Self.hexValue(text[start + 2]), high << 4 | low == utf8[0][0] || first == utf8[0][0]
+            guard start + 2 < text.count, let high = hexDigitValue(text[start + 1]),
+                let low = hexDigitValue(text[start + 2]), high << 4 | low == utf8[0][0] || first == utf8[0][0]
             else { return nil }
         } else if !canStart(with: first) {
             return nil
@@ -104,7 +106,7 @@ struct EncodedSecret: Sendable {
             appendPlainOrPercentEnds(of: bytes, from: byteIndex + 1, in: text, at: position + 1, into: &ends)
         }
         if text[position] == UInt8(ascii: "%"), position + 2 < text.count,
-            let high = Self.hexValue(text[position + 1]), let low = Self.hexValue(text[position + 2]),
+            let high = hexDigitValue(text[position + 1]), let low = hexDigitValue(text[position + 2]),
             high << 4 | low == byte
         {
             appendPlainOrPercentEnds(of: bytes, from: byteIndex + 1, in: text, at: position + 3, into: &ends)
@@ -163,7 +165,7 @@ struct EncodedSecret: Sendable {
         guard position + 4 < text.count, text[position] == UInt8(ascii: "u") else { return nil }
         var value: UInt16 = 0
         for offset in 1...4 {
-            guard let digit = hexValue(text[position + offset]) else { return nil }
+            guard let digit = hexDigitValue(text[position + offset]) else { return nil }
             value = value << 4 | UInt16(digit)
         }
         return value == unit ? position + 5 : nil
@@ -183,12 +185,4 @@ struct EncodedSecret: Sendable {
         }
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

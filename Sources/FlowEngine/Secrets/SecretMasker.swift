@@ -1,3 +1,4 @@
+import FlowDSL
 import FlowTasks
 
 /// Replaces every occurrence of a secret's value with `***` in text flow prints or writes.
@@ -148,22 +149,13 @@ private struct Compiled: Sendable {
         let byte = bytes[position]
         switch byte {
         case UInt8(ascii: "%"):
-            guard position + 2 < bytes.count, let high = Self.hexValue(bytes[position + 1]),
-                let low = Self.hexValue(bytes[position + 2])
+            guard position + 2 < bytes.count, let high = hexDigitValue(bytes[position + 1]),
+                let low = hexDigitValue(bytes[position + 2])
             else { return starts[Int(byte)] }
             return starts[Int(high << 4 | low)] || starts[Int(byte)]
         case UInt8(ascii: "\\"), UInt8(ascii: "&"): return true
         case UInt8(ascii: "+"): return startsWithSpace || starts[Int(byte)]
         default: return starts[Int(byte)]
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 
