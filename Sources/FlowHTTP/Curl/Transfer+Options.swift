@@ -26,6 +26,10 @@ extension Transfer {
         check(flow_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, request.verifyTLS ? 1 : 0))
         check(flow_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, request.verifyTLS ? 2 : 0))
         check(flow_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, curlVersion))
+        // An HTTP/1.0 request gets a connection of its own, closed after it (1.0 keeps no
+        // connection open unless asked to): a server that answers it in 1.1 yet closes the
+        // connection would otherwise see the next request on a connection it is closing (400).
+        check(flow_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, request.version == .http1_0 ? 1 : 0))
         if url.utf8.count >= 8, url.prefix(8).lowercased() == "https://" {
             // Requests started together wait for the first TLS handshake to learn whether the
             // server multiplexes (HTTP/2) instead of each opening its own connection.
