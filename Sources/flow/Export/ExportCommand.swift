@@ -57,6 +57,12 @@ struct ExportArgoCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A cron schedule of the CronWorkflow (repeatable).", valueName: "cron"))
     var schedule: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "The Workflow's activeDeadlineSeconds (0: none; default: computed from the timeouts, see Grammar.md).",
+            valueName: "seconds"))
+    var activeDeadline: Int?
+
     func run() throws {
         let result = WorkflowLoader.load(path: file)
         DiagnosticOutput.writeText([result])
@@ -108,6 +114,11 @@ struct ExportArgoCommand: ParsableCommand {
             }
             manifest.kind = kind
             manifest.schedules = schedule
+            if let activeDeadline, activeDeadline < 0 {
+                throw ArgoManifest.Problem(
+                    message: "--active-deadline \(activeDeadline): expected seconds, or 0 for none")
+            }
+            manifest.activeDeadline = activeDeadline
             if let overlay { manifest.overlay = try ArgoOverlay(path: overlay, workflow: workflow) }
             built = try manifest.build()
         } catch {
