@@ -54,13 +54,16 @@ let package = Package(
         // own BoringSSL: see "Dependencies" in README.md.
         .target(name: "CDigest", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "FlowDigest", dependencies: ["CDigest"]),
+        // AWS Signature Version 4 and AWS credentials (environment, ~/.aws files), for S3 and any
+        // AWS-style API: see "Dependencies" in README.md.
+        .target(name: "FlowAWS", dependencies: ["FlowDigest"]),
         .target(
             name: "FlowEngine",
             dependencies: [
                 "FlowDSL", "FlowTasks", "FlowHTTP",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
-                "FlowDigest",
+                "FlowDigest", "FlowAWS",
             ]
         ),
         .target(
@@ -105,6 +108,7 @@ let package = Package(
             name: "FlowEngineTests",
             dependencies: ["FlowEngine", "FlowDSL", "FlowTasks", "FlowHTTP", "FlowSandbox", "FlowDigest"]),
         .testTarget(name: "FlowSandboxTests", dependencies: ["FlowSandbox"]),
+        .testTarget(name: "FlowAWSTests", dependencies: ["FlowAWS", "FlowDigest"], resources: [.copy("aws4_testsuite")]),
         .testTarget(
             name: "FlowJournalTests",
             dependencies: ["FlowJournal", "BenchJournal", .product(name: "GRDB", package: "GRDB.swift")]),

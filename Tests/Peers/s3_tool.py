@@ -14,7 +14,8 @@
 KEYS_FILE is what s3_peer.py wrote. `sign` reads a JSON object: method, url, headers (a list of
 [name, value]), body (text) or body_file, service, region, access_key_id, secret_access_key,
 session_token (optional), timestamp (YYYYMMDDTHHMMSSZ), s3 (true for botocore's S3 rules: the path
-as sent, and an X-Amz-Content-SHA256 header), and prints {canonical_request, string_to_sign,
+as sent, and an X-Amz-Content-SHA256 header), payload_signing_enabled (false: UNSIGNED-PAYLOAD, as
+boto3 signs S3 uploads when its configuration says so), and prints {canonical_request, string_to_sign,
 authorization, headers}.
 """
 
@@ -50,6 +51,10 @@ def sign(request_json):
         request.headers[name] = value
     # SigV4Auth.add_auth with the clock given instead of utcnow(): the same steps in the same order.
     request.context["timestamp"] = spec["timestamp"]
+    if "payload_signing_enabled" in spec:
+        # Where boto3 puts it: the client's configuration (S3) and the operation's context (others).
+        request.context["client_config"] = Config(s3={"payload_signing_enabled": spec["payload_signing_enabled"]})
+        request.context["payload_signing_enabled"] = spec["payload_signing_enabled"]
     auth._modify_request_before_signing(request)
     canonical_request = auth.canonical_request(request)
     string_to_sign = auth.string_to_sign(request, canonical_request)
