@@ -29,6 +29,7 @@ test: deps
 	scripts/tus-peer --install
 	scripts/gcs-peer --install
 	scripts/hurl-peer --install
+	scripts/s3-peer --install
 	scripts/schema-check --install
 	scripts/argo-check --install
 	@date +'make test: %T build'
