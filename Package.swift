@@ -118,6 +118,7 @@ let package = Package(
         .testTarget(
             name: "FlowJournalTests",
             dependencies: ["FlowJournal", "BenchJournal", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowSandbox"]),
         .testTarget(name: "EndToEndTests", dependencies: ["flow", "FlowJournal", "FlowSandbox", "FlowTasks"]),
     ],
     swiftLanguageModes: [.v6]
