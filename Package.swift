@@ -7,7 +7,8 @@ let package = Package(
     name: "flow",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "flow", targets: ["flow"])
+        .executable(name: "flow", targets: ["flow"]),
+        .library(name: "FlowKit", targets: ["FlowKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
@@ -81,10 +82,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CSQLiteShim",
             ]),
+        // flow as a library: the one public API (load, validate, dry-run, run, observe, cancel), and
+        // the engine's owner of a whole run (services, processes, journal, reports, outcome).
+        .target(
+            name: "FlowKit",
+            dependencies: ["FlowDSL", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowTasks"]),
         .executableTarget(
             name: "flow",
             dependencies: [
-                "FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowSandbox", "FlowTasks",
+                "FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowKit", "FlowSandbox", "FlowTasks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -108,6 +114,7 @@ let package = Package(
         .testTarget(
             name: "FlowJournalTests",
             dependencies: ["FlowJournal", "BenchJournal", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowSandbox"]),
         .testTarget(name: "EndToEndTests", dependencies: ["flow", "FlowJournal", "FlowSandbox", "FlowTasks"]),
     ],
     swiftLanguageModes: [.v6]

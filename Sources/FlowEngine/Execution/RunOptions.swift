@@ -56,6 +56,9 @@ public struct RunOptions: Sendable {
     var journalPrefix = ""
     /// Unsafe requests sent and not answered, shared with the runs of called files.
     var openSends = OpenUnsafeSends()
+    /// The process groups of the run's commands and services, shared with the runs of called
+    /// files: ending the run ends them, and no other run's (see `ProcessGroups`).
+    public var processGroups = ProcessGroups()
 
     /// Options for a run.
     public init(

@@ -25,7 +25,7 @@ public enum StepRecordsFile {
 
     static func encode(_ record: StepRecord<StepResult>, masker: SecretMasker) -> Value {
         var fields: [String: Value] = ["status": .string(record.state.rawValue)]
-        let result = record.output ?? (record.error as? ForEachFailure)?.partial
+        let result = record.produced
         fields["outputs"] = masked(.object(result?.outputs ?? [:]), masker)
         if record.failureIgnored { fields["failure-ignored"] = .bool(true) }
         if let winner = record.winner { fields["winner"] = .string(winner) }
@@ -140,7 +140,7 @@ extension StepRecordsFile {
     public static func encodeItem(
         _ record: StepRecord<StepResult>, step: Step, upstream: [String: StepRecord<StepResult>], masker: SecretMasker
     ) -> Value {
-        let result = record.output ?? (record.error as? ForEachFailure)?.partial
+        let result = record.produced
         var fields: [String: Value] = [
             "step": .string(step.id), "status": .string(record.state.rawValue),
             "output-names": .array(step.outputs.map { .string($0.name) }),

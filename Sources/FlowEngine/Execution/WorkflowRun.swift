@@ -95,6 +95,7 @@ public final class WorkflowRun: Sendable {
             values: runValues, workflowEnvironment: environment, masker: masker, queue: stepQueue,
             defaultRetry: workflow.defaults.retry)
         run.workflowFolder = folder
+        run.processGroups = options.processGroups
         var upload = UploadStepRunner(
             client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
             cleanups: cleanups, queue: stepQueue)

@@ -81,7 +81,8 @@ public final class ServiceSet: Sendable {
     private func attempt(
         _ launch: ServiceLaunch, number: Int, client: HTTPClient, onMove: @escaping @Sendable (ServiceMove) -> Void
     ) -> Future<ServiceReady> {
-        let process = ServiceProcess(launch, queue: queue)
+        let process = ServiceProcess(
+            launch, queue: queue, groups: state.withLock { $0.options.processGroups })
         processes.withLock { $0.append(process) }
         return readiness(of: process, client: client).flatMapError(on: queue) { error in
             guard let failure = error as? ServiceError, failure.portTaken else { throw error }

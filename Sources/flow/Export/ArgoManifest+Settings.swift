@@ -1,4 +1,5 @@
 import FlowDSL
+import FlowKit
 
 extension ArgoManifest {
     /// The workflow with its `${{ }}` settings (`concurrency`, `retry`, `timeout`, …) computed
