@@ -62,6 +62,85 @@ import Testing
         #expect(outcome.stdout.contains("port=\(second)"), "\(outcome.stdout)")
     }
 
+    @Test func aServiceWhosePortAnotherProcessTookMovesAndTheServiceReadingItStartsAgainWithTheNewPort()
+        async throws
+    {
+        // `api`'s first start is beaten to its port by another process (a listener started in its
+        // own session, as anything on the machine could), so `flow sandbox` really fails to bind
+        // it; `web` reads api's URL in its env and was started with the old one: it must be
+        // stopped and started again with the port api ended on.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-port-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer {
+            if let pid = try? String(contentsOfFile: folder + "/squatter.pid", encoding: .utf8),
+                let number = Int32(pid.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                kill(number, SIGKILL)
+            }
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        // Listens on the port given, then says so by writing its pid; gone after a minute at most.
+        try """
+        import os, socket, sys, time
+        s = socket.socket()
+        s.bind(("127.0.0.1", int(sys.argv[1])))
+        s.listen()
+        open(sys.argv[2] + "/squatter.pid", "w").write(str(os.getpid()))
+        time.sleep(60)
+        """.write(toFile: folder + "/squatter.py", atomically: true, encoding: .utf8)
+        let file = try write(
+            """
+            version: 1
+            services:
+              api:
+                run:
+                  - bash
+                  - -c
+                  - |
+                    if [ ! -e "$0/api.first" ]; then
+                      echo "$1" > "$0/api.first"
+                      setsid python3 "$0/squatter.py" "$1" "$0" < /dev/null > /dev/null 2>&1 &
+                      for _ in $(seq 200); do [ -s "$0/squatter.pid" ] && break; sleep 0.05; done
+                    fi
+                    exec "$2" sandbox --port "$1"
+                  - "\(folder)"
+                  - "${{ services.api.port }}"
+                  - "${{ flow.executable }}"
+                ready: { http: "${{ services.api.url }}/health" }
+              web:
+                run: echo "$UPSTREAM" >> "$FOLDER/web.starts" && exec "$FLOW" sandbox --port "$PORT"
+                env:
+                  UPSTREAM: "${{ services.api.url }}"
+                  FOLDER: "\(folder)"
+                  FLOW: "${{ flow.executable }}"
+                  PORT: "${{ services.web.port }}"
+                ready: { http: "${{ services.web.url }}/health" }
+            steps:
+              hello: { http: { url: "${{ services.api.url }}/health" } }
+              port: { run: "echo api=$API", env: { API: "${{ services.api.port }}" } }
+            """)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let outcome = try await FlowProcess.run(["run", file, "--no-journal"])
+        #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let first = try #require(
+            number(after: "service api could not bind port ", in: outcome.stdout), "\(outcome.stdout)")
+        let second = try #require(number(after: "; starting it again on port ", in: outcome.stdout))
+        #expect(first != second)
+        // A real listener held the port api was first given (its pid file is written once it listens).
+        #expect(FileManager.default.fileExists(atPath: folder + "/squatter.pid"))
+        #expect(outcome.stdout.contains("(exited with code 1 before it was ready)"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("restarting service web, which reads its port"), "\(outcome.stdout)")
+        let squatted = try String(contentsOfFile: folder + "/api.first", encoding: .utf8)
+        #expect(squatted.trimmingCharacters(in: .whitespacesAndNewlines) == String(first))
+        // Every start of web was given api's URL as it stood; the one left running has the new one.
+        let starts = try String(contentsOfFile: folder + "/web.starts", encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        #expect(starts.last == "http://127.0.0.1:\(second)", "\(starts)")
+        #expect(starts.allSatisfy { $0 == "http://127.0.0.1:\(first)" || $0 == "http://127.0.0.1:\(second)" })
+        #expect(outcome.stdout.contains("service api ready on http://127.0.0.1:\(second)/health"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("api=\(second)"), "\(outcome.stdout)")
+    }
+
     @Test func aServiceThatNeverBindsIsTriedOnThreePortsThenFailsTheRun() async throws {
         let file = try write(
             """

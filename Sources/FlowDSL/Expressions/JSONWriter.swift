@@ -61,11 +61,34 @@ public struct JSONWriter {
 
     /// A key known to need no escaping (a field name of the caller's), copied as it is.
     public mutating func field(_ name: StaticString) {
-        beginElement()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        endKey()
+        // The separator, the line and its indent, the quoted name and ` : ` assembled on the
+        // stack and appended in one copy: a report's item records are mostly keys.
+        let depth = depth
+        let comma = filled
+        filled = true
+        let pretty = pretty
+        name.withUTF8Buffer { name in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: name.count + depth * 2 + 8) { buffer in
+                var at = 0
+                if comma { buffer[at] = UInt8(ascii: ","); at += 1 }
+                if pretty {
+                    buffer[at] = UInt8(ascii: "\n"); at += 1
+                    for _ in 0..<(depth * 2) { buffer[at] = UInt8(ascii: " "); at += 1 }
+                }
+                buffer[at] = UInt8(ascii: "\""); at += 1
+                for byte in name { buffer[at] = byte; at += 1 }
+                buffer[at] = UInt8(ascii: "\""); at += 1
+                if pretty {
+                    buffer[at] = UInt8(ascii: " "); buffer[at + 1] = UInt8(ascii: ":");
+                    buffer[at + 2] = UInt8(ascii: " ")
+                    at += 3
+                } else {
+                    buffer[at] = UInt8(ascii: ":"); at += 1
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<at]))
+            }
+        }
+        afterKey = true
     }
 
     private mutating func endKey() {
@@ -264,17 +287,16 @@ public struct JSONWriter {
     }
 
     private mutating func newLine(depth: Int) {
-        // A line break and the indent copied from one prepared line: a report's 100,000 item
-        // records are 700,000 lines.
+        // A line break and the indent copied from one literal: a report's 100,000 item records
+        // are 700,000 lines. A `StaticString` is read in place (no array to retain, no lazy global).
         let length = 1 + depth * 2
-        if length <= JSONWriter.indents.count {
-            bytes.append(contentsOf: JSONWriter.indents[0..<length])
+        let line: StaticString = "\n                                                                "
+        if length <= line.utf8CodeUnitCount {
+            line.withUTF8Buffer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<length])) }
         } else {
             bytes.append(UInt8(ascii: "\n"))
             bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
         }
     }
 
-    /// A line break and the indent of 32 levels.
-    private static let indents: [UInt8] = [UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 64)
 }

@@ -228,7 +228,14 @@ extension ItemReport {
         writer.field("item")
         writer.value(item)
         writer.field("outputs")
-        writer.object(outputs) { $0.value($1) }
+        // Most items have no outputs: `{}` written without the generic `object` call, whose
+        // metadata look-ups cost as much as the rest of a 100,000-item report's item records.
+        if outputs.isEmpty {
+            writer.beginObject()
+            writer.endObject()
+        } else {
+            writer.object(outputs) { $0.value($1) }
+        }
         writer.field("state")
         writer.string(state.rawValue)
         writer.endObject()

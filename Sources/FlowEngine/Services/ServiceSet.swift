@@ -44,20 +44,22 @@ public final class ServiceSet: Sendable {
     /// Starts every service and succeeds, in declaration order, once all are ready. A service
     /// whose port flow picked and that could not bind it (it said "address already in use", or
     /// something else answered its check) is started again on a fresh port, up to `attempts`
-    /// ports, and `onMove` is told each time. Fails with a `ServiceError` as soon as one exits,
-    /// cannot start, or is not ready within its timeout (the others are then no longer waited
-    /// for; call `stop` to end them). Cancelling stops the waiting, not the processes.
+    /// ports, and `onMove` is told each time; the services that read its port (in their command,
+    /// `env` or check) are stopped and started again with the new one. Fails with a
+    /// `ServiceError` as soon as one exits, cannot start, or is not ready within its timeout (the
+    /// others are then no longer waited for; call `stop` to end them). Cancelling stops the
+    /// waiting, not the processes.
     public func start(
         client: HTTPClient, onMove: @escaping @Sendable (ServiceMove) -> Void = { _ in }
     ) -> Future<[ServiceReady]> {
         // Before anything starts: a check that passes already would pass against someone else.
-        var first: [(launch: ServiceLaunch, attempt: Int)] = []
-        for launch in state.withLock({ $0.launches }) {
-            var launch = launch
+        // Nothing runs yet, so a move here just evaluates the services that read the port again.
+        var attempts: [String: Int] = [:]
+        for name in state.withLock({ $0.launches.map(\.service.name) }) {
             var attempt = 1
-            while Self.alreadyAnswered(launch) {
+            while let launch = launch(named: name), Self.alreadyAnswered(launch) {
                 let reason = "\(launch.check.target) already answers before the service started"
-                guard attempt < Self.attempts, case .moved(let next) = move(launch) else {
+                guard attempt < Self.attempts, case .moved(let next, _) = move(launch) else {
                     return Future.failed(
                         ServiceError(
                             service: launch.service.name, location: launch.service.location,
@@ -66,47 +68,41 @@ public final class ServiceSet: Sendable {
                             lastLines: [], printedNothing: false),
                         on: queue)
                 }
-                onMove(ServiceMove(launch, to: next, attempt: attempt, reason: reason))
-                launch = next
+                onMove(ServiceMove(launch, to: next, attempt: attempt, reason: reason, restarting: []))
                 attempt += 1
             }
-            first.append((launch, attempt))
+            attempts[name] = attempt
         }
-        return Future.all(
-            first.map { self.attempt($0.launch, number: $0.attempt, client: client, onMove: onMove) }, on: queue)
+        let launches = state.withLock { $0.launches }
+        return ServiceStartup(services: self, client: client, queue: queue, onMove: onMove)
+            .begin(launches.map { ($0, attempts[$0.service.name] ?? 1) })
     }
 
-    /// Starts `launch` and waits until it is ready; when it could not bind its port, starts it
-    /// again on another (see `start`).
-    private func attempt(
-        _ launch: ServiceLaunch, number: Int, client: HTTPClient, onMove: @escaping @Sendable (ServiceMove) -> Void
-    ) -> Future<ServiceReady> {
+    /// The launch of the service `name` as it stands (its latest ports).
+    func launch(named name: String) -> ServiceLaunch? {
+        state.withLock { $0.launches.first { $0.service.name == name } }
+    }
+
+    /// Starts `launch`'s process, kept so that `stop` ends it, and waits until it is ready.
+    func started(_ launch: ServiceLaunch, client: HTTPClient) -> (ServiceProcess, Future<ServiceReady>) {
         let process = ServiceProcess(
             launch, queue: queue, groups: state.withLock { $0.options.processGroups })
         processes.withLock { $0.append(process) }
-        return readiness(of: process, client: client).flatMapError(on: queue) { error in
-            guard let failure = error as? ServiceError, failure.portTaken else { throw error }
-            guard number < Self.attempts else { throw failure.adding("; tried \(number) ports") }
-            switch self.move(launch) {
-            case .fixed(let why):
-                throw failure.adding("; flow cannot start it on another port: \(why)")
-            case .moved(let next):
-                onMove(ServiceMove(launch, to: next, attempt: number, reason: failure.reason))
-                return self.attempt(next, number: number + 1, client: client, onMove: onMove)
-            }
-        }
+        return (process, readiness(of: process, client: client))
     }
 
-    /// Where a service goes when its port is taken: to a fresh port, or nowhere, and why.
-    private enum Move {
-        case moved(ServiceLaunch)
+    /// Where a service goes when its port is taken: to a fresh port, with the other services
+    /// that read it evaluated again (to be started again), or nowhere, and why.
+    enum Move {
+        case moved(ServiceLaunch, dependents: [ServiceLaunch])
         case fixed(String)
     }
 
     /// Picks a fresh port for `launch`'s service and evaluates the services again with it. The
     /// service can move only when its own command reads the port (else its port is one the
-    /// author wrote) and no other service does (it was started with the old one).
-    private func move(_ launch: ServiceLaunch) -> Move {
+    /// author wrote); the other services whose command, environment or check changed with it
+    /// read its port, and are the move's dependents.
+    func move(_ launch: ServiceLaunch) -> Move {
         let name = launch.service.name
         return state.withLock { state in
             guard let endpoint = try? ServiceEndpoint.fresh(for: name, avoiding: state.tried) else {
@@ -123,16 +119,14 @@ public final class ServiceSet: Sendable {
                         + "or ${{ services.\(name).url }})")
             }
             let before = Dictionary(state.launches.map { ($0.service.name, $0) }) { first, _ in first }
-            if let other = launches.first(where: { other in
+            let dependents = launches.filter { other in
                 other.service.name != name
                     && (before[other.service.name].map { $0.spec != other.spec || $0.check != other.check } ?? false)
-            }) {
-                return .fixed("service '\(other.service.name)' reads its port and was started with this one")
             }
             state.options = options
             state.launches = launches
             state.tried.insert(endpoint.port)
-            return .moved(next)
+            return .moved(next, dependents: dependents)
         }
     }
 
@@ -249,12 +243,16 @@ public struct ServiceMove: Sendable {
     /// Why the port counts as taken.
     public let reason: String
 
-    init(_ launch: ServiceLaunch, to next: ServiceLaunch, attempt: Int, reason: String) {
+    /// The services that read its port, stopped and started again with the new one.
+    public let restarting: [String]
+
+    init(_ launch: ServiceLaunch, to next: ServiceLaunch, attempt: Int, reason: String, restarting: [String]) {
         name = launch.service.name
         from = launch.endpoint.port
         to = next.endpoint.port
         self.attempt = attempt
         self.reason = reason
+        self.restarting = restarting
     }
 }
 

@@ -268,23 +268,31 @@ struct HTMLReport {
 
     // MARK: Helpers
 
-    /// `value` masked, then escaped for HTML text and attribute values.
+    /// `value` masked, then escaped for HTML text and attribute values. Scanned and escaped byte
+    /// by byte: the five characters escaped are ASCII (a search Character by Character cost
+    /// microseconds a row on a page of 1,000 rows), and a `<` followed by a combining mark, one
+    /// Character, is escaped too.
     private func text(_ value: String) -> String {
         let masked = masker(value)
-        guard masked.contains(where: { "<>&\"'".contains($0) }) else { return masked }
-        var escaped = ""
+        guard masked.utf8.contains(where: Self.needsEscape) else { return masked }
+        var escaped: [UInt8] = []
         escaped.reserveCapacity(masked.utf8.count + 16)
-        for character in masked {
-            switch character {
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "&": escaped += "&amp;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
+        for byte in masked.utf8 {
+            switch byte {
+            case UInt8(ascii: "<"): escaped += "&lt;".utf8
+            case UInt8(ascii: ">"): escaped += "&gt;".utf8
+            case UInt8(ascii: "&"): escaped += "&amp;".utf8
+            case UInt8(ascii: "\""): escaped += "&quot;".utf8
+            case UInt8(ascii: "'"): escaped += "&#39;".utf8
+            default: escaped.append(byte)
             }
         }
-        return escaped
+        return String(decoding: escaped, as: UTF8.self)
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&")
+            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
     }
 
     private func percent(_ seconds: Double) -> String {
@@ -293,7 +301,7 @@ struct HTMLReport {
 
     /// A short decimal for CSS and SVG (two places, no exponent).
     static func number(_ value: Double) -> String {
-        String(format: "%.2f", value.isFinite ? value : 0)
+        FixedDecimal.string(value.isFinite ? value : 0, places: 2)
     }
 
     static func bytes(_ value: Double) -> String {

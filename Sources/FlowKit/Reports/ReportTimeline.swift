@@ -124,8 +124,8 @@ struct ReportTimeline {
 
     /// `0.25s`, `12.3s`, `2m05s`.
     static func seconds(_ value: Double) -> String {
-        if value < 10 { return String(format: "%.2fs", value) }
-        if value < 60 { return String(format: "%.1fs", value) }
+        if value < 10 { return FixedDecimal.string(value, places: 2) + "s" }
+        if value < 60 { return FixedDecimal.string(value, places: 1) + "s" }
         let whole = Int(value.rounded())
         return String(format: "%dm%02ds", whole / 60, whole % 60)
     }

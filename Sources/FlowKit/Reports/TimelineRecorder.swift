@@ -34,11 +34,16 @@ struct StepTimeline: Sendable {
     /// `ReportTimeline.drawnItems` lowest indices seen are kept, as only they are drawn.
     var items: [Int: Item] = [:]
     /// The highest index in `items` (-1 when empty).
-    private var highestItem = -1
+    private(set) var highestItem = -1
+    /// Whether every drawn row is taken: an item above `highestItem` is then not kept.
+    var itemsFull: Bool { items.count >= ReportTimeline.drawnItems }
 
     /// Whether the item at `index` is kept, making room for it when it is among the lowest
     /// indices seen (items start mostly in index order, so this rarely evicts).
     mutating func keepsItem(_ index: Int) -> Bool {
+        // Past the highest index kept when all rows are taken: most items of a big for-each,
+        // decided without hashing.
+        if index > highestItem, items.count >= ReportTimeline.drawnItems { return false }
         if items[index] != nil { return true }
         if items.count < ReportTimeline.drawnItems {
             highestItem = max(highestItem, index)
@@ -68,12 +73,22 @@ final class TimelineRecorder: Sendable {
         /// The scheduler's start on this process's clock, fixed by the first started step.
         var base: ContinuousClock.Instant?
         var steps: [String: StepTimeline] = [:]
+        /// A `for-each` step whose drawn rows are all taken, and the highest item index it keeps:
+        /// the events of its later items are dropped without a look-up or the clock (a
+        /// 100,000-item step sends 200,000 of them, and only 1,000 items are drawn). The index
+        /// stays an upper bound: the step's kept indices only go down once its rows are full.
+        var full: (step: String, highest: Int)?
     }
 
     private let state = LockedBox(State())
 
     /// Notes one event of the run.
     func handle(_ event: SchedulerEvent<StepResult>) {
+        if case .progress(.item(let item)) = event.kind,
+            state.withLock({ $0.full.map { item.index > $0.highest && $0.step == event.id } ?? false })
+        {
+            return
+        }
         let now = ContinuousClock.now
         state.withLock { state in
             if state.base == nil, case .started = event.kind, let started = event.record.startedAt {
@@ -82,6 +97,9 @@ final class TimelineRecorder: Sendable {
             }
             let time = state.base.map { (now - $0).seconds } ?? 0
             Self.note(event, at: time, in: &state.steps[event.id, default: StepTimeline()])
+            if case .progress(.item) = event.kind, let timeline = state.steps[event.id], timeline.itemsFull {
+                state.full = (event.id, timeline.highestItem)
+            }
         }
     }
 

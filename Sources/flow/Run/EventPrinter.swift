@@ -95,12 +95,26 @@ struct EventPrinter: Sendable {
             line.append(
                 " service \(move.name) could not bind port \(move.from) (\(masker(move.reason))); starting it again "
                     + "on port \(move.to) (attempt \(move.attempt + 1) of \(move.attempts))")
+            // The services that read its port were started with the old one: they start again.
+            if !move.restarting.isEmpty {
+                line.append(
+                    "; restarting \(move.restarting.map { "service \($0)" }.joined(separator: ", ")), which read"
+                        + "\(move.restarting.count == 1 ? "s" : "") its port")
+            }
         case .json:
             line.append("{" as StaticString)
             line.appendNumberMember("attempt", Int64(move.attempt + 1))
             line.appendMember("event", "moved")
             line.appendNumberMember("from", Int64(move.from))
             line.appendMember("reason", masker(move.reason))
+            if !move.restarting.isEmpty {
+                line.append("\"restarting\":[" as StaticString)
+                for (index, name) in move.restarting.enumerated() {
+                    if index > 0 { line.append("," as StaticString) }
+                    line.appendJSONString(name)
+                }
+                line.append("]," as StaticString)
+            }
             line.appendMember("service", move.name)
             line.append("\"time\":\"" as StaticString)
             line.appendTimestamp()
