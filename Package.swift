@@ -94,6 +94,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // An app that embeds flow through FlowKit alone; EndToEndTests run it against the sandbox.
+        .executableTarget(name: "FlowKitExample", dependencies: ["FlowKit"], path: "Examples/FlowKitExample"),
         // Benchmarks (release-built by the bench/ scripts; not part of the product).
         .executableTarget(name: "BenchTasks", dependencies: ["FlowTasks"], path: "bench/tasks"),
         // bench/http's client side; built in release by that script only.
@@ -115,7 +117,8 @@ let package = Package(
             name: "FlowJournalTests",
             dependencies: ["FlowJournal", "BenchJournal", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowSandbox"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["flow", "FlowJournal", "FlowSandbox", "FlowTasks"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["flow", "FlowKitExample", "FlowJournal", "FlowSandbox", "FlowTasks"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -145,7 +145,8 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let result = WorkflowLoader.load(path: file)
+        // The flow command registers no handlers; a dry run still shows each `call` (see Grammar.md).
+        let result = WorkflowLoader.load(path: file).checkingHostSteps(registered: [], asWarnings: dryRun)
         DiagnosticOutput.writeRunText(result)
         guard let workflow = result.workflow, !result.hasErrors else { throw FlowExit.invalid.exitCode }
         var problems = RunInputs.problems(in: workflow, arguments: inputs)

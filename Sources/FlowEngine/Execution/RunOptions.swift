@@ -47,6 +47,8 @@ package struct RunOptions: Sendable {
     package var priorTransfers: [TransferKey: TransferSession] = [:]
     /// Succeeded `for-each` items of the run being resumed, by step id and index (`PriorRun.items`).
     package var priorItems: [String: [Int: PriorItem]] = [:]
+    /// The handlers of the workflow's `call` steps (the app's own code); empty for the command line.
+    package var hostSteps = HostStepRegistry()
     /// Whether this run's own step events go to `recorder`: a called file's run (`uses`, a
     /// `for-each` group's item) tells only its unsafe sends and transfers, under `journalPrefix`.
     var recordsEvents = true

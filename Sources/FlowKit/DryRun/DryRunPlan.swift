@@ -254,6 +254,8 @@ package struct DryRunPlan {
                     "  \(prefix)\(step.id): run \(arguments.map { quote(render($0)) }.joined(separator: " "))\(suffix)")
             }
             if let cwd = run.cwd { lines.append("      in \(resolved(render(cwd)))") }
+        case .call(let call):
+            lines.append("  \(prefix)\(step.id): call \(call.name) with \(jsonBody(call.with))\(suffix)")
         case .sleep(let duration):
             lines.append("  \(prefix)\(step.id): sleep \(DurationSyntax.format(duration))\(suffix)")
         case .group(let group):
