@@ -89,14 +89,16 @@ let package = Package(
         // the engine's owner of a whole run (services, processes, journal, reports, outcome).
         .target(
             name: "FlowKit",
-            dependencies: ["FlowDSL", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowTasks"]),
+            dependencies: ["FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowTasks"]),
         .executableTarget(
             name: "flow",
             dependencies: [
-                "FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowKit", "FlowSandbox", "FlowTasks",
+                "FlowKit", "FlowSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // An app that embeds flow through FlowKit alone; EndToEndTests run it against the sandbox.
+        .executableTarget(name: "FlowKitExample", dependencies: ["FlowKit"], path: "Examples/FlowKitExample"),
         // Benchmarks (release-built by the bench/ scripts; not part of the product).
         .executableTarget(name: "BenchTasks", dependencies: ["FlowTasks"], path: "bench/tasks"),
         // bench/http's client side; built in release by that script only.
@@ -119,7 +121,8 @@ let package = Package(
             name: "FlowJournalTests",
             dependencies: ["FlowJournal", "BenchJournal", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowSandbox"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["flow", "FlowJournal", "FlowSandbox", "FlowTasks"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["flow", "FlowKitExample", "FlowJournal", "FlowSandbox", "FlowTasks"]),
     ],
     swiftLanguageModes: [.v6]
 )
