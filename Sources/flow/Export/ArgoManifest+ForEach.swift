@@ -76,9 +76,18 @@ extension ArgoManifest {
                                     ])
                                 ),
                             ]),
+                            // The default is what a dependent reads when this template's task was
+                            // Skipped or Omitted: without one the output is an "absent optional"
+                            // and a task reading it errors (`scope.go` `addSkippedNodeOutputsToScope`).
                             .map([
                                 ("name", .string("status")),
-                                ("valueFrom", .map([("parameter", .string("{{tasks.\(name).status}}"))])),
+                                (
+                                    "valueFrom",
+                                    .map([
+                                        ("parameter", .string("{{tasks.\(name).status}}")),
+                                        ("default", .string("Skipped")),
+                                    ])
+                                ),
                             ]),
                         ])
                     )
