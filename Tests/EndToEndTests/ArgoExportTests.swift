@@ -197,6 +197,32 @@ import Testing
         #expect(manifests.count >= 13)
         let validated = try await Self.check(["validate"] + manifests)
         #expect(validated.exitCode == 0, "\(validated.stdout)\(validated.stderr)")
+        let strict = try await Self.check(["schema"] + manifests)
+        #expect(strict.exitCode == 0, "\(strict.stdout)\(strict.stderr)")
+    }
+
+    /// `argo-check schema` checks a manifest against the openAPIV3Schema of Argo v4.1.2's own
+    /// Workflow and CronWorkflow CRDs (Tests/Peers/argo-crds), strictly: a key the schema does
+    /// not declare, which Kubernetes would drop without a word (here a misspelt
+    /// `serviceAccountName` from an overlay, and a container key), is an error naming its place.
+    @Test func theSchemaCheckIsStrict() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.write("strict.yaml", "version: 1\nsteps:\n  a: { run: echo hi }\n")
+        let overlay = try scratch.write(
+            "overlay.yaml", "spec: { serviceAcountName: flow }\ncontainer: { workingDirectory: /x }\n")
+        for kind in [["--kind", "Workflow"], ["--kind", "CronWorkflow", "--schedule", "0 3 * * *"]] {
+            let good = try await FlowProcess.run(["export", "argo", file] + kind)
+            let bad = try await FlowProcess.run(["export", "argo", file, "--overlay", overlay] + kind)
+            #expect(good.exitCode == 0 && bad.exitCode == 0, "\(good.stderr)\(bad.stderr)")
+            let checked = try await Self.check([
+                "schema", try scratch.write("good.yaml", good.stdout), try scratch.write("bad.yaml", bad.stdout),
+            ])
+            #expect(checked.exitCode == 1, "\(checked.stdout)\(checked.stderr)")
+            #expect(!checked.stdout.contains("good.yaml"), "\(checked.stdout)")
+            for text in ["'serviceAcountName' was unexpected", "'workingDirectory' was unexpected"] {
+                #expect(checked.stdout.contains(text), "\(kind): \(checked.stdout)")
+            }
+        }
     }
 
     /// Every example in workflows/ (not lib/, whose files need a caller's inputs).

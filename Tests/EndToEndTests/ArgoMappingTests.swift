@@ -23,6 +23,8 @@ import Testing
         let manifest = try scratch.write(name + ".argo.yaml", outcome.stdout)
         let validated = try await ArgoExportTests.check(["validate", manifest])
         #expect(validated.exitCode == 0, "\(validated.stdout)\(validated.stderr)\n\(outcome.stdout)")
+        let strict = try await ArgoExportTests.check(["schema", manifest])
+        #expect(strict.exitCode == 0, "\(strict.stdout)\(strict.stderr)\n\(outcome.stdout)")
         return outcome
     }
 
