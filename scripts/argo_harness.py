@@ -133,8 +133,13 @@ def main():
         from argo_conformance import main as conformance
 
         sys.exit(conformance(open(os.devnull, "w") if "--quiet" in sys.argv else sys.stderr))
+    if len(sys.argv) > 1 and sys.argv[1] == "schema":
+        from argo_schema import check
+
+        sys.exit(check(sys.argv[2:], sys.stdout))
     if len(sys.argv) < 2 or sys.argv[1] not in ("validate", "run"):
-        sys.exit("usage: argo-check validate MANIFEST... | argo-check run MANIFEST --flow PATH --mount NAME=DIR")
+        sys.exit("usage: argo-check validate MANIFEST... | argo-check schema MANIFEST... | "
+                 "argo-check run MANIFEST --flow PATH --mount NAME=DIR")
     if sys.argv[1] == "validate":
         sys.exit(validate(sys.argv[2:]))
     parser = argparse.ArgumentParser(prog="argo-check run")

@@ -197,6 +197,32 @@ import Testing
         #expect(manifests.count >= 13)
         let validated = try await Self.check(["validate"] + manifests)
         #expect(validated.exitCode == 0, "\(validated.stdout)\(validated.stderr)")
+        let strict = try await Self.check(["schema"] + manifests)
+        #expect(strict.exitCode == 0, "\(strict.stdout)\(strict.stderr)")
+    }
+
+    /// `argo-check schema` checks a manifest against the openAPIV3Schema of Argo v4.1.2's own
+    /// Workflow and CronWorkflow CRDs (Tests/Peers/argo-crds), strictly: a key the schema does
+    /// not declare, which Kubernetes would drop without a word (here a misspelt
+    /// `serviceAccountName` from an overlay, and a container key), is an error naming its place.
+    @Test func theSchemaCheckIsStrict() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.write("strict.yaml", "version: 1\nsteps:\n  a: { run: echo hi }\n")
+        let overlay = try scratch.write(
+            "overlay.yaml", "spec: { serviceAcountName: flow }\ncontainer: { workingDirectory: /x }\n")
+        for kind in [["--kind", "Workflow"], ["--kind", "CronWorkflow", "--schedule", "0 3 * * *"]] {
+            let good = try await FlowProcess.run(["export", "argo", file] + kind)
+            let bad = try await FlowProcess.run(["export", "argo", file, "--overlay", overlay] + kind)
+            #expect(good.exitCode == 0 && bad.exitCode == 0, "\(good.stderr)\(bad.stderr)")
+            let checked = try await Self.check([
+                "schema", try scratch.write("good.yaml", good.stdout), try scratch.write("bad.yaml", bad.stdout),
+            ])
+            #expect(checked.exitCode == 1, "\(checked.stdout)\(checked.stderr)")
+            #expect(!checked.stdout.contains("good.yaml"), "\(checked.stdout)")
+            for text in ["'serviceAcountName' was unexpected", "'workingDirectory' was unexpected"] {
+                #expect(checked.stdout.contains(text), "\(kind): \(checked.stdout)")
+            }
+        }
     }
 
     /// Every example in workflows/ (not lib/, whose files need a caller's inputs).
@@ -236,6 +262,65 @@ import Testing
         }
     }
 
+    /// Every example again, with the pod of its first step lost (`argo-check run --lose-pod`:
+    /// deleted or evicted once it started; every retry of it too): the step's runner died, so
+    /// the run fails, as `flow run` exits non-zero when its process dies, and the Workflow's
+    /// phase is `Failed` — never left Running. Where an `always()` step reads the lost step's
+    /// record, which Argo never gets, Argo would requeue that step forever: the Workflow's
+    /// `activeDeadlineSeconds` (here `--active-deadline 15`) ends it. Every example runs here
+    /// (the files they read and pass come from volumes of the overlay, see `examplesOverlay`).
+    @Test func everyExampleFailsOnArgoWhenAPodIsLost() async throws {
+        let names = Self.harnessExamples
+        #expect(names.count >= 14)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0
+            while next < min(Self.width, names.count) {
+                let name = names[next]
+                group.addTask { try await Self.loseFirstPod(name) }
+                next += 1
+            }
+            while try await group.next() != nil {
+                guard next < names.count else { continue }
+                let name = names[next]
+                group.addTask { try await Self.loseFirstPod(name) }
+                next += 1
+            }
+        }
+    }
+
+    /// Exports example `name`, runs its DAG with its first step's pod lost and expects a
+    /// Workflow that failed, with that task Errored.
+    static func loseFirstPod(_ name: String) async throws {
+        let scratch = try Scratch()
+        let file = examples.appendingPathComponent(name).path
+        let server = try await sandboxBeforeFreePorts(1)
+        defer { Task { await server.stop() } }
+        let (overlay, mounts) = try examplesOverlay(scratch)
+        let export = try await FlowProcess.run([
+            "export", "argo", file, "--service-port", String(server.port), "--overlay", overlay,
+            "--active-deadline", "15",
+        ])
+        #expect(export.exitCode == 0, "\(name): \(export.stderr)")
+        guard let first = ArgoMappingTests.taskNames(export.stdout).first(where: { !$0.hasPrefix("service-") }) else {
+            Issue.record("\(name): no step task in\n\(export.stdout)")
+            return
+        }
+        let manifest = try scratch.write("manifest.yaml", export.stdout)
+        let run = try await check(
+            [
+                "run", manifest, "--flow", FlowProcess.binary.path, "--daemon", "service-sandbox=127.0.0.1",
+                "--secret", "PASSWORD=s3cret", "--lose-pod", first,
+            ] + mounts)
+        #expect(run.exitCode == 1, "\(name): \(run.stdout)\(run.stderr.suffix(3000))")
+        #expect(run.stdout.contains("\"phase\": \"Failed\""), "\(name): \(run.stdout)")
+        #expect(!run.stdout.contains("\"hung\""), "\(name): \(run.stdout)")
+        let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let nodes = report?["nodes"] as? [String: String] ?? [:]
+        #expect(
+            nodes.contains { ($0.key == first || $0.key.hasPrefix(first + "(")) && $0.value == "Error" },
+            "\(name): \(first) in \(nodes)")
+    }
+
     /// Runs example `name` plainly and as its exported DAG, each against a sandbox of its own
     /// recording bodies, and compares what the two sandboxes saw.
     static func compare(_ name: String) async throws {
@@ -262,6 +347,8 @@ import Testing
         }
         defer { Task { [dagServer] in await dagServer.stop() } }
         #expect(run.exitCode == 0, "\(name): \(run.stdout)\(run.stderr.suffix(4000))")
+        // The Workflow's phase is the plain run's outcome (exit 0).
+        #expect(run.stdout.contains("\"phase\": \"Succeeded\""), "\(name): \(run.stdout)")
         let dagLog = ServerLog(dagServer.events(), ports: [dagServer.port], randomPayload: random)
         #expect(plainLog.count > 0, "\(name)")
         #expect(dagLog == plainLog, "\(name):\n\(plainLog.differences(from: dagLog))\n\(run.stderr.suffix(4000))")

@@ -61,6 +61,8 @@ import Testing
         let manifest = try scratch.write("notify.argo.yaml", export.stdout)
         let validated = try await ArgoExportTests.check(["validate", manifest])
         #expect(validated.exitCode == 0, "\(validated.stdout)\(validated.stderr)")
+        let strict = try await ArgoExportTests.check(["schema", manifest])
+        #expect(strict.exitCode == 0, "\(strict.stdout)\(strict.stderr)")
         let run = try await ArgoExportTests.check([
             "run", manifest, "--flow", FlowProcess.binary.path, "--mount", "workflow=\(scratch.folder.path)",
         ])
@@ -108,6 +110,8 @@ import Testing
         let manifest = try scratch.write(name + ".argo.yaml", exported.stdout)
         let validated = try await ArgoExportTests.check(["validate", manifest])
         #expect(validated.exitCode == 0, "\(validated.stdout)\(validated.stderr)")
+        let strict = try await ArgoExportTests.check(["schema", manifest])
+        #expect(strict.exitCode == 0, "\(strict.stdout)\(strict.stderr)")
         let run = try await ArgoExportTests.check(
             ["run", manifest, "--flow", FlowProcess.binary.path, "--mount", "workflow=\(scratch.folder.path)"]
                 + harness)

@@ -23,6 +23,8 @@ import Testing
         let manifest = try scratch.write(name + ".argo.yaml", outcome.stdout)
         let validated = try await ArgoExportTests.check(["validate", manifest])
         #expect(validated.exitCode == 0, "\(validated.stdout)\(validated.stderr)\n\(outcome.stdout)")
+        let strict = try await ArgoExportTests.check(["schema", manifest])
+        #expect(strict.exitCode == 0, "\(strict.stdout)\(strict.stderr)\n\(outcome.stdout)")
         return outcome
     }
 
@@ -315,6 +317,34 @@ import Testing
         #expect(outcome.stdout.contains("\n  activeDeadlineSeconds: 210\n"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("      parallelism: 3\n"), "\(outcome.stdout)")
         #expect(outcome.stderr.contains("argo submit -p` does not change it"), "\(outcome.stderr)")
+    }
+
+    /// Defect 5, in part: a `for-each` over 10,000 items known when exporting is one
+    /// `withSequence` line, not 10,000 `withItems` entries, so the manifest stays a few KB (far
+    /// under Kubernetes' 1 MiB object limit and Argo's 128 KiB template offloading), loads in
+    /// Argo's models and its CRD schema; the export warns that the items' records, which Argo
+    /// hands dependents as one list and keeps in the Workflow's status, can reach those limits.
+    @Test func aTenThousandItemForEachExportsSmallAndWarnsAboutItsRecords() async throws {
+        let scratch = try Scratch()
+        let outcome = try await Self.exported(
+            scratch, "many.yaml",
+            """
+            version: 1
+            steps:
+              many:
+                for-each: ${{ range(0, 10000) }}
+                fail-fast: false
+                run: echo ${{ item }}
+                timeout: 10s
+              after: { needs: many, run: echo done, timeout: 10s }
+            """)
+        #expect(outcome.stdout.utf8.count < 16 * 1024, "\(outcome.stdout.utf8.count) bytes")
+        #expect(
+            outcome.stdout.contains("            withSequence:\n              count: \"10000\"\n"), "\(outcome.stdout)")
+        #expect(!outcome.stdout.contains("withItems"), "\(outcome.stdout)")
+        #expect(outcome.stderr.contains("step 'many' fans out over 10000 items"), "\(outcome.stderr)")
+        // 625 rounds of 16 items, each its 10 s and 60 s for its pod; `after` and flow-outcome.
+        #expect(outcome.stdout.contains("  activeDeadlineSeconds: \(625 * 70 + 70 + 60)\n"), "\(outcome.stdout)")
     }
 
     /// Each template gets only the secrets its step reads, every `secretKeyRef` is optional so

@@ -8,6 +8,33 @@ extension ArgoManifest {
         forEach.failFast || forEach.concurrency != nil
     }
 
+    /// The loop over item indices known when exporting: `withSequence` (`count`, from 0), whose
+    /// size does not grow with the items, so 10,000 items are one line of the manifest, not
+    /// 10,000; `withItems: [-1]` when there are none (one pod records the step).
+    static func staticLoop(_ indices: [Int]) -> (String, ManifestNode) {
+        guard indices != [-1] else { return ("withItems", .list([.int(-1)])) }
+        return ("withSequence", .map([("count", .string(String(indices.count)))]))
+    }
+
+    /// Whether a fanned-out step's items can make Argo's list of their records too large: that
+    /// list (`{{tasks.X.outputs.parameters}}`, one record of a few hundred bytes per item) is
+    /// written into each dependent's task and pod, and every item's node with its output into
+    /// the Workflow's status, all under Kubernetes' object limit of about 1 MiB. A warning from
+    /// `largeFanOut` items on, or when the count is known only in the run.
+    static let largeFanOut = 1_000
+
+    /// The warning for step `step` fanned out over `count` items (nil: known in the run).
+    static func fanOutWarning(_ step: Step, count: Int?) -> String? {
+        if let count, count < largeFanOut { return nil }
+        let items = count.map { "\($0) items" } ?? "items counted only in the run"
+        return
+            "step '\(step.id)' fans out over \(items): Argo hands its dependents the list of every item pod's "
+            + "record (a few hundred bytes each) as one parameter and keeps every item's node in the Workflow's "
+            + "status, which Kubernetes limits to about 1 MiB per object (Argo compresses or offloads the node "
+            + "status only when configured to); from about \(largeFanOut) items keep the step's outputs small, or "
+            + "run the for-each inside one task (a group, or parallel: any), see Grammar.md"
+    }
+
     /// The items in flight at once: the step's `concurrency`, capped by the run's, as flow caps it.
     func itemParallelism(_ forEach: ForEach) -> Int {
         min(forEach.concurrency ?? workflow.concurrency, workflow.concurrency)
@@ -76,9 +103,18 @@ extension ArgoManifest {
                                     ])
                                 ),
                             ]),
+                            // The default is what a dependent reads when this template's task was
+                            // Skipped or Omitted: without one the output is an "absent optional"
+                            // and a task reading it errors (`scope.go` `addSkippedNodeOutputsToScope`).
                             .map([
                                 ("name", .string("status")),
-                                ("valueFrom", .map([("parameter", .string("{{tasks.\(name).status}}"))])),
+                                (
+                                    "valueFrom",
+                                    .map([
+                                        ("parameter", .string("{{tasks.\(name).status}}")),
+                                        ("default", .string("Skipped")),
+                                    ])
+                                ),
                             ]),
                         ])
                     )

@@ -100,6 +100,11 @@ struct ArgoManifest {
                 for: step, fileName: fileName, services: serviceTemplates, statusRegion: statusRegion)
             tasks += made.tasks
             templates += made.templates
+            if case .fanned(let indices) = shape(of: step),
+                let warning = Self.fanOutWarning(step, count: indices?.count)
+            {
+                warnings.append(warning)
+            }
             if let forEach = step.forEach {
                 if case .single = shape(of: step) {
                     warnings.append(
@@ -169,7 +174,7 @@ struct ArgoManifest {
         /// One task runs the step with all it contains.
         case single
         /// A `for-each` step with `parallel: all`: one pod per item. With the items known before
-        /// the run, `withItems` over their indices; otherwise a task `ID-items` computes them and
+        /// the run, `withSequence` over their indices (`withItems: [-1]` for none); otherwise a task `ID-items` computes them and
         /// the step's task goes `withParam` over its output parameter `items`.
         case fanned(staticIndices: [Int]?)
     }
@@ -232,7 +237,7 @@ struct ArgoManifest {
         case .fanned(let indices?):
             let fanned = fannedTask(
                 name: name, step: step, depends: depends, parameters: serviceParameters,
-                artifacts: needs.map { ($0.name, $0.data) }, loop: ("withItems", .list(indices.map { .int($0) })))
+                artifacts: needs.map { ($0.name, $0.data) }, loop: Self.staticLoop(indices))
             let template = try self.template(
                 name: templateName(step.id), step: step, fileName: fileName, services: services,
                 extra: needs.flatMap { ["--outputs-from", $0.path] } + ["--item={{inputs.parameters.item}}"],
