@@ -87,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "flow",
             dependencies: [
-                "FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowSandbox", "FlowTasks",
+                "FlowAWS", "FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowSandbox", "FlowTasks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
