@@ -89,7 +89,7 @@ let package = Package(
         // the engine's owner of a whole run (services, processes, journal, reports, outcome).
         .target(
             name: "FlowKit",
-            dependencies: ["FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowTasks"]),
+            dependencies: ["FlowAWS", "FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowTasks"]),
         .executableTarget(
             name: "flow",
             dependencies: [

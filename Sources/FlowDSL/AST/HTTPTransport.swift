@@ -50,13 +50,58 @@ package enum HTTPAuth: Sendable, Hashable {
     case basic(user: ScalarText, password: ScalarText)
     /// `bearer: TOKEN`: `Authorization: Bearer TOKEN`.
     case bearer(ScalarText)
+    /// `aws-sigv4: { service, region, … }`: each request signed with AWS Signature Version 4.
+    case awsSigV4(AWSSigV4Auth)
 
     /// The texts that may hold `${{ }}`.
     package var texts: [ScalarText] {
         switch self {
         case .basic(let user, let password): return [user, password]
         case .bearer(let token): return [token]
+        case .awsSigV4(let settings): return settings.texts
         }
+    }
+}
+
+/// `auth: { aws-sigv4: … }`: sign each request with AWS Signature Version 4, as curl's and Hurl's
+/// `--aws-sigv4`. Keys not given come from AWS's usual places (see `AWSCredentialChain`).
+public struct AWSSigV4Auth: Sendable, Hashable {
+    /// `service`: the signing name (`s3`, `sts`, `execute-api`, …).
+    public let service: ScalarText
+    /// `region`; default `AWS_REGION`, `AWS_DEFAULT_REGION`, then the profile's.
+    public let region: ScalarText?
+    /// `access-key-id` and `secret-access-key`, given together (usually from `secrets.*`).
+    public let accessKeyID: ScalarText?
+    /// See `accessKeyID`.
+    public let secretAccessKey: ScalarText?
+    /// `session-token`, with a temporary key.
+    public let sessionToken: ScalarText?
+    /// `profile`: a profile of `~/.aws/credentials` / `~/.aws/config`, instead of the environment.
+    public let profile: ScalarText?
+    /// `payload: unsigned` (true) or `signed` (false); nil for the default (see Grammar.md).
+    public let unsignedPayload: Bool?
+    /// Where `aws-sigv4:` is written.
+    public let location: SourceLocation
+
+    /// Creates the settings.
+    public init(
+        service: ScalarText, region: ScalarText? = nil, accessKeyID: ScalarText? = nil,
+        secretAccessKey: ScalarText? = nil, sessionToken: ScalarText? = nil, profile: ScalarText? = nil,
+        unsignedPayload: Bool? = nil, location: SourceLocation
+    ) {
+        self.service = service
+        self.region = region
+        self.accessKeyID = accessKeyID
+        self.secretAccessKey = secretAccessKey
+        self.sessionToken = sessionToken
+        self.profile = profile
+        self.unsignedPayload = unsignedPayload
+        self.location = location
+    }
+
+    /// The texts that may hold `${{ }}`.
+    public var texts: [ScalarText] {
+        [service] + [region, accessKeyID, secretAccessKey, sessionToken, profile].compactMap { $0 }
     }
 }
 

@@ -42,14 +42,17 @@ extension StepParser {
 
     private mutating func parseAuth(_ node: Node) -> HTTPAuth? {
         guard let entries = reader.mapping(node, "'auth'") else { return nil }
-        reader.rejectUnknownKeys(entries, allowed: ["basic", "bearer"], in: "'auth'")
+        reader.rejectUnknownKeys(entries, allowed: ["basic", "bearer", "aws-sigv4"], in: "'auth'")
         guard entries.count == 1, let entry = entries.first else {
             reader.error(
-                "'auth' takes exactly one of 'basic' and 'bearer'", at: node,
-                hint: "write 'auth: { basic: { user: U, password: P } }' or 'auth: { bearer: TOKEN }'")
+                "'auth' takes exactly one of 'basic', 'bearer' and 'aws-sigv4'", at: node,
+                hint: "write 'auth: { basic: { user: U, password: P } }', 'auth: { bearer: TOKEN }' "
+                    + "or 'auth: { aws-sigv4: { service: s3 } }'")
             return nil
         }
         switch entry.key {
+        case "aws-sigv4":
+            return parseAWSSigV4(entry)
         case "bearer":
             return reader.text(entry.value, "'bearer'").map(HTTPAuth.bearer)
         case "basic":
@@ -72,6 +75,55 @@ extension StepParser {
         default:
             return nil
         }
+    }
+
+    private mutating func parseAWSSigV4(_ entry: NodeReader.Entry) -> HTTPAuth? {
+        guard let fields = reader.mapping(entry.value, "'aws-sigv4'") else { return nil }
+        reader.rejectUnknownKeys(
+            fields,
+            allowed: [
+                "service", "region", "access-key-id", "secret-access-key", "session-token", "profile", "payload",
+            ], in: "'aws-sigv4'")
+        let field = NodeReader.Fields(fields)
+        guard let serviceField = field["service"] else {
+            reader.error(
+                "'aws-sigv4' needs a 'service'", at: entry.keyNode,
+                hint: "the service's signing name, such as 's3', 'sts' or 'execute-api'")
+            return nil
+        }
+        if (field["access-key-id"] == nil) != (field["secret-access-key"] == nil) {
+            reader.error(
+                "'aws-sigv4' takes 'access-key-id' and 'secret-access-key' together", at: entry.keyNode,
+                hint: "give both (usually from secrets.*), or neither to read AWS_ACCESS_KEY_ID or a profile")
+        }
+        if field["profile"] != nil, field["access-key-id"] != nil {
+            reader.error("'aws-sigv4' takes a 'profile' or an 'access-key-id', not both", at: entry.keyNode)
+        }
+        if let token = field["session-token"], field["access-key-id"] == nil {
+            reader.error(
+                "'session-token' goes with 'access-key-id' and 'secret-access-key'", at: token.keyNode,
+                hint: "without them the token comes with the key: AWS_SESSION_TOKEN or the profile's")
+        }
+        var unsigned: Bool?
+        if let payload = field["payload"], let text = reader.text(payload.value, "'payload'") {
+            switch text.text {
+            case "signed": unsigned = false
+            case "unsigned": unsigned = true
+            default:
+                reader.error(
+                    "'payload' is 'signed' or 'unsigned', not '\(text.text)'", at: payload.value,
+                    hint: "'unsigned' sends x-amz-content-sha256: UNSIGNED-PAYLOAD (S3 only)")
+            }
+        }
+        guard let service = reader.text(serviceField.value, "'service'") else { return nil }
+        return .awsSigV4(
+            AWSSigV4Auth(
+                service: service, region: field["region"].flatMap { reader.text($0.value, "'region'") },
+                accessKeyID: field["access-key-id"].flatMap { reader.text($0.value, "'access-key-id'") },
+                secretAccessKey: field["secret-access-key"].flatMap { reader.text($0.value, "'secret-access-key'") },
+                sessionToken: field["session-token"].flatMap { reader.text($0.value, "'session-token'") },
+                profile: field["profile"].flatMap { reader.text($0.value, "'profile'") }, unsignedPayload: unsigned,
+                location: reader.location(entry.keyNode)))
     }
 
     private mutating func parseProxy(_ node: Node) -> ProxySetting? {

@@ -15,7 +15,7 @@ extension WorkflowSchema {
                     "Skip checking the server's certificate and host name (default false); every run warns."),
             ])
         let auth = V.either(
-            "The `Authorization` header: exactly one of `basic` and `bearer`.",
+            "The `Authorization` header: exactly one of `basic`, `bearer` and `aws-sigv4`.",
             [
                 V.closedObject(
                     "Basic auth.",
@@ -33,6 +33,29 @@ extension WorkflowSchema {
                     "Bearer token.",
                     properties: ["bearer": V.text("`Authorization: Bearer TOKEN`; usually `${{ secrets.NAME }}`.")],
                     required: ["bearer"]),
+                V.closedObject(
+                    "AWS Signature Version 4.",
+                    properties: [
+                        "aws-sigv4": V.closedObject(
+                            "Sign each request with AWS Signature Version 4; keys not given come from "
+                                + "`AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`/`AWS_SESSION_TOKEN`, else a profile "
+                                + "of `~/.aws/credentials` (`AWS_PROFILE`).",
+                            properties: [
+                                "service": V.text("The signing name of the service: `s3`, `sts`, `execute-api`, …"),
+                                "region": V.text(
+                                    "The region (default `AWS_REGION`, `AWS_DEFAULT_REGION`, then the profile's)."),
+                                "access-key-id": V.text("The access key ID; usually `${{ secrets.NAME }}`."),
+                                "secret-access-key": V.text("The secret access key; usually `${{ secrets.NAME }}`."),
+                                "session-token": V.text("The session token of a temporary key."),
+                                "profile": V.text(
+                                    "A profile of `~/.aws/credentials` and `~/.aws/config` instead of the environment."),
+                                "payload": V.text(
+                                    "`signed` (the body's SHA-256) or `unsigned` (`UNSIGNED-PAYLOAD`, S3 only; the "
+                                        + "default for a `body-file` sent to S3)."),
+                            ],
+                            required: ["service"])
+                    ],
+                    required: ["aws-sigv4"]),
             ])
         let proxy = V.text(
             "A proxy URL such as `http://proxy:3128`, or `none` for no proxy; without it libcurl reads "

@@ -95,8 +95,11 @@ package struct RequestPlan: Sendable, Equatable {
             }
         }
         // `auth` (the step's, else the defaults') writes `Authorization` over any header of that name.
+        // `aws-sigv4` signs the request once built, when it is sent (`AWSRequestSigning`).
         if let auth = http.transport.auth ?? defaults.transport.auth {
-            if placeholders, case .basic = auth {
+            if case .awsSigV4 = auth {
+                // Signed by the runner for each attempt, with the clock of its sending.
+            } else if placeholders, case .basic = auth {
                 // The encoded pair hides the password from the masker's eye; show none of it.
                 set("Authorization", "Basic ***")
             } else {

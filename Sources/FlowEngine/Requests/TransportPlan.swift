@@ -105,6 +105,11 @@ extension HTTPAuth {
             return "Basic " + Base64.encode(Array((try text(user) + ":" + (try text(password))).utf8))
         case .bearer(let token):
             return "Bearer " + (try text(token))
+        case .awsSigV4(let settings):
+            // An `http` step signs each request itself (`AWSRequestSigning`); nothing else signs yet.
+            throw StepError(
+                "'aws-sigv4' signs the requests of an 'http' step; this step's requests cannot be signed",
+                at: settings.location)
         }
     }
 }

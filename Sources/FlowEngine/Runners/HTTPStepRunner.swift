@@ -26,13 +26,16 @@ struct HTTPStepRunner: Sendable {
     /// Starts the step; the future's value is the `result` object and the attempts made.
     func run(_ step: Step, _ http: HTTPStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
         let request: HTTPRequest
+        let signing: AWSRequestSigning?
         let download: HTTPDownload?
         do {
-            request = try makeRequest(step, http, start: start)
+            (request, signing) = try makeRequest(step, http, start: start)
             download = try makeDownload(step, http, start: start)
         } catch {
             return Future.failed(error, on: queue)
         }
+        // The body's hash for `aws-sigv4`, computed once for every attempt (a file is read once).
+        let payload = signing.map { $0.payload(of: request.body, on: queue) }
         let readsBase64 = ResponseBodyFields.readsBase64(step, http)
         let hasIdempotencyKey = request.headers.contains("Idempotency-Key")
         let rules = HTTPRetryRules(
@@ -66,7 +69,13 @@ struct HTTPStepRunner: Sendable {
             // waits its own `retry.delay`. Cancelling the step cancels the timer.
             let delay = Future.delay(attempt == 1 ? http.delay ?? .zero : .zero, on: queue)
             let sent = delay.flatMap(on: queue) { _ in writeAhead(queue) }
-                .flatMap(on: queue) { _ in send(request, download, recording: recording) }
+                .flatMap(on: queue) { _ -> Future<HTTPRequest> in
+                    guard let signing, let payload else { return Future.succeeded(request, on: queue) }
+                    return payload.map(on: queue) { payload in
+                        try signing.sign(request, payload: payload, date: Date())
+                    }
+                }
+                .flatMap(on: queue) { request in send(request, download, recording: recording) }
             sent.whenComplete(on: queue) { result in
                 var error: (any Error)?
                 if case .failure(let failure) = result { error = failure }
@@ -130,7 +139,7 @@ struct HTTPStepRunner: Sendable {
     }
 
     private func makeRequest(_ step: Step, _ http: HTTPStep, start: StepStart<StepResult>) throws(StepError)
-        -> HTTPRequest
+        -> (HTTPRequest, AWSRequestSigning?)
     {
         let texts = [http.url] + http.query.map(\.value) + http.headers.map(\.value) + bodyTexts(http.body)
         let scope = values.scope(
@@ -191,7 +200,13 @@ struct HTTPStepRunner: Sendable {
         request.version = http.version.flatMap { HTTPVersion(rawValue: $0.rawValue) }
         try transportContext.apply(
             http.transport, defaults: defaults.http, to: &request, at: http.location, scope: scope, masker: masker)
-        return request
+        var signing: AWSRequestSigning?
+        if case .awsSigV4(let auth)? = http.transport.auth ?? defaults.http.transport.auth {
+            signing = try AWSRequestSigning(
+                auth, environment: transportContext.environment, masker: masker,
+                text: { text throws(StepError) in try text.string(in: scope) })
+        }
+        return (request, signing)
     }
 
     /// `http.timeout`, else `defaults.http.timeout`; else, when no `timeout` bounds the whole

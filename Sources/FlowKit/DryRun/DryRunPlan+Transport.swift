@@ -13,6 +13,9 @@ extension DryRunPlan {
         if let auth = settings.auth ?? defaults.transport.auth, case .basic(let user, _) = auth {
             lines.append("      auth basic as \(renderText(user)) (password masked)")
         }
+        if case .awsSigV4(let aws)? = settings.auth ?? defaults.transport.auth {
+            lines.append("      " + awsSigV4Line(aws))
+        }
         do {
             let plan = try TransportPlan(
                 settings.overriding(defaults.transport), noProxy: defaults.noProxy,

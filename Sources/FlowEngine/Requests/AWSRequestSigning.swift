@@ -1,0 +1,129 @@
+import Dispatch
+import FlowAWS
+import FlowDSL
+import FlowDigest
+import FlowHTTP
+import FlowTasks
+import Foundation
+
+/// `auth: { aws-sigv4: … }` of a step, resolved: the signer (credentials from the step's keys, the
+/// environment or a profile; the region) and how the body is signed. Each attempt is signed anew
+/// with the clock of its sending (a signature is good for 15 minutes; retries may wait longer).
+struct AWSRequestSigning: Sendable {
+    let signer: SigV4Signer
+    /// `payload:`: true unsigned, false signed, nil the default (unsigned for a file sent to S3).
+    let unsignedPayload: Bool?
+    /// Where `aws-sigv4:` is written, for errors.
+    let location: SourceLocation
+
+    /// Resolves `auth` for a request; the secret key, the token and the key ID are added to
+    /// `masker`, so no output, report or journal shows them, wherever they came from.
+    init(
+        _ auth: AWSSigV4Auth, environment: [String: String], masker: SecretMasker,
+        text: (ScalarText) throws(StepError) -> String
+    ) throws(StepError) {
+        let service = try text(auth.service)
+        var profile: String?
+        if let written = auth.profile { profile = try text(written) }
+        let chain = AWSCredentialChain(environment: environment)
+        var found: AWSCredentialChain.Found?
+        let credentials: AWSCredentials
+        if let id = auth.accessKeyID, let secret = auth.secretAccessKey {
+            var token: String?
+            if let written = auth.sessionToken { token = try text(written) }
+            credentials = AWSCredentials(
+                accessKeyID: try text(id), secretAccessKey: try text(secret), sessionToken: token)
+        } else {
+            do throws(AWSCredentialError) {
+                found = try chain.credentials(profile: profile)
+            } catch {
+                throw StepError(error.description, at: auth.location)
+            }
+            credentials = found!.credentials
+        }
+        for value in [credentials.secretAccessKey, credentials.sessionToken, credentials.accessKeyID] {
+            if let value, !value.isEmpty { masker.add(value) }
+        }
+        let region: String
+        if let written = auth.region {
+            region = try text(written)
+        } else if let fromChain = chain.region(profile: profile, found: found) {
+            region = fromChain
+        } else {
+            throw StepError(
+                "aws-sigv4 has no region: give 'region', or set AWS_REGION (or a 'region' in the profile's config)",
+                at: auth.location)
+        }
+        signer = SigV4Signer(credentials: credentials, region: region, service: service)
+        unsignedPayload = auth.unsignedPayload
+        location = auth.location
+    }
+
+    /// `request` signed at `date` with `payload`: its URL as signed, the signer's headers in place
+    /// of any of the same names.
+    func sign(_ request: HTTPRequest, payload: SigV4Payload, date: Date) throws(StepError) -> HTTPRequest {
+        var signed = request
+        let headers = request.headers.map { (name: $0.0, value: $0.1) }
+        let signature: SigV4Signature
+        do {
+            signature = try signer.sign(
+                method: request.method, url: request.fullURL, headers: headers, payload: payload, date: date)
+        } catch {
+            throw StepError(error.description, at: location)
+        }
+        signed.url = signature.url
+        signed.query = []
+        for name in SigV4Signer.ownedHeaderNames { signed.headers.remove(name) }
+        for header in signature.headers { signed.headers.add(header.name, header.value) }
+        // The signature and the token go to the signed URL's origin only, as other credentials do.
+        signed.originBoundHeaders += ["Authorization", "X-Amz-Security-Token"]
+        return signed
+    }
+
+    /// What the signature says of `body`: the hash of a body in memory; for a file, the hash of
+    /// its bytes, read on a thread of its own (file reads stay off the Dispatch pool), unless the
+    /// payload is unsigned (the default for S3, which then does not read the file twice).
+    func payload(of body: HTTPBody, on queue: DispatchQueue) -> Future<SigV4Payload> {
+        let unsigned = unsignedPayload ?? false
+        switch body {
+        case .empty:
+            return Future.succeeded(unsigned ? .unsigned : .empty, on: queue)
+        case .bytes(let bytes):
+            return Future.succeeded(unsigned ? .unsigned : .bytes(bytes), on: queue)
+        case .reused, .multipart:
+            if unsignedPayload ?? signer.s3 { return Future.succeeded(.unsigned, on: queue) }
+            return Future.failed(
+                StepError(
+                    "aws-sigv4 cannot sign a multipart body's hash; for S3 write 'payload: unsigned'", at: location),
+                on: queue)
+        case .file(let path, let offset, let length):
+            if unsignedPayload ?? signer.s3 { return Future.succeeded(.unsigned, on: queue) }
+            let promise = Promise<SigV4Payload>(on: queue)
+            let location = location
+            Thread {
+                do {
+                    promise.succeed(.sha256(try Self.sha256(path: path, offset: offset, length: length)))
+                } catch {
+                    promise.fail(StepError("cannot read '\(path)' to sign it: \(error)", at: location))
+                }
+            }.start()
+            return promise.future
+        }
+    }
+
+    /// The hex SHA-256 of `length` bytes of the file at `path` from `offset`.
+    static func sha256(path: String, offset: Int64, length: Int64) throws -> String {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(offset))
+        var hash = SHA256()
+        var left = length
+        while left > 0 {
+            let piece = try handle.read(upToCount: Int(min(left, 1 << 20))) ?? Data()
+            if piece.isEmpty { throw CocoaError(.fileReadTooLarge) }
+            hash.update(data: piece)
+            left -= Int64(piece.count)
+        }
+        return hash.finalize().hexString
+    }
+}
