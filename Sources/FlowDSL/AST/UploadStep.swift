@@ -4,6 +4,8 @@ public enum UploadProtocol: String, Sendable, Hashable, CaseIterable {
     case tus
     /// One PUT per chunk with `Content-Range: bytes a-b/total`.
     case contentRange = "content-range"
+    /// S3's multipart upload: CreateMultipartUpload, UploadPart in parallel, CompleteMultipartUpload.
+    case s3
 }
 
 /// An `upload:` step: a file sent in chunks, resumable after errors.
@@ -27,6 +29,8 @@ public struct UploadStep: Sendable, Hashable {
     public let metadata: [NamedValue]
     /// `tls`, `auth`, `proxy` and `cookies` of every request of the upload.
     public var transport = HTTPTransportSettings()
+    /// The keys of `protocol: s3` (region, parts in flight, storage class…); nil for other protocols.
+    public var s3: S3UploadSettings?
     /// What the final response must look like.
     public let expect: Expectation
     /// Where `upload:` is written.
