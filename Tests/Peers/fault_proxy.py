@@ -16,6 +16,9 @@ A FAULT is TARGET:KIND[:N], where TARGET is chunk=K (the K-th PUT/PATCH with a b
   drop-response   forward the whole request, let the server answer, close without the answer
   corrupt         forward the request with body byte N flipped
   fake-done       answer 200 with `Range: bytes=0-0` without asking the server
+  stall           forward N body bytes, then neither read nor answer for a minute
+  error-200       read the request, answer 200 with an S3 <Error> body (InvalidPart, its message
+                  holding an ESC character) without asking the server, as S3 may answer a Complete
 Faults are logged as `<n> fault <KIND>`.
 """
 import socket
@@ -93,6 +96,18 @@ def serve(client):
             if kind == "fake-done":
                 client.sendall(b"HTTP/1.1 200 OK\r\nRange: bytes=0-0\r\nContent-Length: 0\r\n\r\n")
                 continue
+            if kind == "error-200":
+                while len(buf) < length:
+                    data = client.recv(65536)
+                    if not data:
+                        return
+                    buf += data
+                buf = buf[length:]
+                body = (b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>InvalidPart</Code>'
+                        b"<Message>One or more parts could not be found \x1b[31mred</Message></Error>")
+                client.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: %d\r\n\r\n"
+                               % len(body) + body)
+                continue
             upstream = socket.create_connection(("127.0.0.1", UPSTREAM))
             first, lines = without_connection_headers(head)
             upstream.sendall(b"\r\n".join([first] + lines + [b"Connection: close", b"", b""]))
@@ -104,6 +119,12 @@ def serve(client):
                         upstream.close()
                         return
                 piece, buf = buf[:remaining], buf[remaining:]
+                if kind == "stall" and sent + len(piece) >= amount:
+                    upstream.sendall(piece[: amount - sent])
+                    threading.Event().wait(60)
+                    upstream.close()
+                    client.close()
+                    return
                 if kind in ("cut", "reset") and sent + len(piece) >= amount:
                     upstream.sendall(piece[: amount - sent])
                     upstream.close()

@@ -4,6 +4,8 @@ package enum UploadProtocol: String, Sendable, Hashable, CaseIterable {
     case tus
     /// One PUT per chunk with `Content-Range: bytes a-b/total`.
     case contentRange = "content-range"
+    /// S3's multipart upload: CreateMultipartUpload, UploadPart in parallel, CompleteMultipartUpload.
+    case s3
 }
 
 /// An `upload:` step: a file sent in chunks, resumable after errors.
@@ -27,6 +29,8 @@ package struct UploadStep: Sendable, Hashable {
     package let metadata: [NamedValue]
     /// `tls`, `auth`, `proxy` and `cookies` of every request of the upload.
     package var transport = HTTPTransportSettings()
+    /// The keys of `protocol: s3` (region, parts in flight, storage class…); nil for other protocols.
+    package var s3: S3UploadSettings?
     /// What the final response must look like.
     package let expect: Expectation
     /// Where `upload:` is written.

@@ -68,6 +68,11 @@ extension Workflow {
                         method: upload.method, chunkSize: size, headers: upload.headers,
                         metadata: upload.metadata, expect: upload.expect, location: upload.location)
                     resized.transport = upload.transport
+                    resized.s3 = upload.s3.map { settings in
+                        var settings = settings
+                        settings.partSizeGiven = true
+                        return settings
+                    }
                     kind = .upload(resized)
                 }
             case .http(let request):

@@ -1,8 +1,8 @@
 internal import CXMLShim
 
 /// XPath 1.0 over XML and HTML documents, through libxml2 (in the `CXMLShim` C target, so that
-/// no libxml2 type or global reaches Swift).
-enum XPath {
+/// no libxml2 type or global reaches Swift). `package`: FlowEngine reads S3's XML answers with it.
+package enum XPath {
     /// Why `expression` is not valid XPath 1.0, or `nil` when it compiles.
     static func problem(_ expression: String) -> String? {
         guard !expression.utf8.contains(0) else { return "it contains a NUL character" }
@@ -15,15 +15,15 @@ enum XPath {
     }
 
     /// What went wrong: the document did not parse, or the expression did not compile or run.
-    struct Problem: Error {
-        let message: String
+    package struct Problem: Error {
+        package let message: String
     }
 
     /// `expression` evaluated on `document` (UTF-8 text): a node set is an array of the nodes'
     /// string values (an element's text, an attribute's value), in document order; a string,
     /// a number or a boolean is itself. `namespaces` maps prefixes to URIs, beside those the
     /// document declares (the default one as `_`).
-    static func evaluate(
+    package static func evaluate(
         _ expression: String, in document: String, html: Bool, namespaces: [(prefix: String, uri: String)] = []
     ) throws(Problem) -> Value {
         guard !expression.utf8.contains(0) else { throw Problem(message: "the XPath contains a NUL character") }

@@ -11,6 +11,7 @@ extension StepParser {
     static let bodyKeys = ["json", "form", "body", "body-file", "multipart"]
     static let uploadKeys =
         ["file", "url", "protocol", "method", "chunk-size", "headers", "metadata", "expect"] + transportKeys
+        + s3UploadKeys
 
     mutating func parseHTTP(_ kindEntry: NodeReader.Entry, stepExpect: NodeReader.Entry?, id: String) -> HTTPStep? {
         guard let entries = reader.mapping(kindEntry.value, "'http'") else { return nil }
@@ -84,7 +85,7 @@ extension StepParser {
             reader.error(
                 "'upload' has no \(missing.joined(separator: ", "))",
                 at: kindEntry.keyNode,
-                hint: "an upload needs 'file', 'url' and 'protocol' (tus or content-range)"
+                hint: "an upload needs 'file', 'url' and 'protocol' (tus, content-range or s3)"
             )
         }
         let file = field["file"].flatMap { reader.text($0.value, "'file'") }
@@ -116,6 +117,7 @@ extension StepParser {
             location: reader.location(kindEntry.keyNode)
         )
         step.transport = transport
+        step.s3 = parseS3Upload(field, uploadProtocol: uploadProtocol, chunkSizeGiven: field["chunk-size"] != nil)
         return step
     }
 

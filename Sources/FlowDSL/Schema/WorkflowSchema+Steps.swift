@@ -253,10 +253,17 @@ extension WorkflowSchema {
             "A chunked file upload.",
             properties: [
                 "file": V.text("The file to upload."),
-                "url": V.text("Where to upload: the tus creation URL, or the Content-Range target."),
-                "protocol": V.choice("The upload protocol.", ["tus", "content-range"]),
+                "url": V.text(
+                    "Where to upload: the tus creation URL, the Content-Range target, or the S3 object's URL."),
+                "protocol": V.choice("The upload protocol.", ["tus", "content-range", "s3"]),
                 "method": methodDefinition("The method of each Content-Range chunk (default PUT)."),
-                "chunk-size": V.orExpression("The size of each chunk (default 5MiB).", V.ref("size")),
+                "chunk-size": V.orExpression(
+                    "The size of each chunk (default 5MiB; s3: chosen from the file's size).", V.ref("size")),
+                "chunks-in-flight": V.integer("s3: parts sent at once (default 4, at most 64).", minimum: 1),
+                "region": V.text("s3: the signing region (default from the host, else AWS_REGION, else us-east-1)."),
+                "storage-class": V.text("s3: the object's storage class (`x-amz-storage-class`)."),
+                "content-type": V.text("s3: the object's Content-Type (default from the file's extension)."),
+                "checksum": V.choice("s3: the checksum of every part (default sha256).", ["sha256", "md5"]),
                 "headers": V.map("Headers sent with every request of the upload.", values: V.scalar),
                 "metadata": V.map("tus `Upload-Metadata` pairs (filename and filetype are added).", values: V.scalar),
                 "tls": V.ref("tls", "TLS certificates (over `defaults.http.tls`, key by key)."),

@@ -19,9 +19,14 @@ struct UploadDurability: Sendable {
         TransferSession?, (@Sendable (String, Int64) -> Void)?
     ) {
         let key = TransferKey(step: prefix + step, item: HTTPDurability.itemIndex(locals))
-        let kind = target.uploadProtocol == .tus ? "tus" : "content-range"
+        let kind = target.uploadProtocol.rawValue
         var adopted = prior[key]
         if let session = adopted, session.kind != kind || (kind == "content-range" && session.target != target.url) {
+            adopted = nil
+        }
+        // An S3 session is the object's URL with its uploadId: another object's is not continued.
+        if let session = adopted, kind == "s3", S3MultipartSession.uploadID(of: session.target, url: target.url) == nil
+        {
             adopted = nil
         }
         guard let recorder else { return (adopted, nil) }

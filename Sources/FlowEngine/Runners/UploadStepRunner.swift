@@ -31,20 +31,25 @@ struct UploadStepRunner: Sendable {
             return .failed(error, on: queue)
         }
         let (adopted, record) = durability.session(step: step.id, locals: start.locals, target: target)
+        if upload.uploadProtocol == .s3 {
+            return runS3(step, upload, target: target, start: start, adopted: adopted, record: record)
+        }
         let session = UploadSession(
             target: target, client: client, rules: UploadRetryRules(step.retry ?? defaults.retry), masker: masker,
             cleanups: cleanups, queue: queue, report: start.report, adopted: adopted, recordSession: record)
-        let values = values
-        return session.start().map(on: queue) { outcome in
-            let result = Self.result(of: outcome)
-            guard upload.expect.status.matches(outcome.response.status) else {
-                throw StepError(
-                    "the upload's final response was \(outcome.response.status), expected \(upload.expect.status)",
-                    at: upload.expect.location ?? upload.location)
-            }
-            try HTTPStepRunner.check(upload.expect, result: result, values: values, start: start, masker: masker)
-            return (result, outcome.attempts)
+        return session.start().map(on: queue) { outcome in try checked(outcome, upload, start: start) }
+    }
+
+    /// Checks the final response of an upload against `expect`; the `result` and attempts.
+    func checked(_ outcome: UploadOutcome, _ upload: UploadStep, start: StepStart<StepResult>) throws -> (Value, Int) {
+        let result = Self.result(of: outcome)
+        guard upload.expect.status.matches(outcome.response.status) else {
+            throw StepError(
+                "the upload's final response was \(outcome.response.status), expected \(upload.expect.status)",
+                at: upload.expect.location ?? upload.location)
         }
+        try HTTPStepRunner.check(upload.expect, result: result, values: values, start: start, masker: masker)
+        return (result, outcome.attempts)
     }
 
     /// `result` for an upload: the final response's status and headers, where the upload lives,
@@ -57,7 +62,7 @@ struct UploadStepRunner: Sendable {
         return .object(fields)
     }
 
-    private func makeTarget(_ step: Step, _ upload: UploadStep, start: StepStart<StepResult>) throws(StepError)
+    func makeTarget(_ step: Step, _ upload: UploadStep, start: StepStart<StepResult>) throws(StepError)
         -> UploadTarget
     {
         let texts = [upload.file, upload.url] + upload.headers.map(\.value) + upload.metadata.map(\.value)

@@ -85,7 +85,8 @@ final class UploadSession: @unchecked Sendable {
         self.queue = DispatchQueue(label: "flow.upload", target: queue)
         self.report = report
         switch target.uploadProtocol {
-        case .contentRange: driver = ContentRangeDriver()
+        // `s3` uploads run in `S3MultipartSession`, never here.
+        case .contentRange, .s3: driver = ContentRangeDriver()
         case .tus: driver = TusDriver()
         }
         promise = Promise(on: queue)

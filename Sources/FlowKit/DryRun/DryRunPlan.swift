@@ -239,7 +239,12 @@ package struct DryRunPlan {
         case .uses(let uses):
             lines += describe(uses, id: prefix + step.id, suffix: suffix)
         case .upload(let upload):
-            let method = upload.uploadProtocol == .tus ? "POST+PATCH" : (upload.method ?? .put).rawValue
+            let method =
+                switch upload.uploadProtocol {
+                case .tus: "POST+PATCH"
+                case .s3: "POST+PUT"
+                case .contentRange: (upload.method ?? .put).rawValue
+                }
             lines.append(
                 "  \(prefix)\(step.id): upload \(upload.uploadProtocol.rawValue) \(method) \(uploadURL(upload.url))\(suffix)"
             )
@@ -450,6 +455,7 @@ package struct DryRunPlan {
 
     /// "file /a.bin (1048576 bytes): 11 chunks × 100KiB, last 24KiB", from `stat` only.
     private func chunkPlan(_ upload: UploadStep) -> String {
+        if let s3 = upload.s3 { return partPlan(upload, s3) }
         let path = resolved(render(upload.file))
         let chunk = SizeSyntax.format(upload.chunkSize)
         if path.contains("<") {

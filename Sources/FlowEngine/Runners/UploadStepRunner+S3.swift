@@ -1,0 +1,61 @@
+import FlowAWS
+import FlowDSL
+import FlowTasks
+import Foundation
+
+extension UploadStepRunner {
+    /// Runs an `upload` with `protocol: s3`: evaluates its S3 keys, plans the parts from the file's
+    /// size, and runs an `S3MultipartSession`.
+    func runS3(
+        _ step: Step, _ upload: UploadStep, target: UploadTarget, start: StepStart<StepResult>,
+        adopted: TransferSession?, record: (@Sendable (String, Int64) -> Void)?
+    ) -> Future<(Value, Int)> {
+        let s3Target: S3UploadTarget
+        do {
+            s3Target = try makeS3Target(step, upload, base: target, start: start)
+        } catch {
+            return .failed(error, on: queue)
+        }
+        let session = S3MultipartSession(
+            target: s3Target, client: client, rules: UploadRetryRules(step.retry ?? defaults.retry), masker: masker,
+            cleanups: cleanups, queue: queue, report: start.report, adopted: adopted, recordSession: record)
+        return session.start().map(on: queue) { outcome in try checked(outcome, upload, start: start) }
+    }
+
+    private func makeS3Target(
+        _ step: Step, _ upload: UploadStep, base: UploadTarget, start: StepStart<StepResult>
+    ) throws(StepError) -> S3UploadTarget {
+        let settings = upload.s3 ?? S3UploadSettings()
+        let texts = [settings.region, settings.storageClass, settings.contentType].compactMap { $0 }
+        let scope = values.scope(for: texts, records: start.records, locals: start.locals)
+        let partSize = S3UploadSettings.partSize(
+            forFileSize: base.file.size, given: settings.partSizeGiven ? upload.chunkSize : nil)
+        if let problem = S3UploadSettings.problem(fileSize: base.file.size, partSize: partSize) {
+            throw StepError(problem, at: upload.location)
+        }
+        guard let components = URLComponents(string: base.url), components.path.count > 1 else {
+            throw StepError(
+                "an S3 upload's url is the object's: http(s)://HOST/BUCKET/KEY or http(s)://BUCKET.HOST/KEY, not "
+                    + masker(base.url), at: upload.url.location)
+        }
+        let credentials: AWSCredentials?
+        do {
+            credentials = try S3Signing.environmentCredentials(transportContext.environment)
+        } catch {
+            throw StepError(error.message, at: upload.location)
+        }
+        let region = S3UploadTarget.region(
+            given: try settings.region.map { text throws(StepError) in try text.string(in: scope) }, url: base.url,
+            environment: transportContext.environment)
+        return S3UploadTarget(
+            base: base, region: region, partSize: partSize,
+            partCount: S3UploadSettings.partCount(fileSize: base.file.size, partSize: partSize),
+            partsInFlight: settings.partsInFlight,
+            storageClass: try settings.storageClass.map { text throws(StepError) in try text.string(in: scope) },
+            contentType: try settings.contentType.map { text throws(StepError) in try text.string(in: scope) }
+                ?? UploadTarget.mediaType(of: base.file.path),
+            checksum: settings.checksum,
+            metadata: base.metadata.filter { entry in upload.metadata.contains { $0.name == entry.0 } },
+            signer: credentials.map { S3Signing.signer(credentials: $0, region: region) })
+    }
+}

@@ -1,0 +1,262 @@
+import FlowDigest
+import Foundation
+import Testing
+
+/// `upload` with `protocol: s3` against moto's server (`scripts/s3-peer`): every object checked
+/// byte for byte by boto3, faults injected by `Tests/Peers/fault_proxy.py` between flow and moto,
+/// and `kill -9` in a loop followed by `--resume`.
+@Suite(.serialized, .s3Peer) struct S3UploadTests {
+    /// A folder with a file to upload and a workflow that uploads it to `bucket/key`.
+    struct Case {
+        let folder: URL
+        let file: URL
+        let workflow: URL
+        let state: String
+        let bucket: String
+        let key: String
+
+        init(
+            _ name: String, size: Int, endpoint: String, keys upload: String = "", stepKeys: String = ""
+        ) throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-s3-\(name)-\(UUID())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            file = folder.appendingPathComponent("object.bin")
+            try Self.randomFile(size).write(to: file)
+            bucket = "flow-\(name)"
+            key = "dir/\(name).bin"
+            workflow = folder.appendingPathComponent("upload.yaml")
+            state = folder.appendingPathComponent("state").path
+            let text = """
+                version: 1
+                steps:
+                  put:
+                \(stepKeys.isEmpty ? "" : "    " + stepKeys + "\n")    upload:
+                      file: object.bin
+                      url: \(endpoint)/\(bucket)/\(key)
+                      protocol: s3
+                \(upload.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
+                    outputs:
+                      sha256: ${{ result.sha256 }}
+                  show:
+                    needs: put
+                    run: echo "sha256 ${{ steps.put.outputs.sha256 }}"
+
+                """
+            try text.write(to: workflow, atomically: true, encoding: .utf8)
+        }
+
+        var sha256: String { SHA256.hash(data: (try? Data(contentsOf: file)) ?? Data()).hexString }
+
+        func remove() {
+            try? FileManager.default.removeItem(at: folder)
+        }
+
+        /// Random bytes from the system's generator, a page at a time (fast enough for 200 MiB).
+        static func randomFile(_ size: Int) -> Data {
+            var data = Data(count: size)
+            data.withUnsafeMutableBytes { bytes in
+                var generator = SystemRandomNumberGenerator()
+                let words = bytes.bindMemory(to: UInt64.self)
+                for index in words.indices { words[index] = generator.next() }
+                for index in (words.count * 8)..<size { bytes[index] = UInt8.random(in: 0...255, using: &generator) }
+            }
+            return data
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2))) func partsGoInParallelAndTheObjectIsTheFileByteForByte() async throws {
+        let peer = try S3Peer.required()
+        let test = try Case(
+            "parallel", size: 21 * 1024 * 1024 + 123, endpoint: peer.endpoint,
+            keys: "chunk-size: 5MiB\nchunks-in-flight: 3\nstorage-class: STANDARD_IA\nmetadata: { owner: ci }")
+        defer { test.remove() }
+        try await peer.createBucket(test.bucket)
+        let run = try await FlowProcess.run(
+            ["run", test.workflow.path, "--state-dir", test.state], environment: peer.environment)
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("sha256 \(test.sha256)"), "\(run.stdout)")
+        try await peer.expectObject(test.bucket, test.key, equals: test.file)
+    }
+
+    @Test(.timeLimit(.minutes(2))) func withoutAPartSizeFlowChoosesOneAndTheDryRunSaysSo() async throws {
+        let peer = try S3Peer.required()
+        let test = try Case(
+            "chosen", size: 9 * 1024 * 1024 + 7, endpoint: peer.endpoint, keys: "checksum: md5\ncontent-type: text/csv")
+        defer { test.remove() }
+        let dry = try await FlowProcess.run(["run", test.workflow.path, "--dry-run"], environment: peer.environment)
+        #expect(dry.exitCode == 0, "\(dry.stdout)\(dry.stderr)")
+        #expect(dry.stdout.contains("upload s3 POST+PUT"), "\(dry.stdout)")
+        #expect(
+            dry.stdout.contains(
+                "(9437191 bytes): 2 parts × 8MiB (chosen from the file's size), last 1048583B, 4 in flight"),
+            "\(dry.stdout)")
+        try await peer.createBucket(test.bucket)
+        let run = try await FlowProcess.run(
+            ["run", test.workflow.path, "--state-dir", test.state], environment: peer.environment)
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        try await peer.expectObject(test.bucket, test.key, equals: test.file)
+    }
+
+    @Test func aPartSizeS3RefusesIsAnErrorBeforeAnythingRuns() async throws {
+        let test = try Case("small", size: 10, endpoint: "http://127.0.0.1:9", keys: "chunk-size: 1MiB")
+        defer { test.remove() }
+        let run = try await FlowProcess.run(["validate", test.workflow.path])
+        #expect(run.exitCode != 0)
+        #expect(run.stderr.contains("an S3 part must be 5MiB to 5GiB"), "\(run.stderr)")
+        #expect(run.stderr.contains("upload.yaml:"), "\(run.stderr)")
+    }
+
+    /// A part cut mid-body, a part whose answer is lost (after moto stored it), and a Complete
+    /// whose answer is lost: each is sent again, and the object is still the file.
+    @Test(
+        .timeLimit(.minutes(2)),
+        arguments: [
+            ["chunk=2:cut:1000000"], ["chunk=3:reset:10"], ["chunk=2:drop-response"], ["chunk=5:drop-response"],
+        ])
+    func faultsBetweenFlowAndMotoAreRecoveredFrom(_ faults: [String]) async throws {
+        let peer = try S3Peer.required()
+        let proxy = try await FaultProxy.start(
+            to: peer.port, faults: faults, folder: FileManager.default.temporaryDirectory)
+        defer { proxy.stop() }
+        // 4 parts: chunk=5 is the CompleteMultipartUpload (a POST with a body).
+        let test = try Case(
+            "fault\(faults[0].split(separator: ":")[0].dropFirst(6))\(faults[0].split(separator: ":")[1])",
+            size: 17 * 1024 * 1024, endpoint: "http://127.0.0.1:\(proxy.port)",
+            keys: "chunk-size: 5MiB\nchunks-in-flight: 2")
+        defer { test.remove() }
+        try await peer.createBucket(test.bucket)
+        let run = try await FlowProcess.run(
+            ["run", test.workflow.path, "--state-dir", test.state], environment: peer.environment)
+        #expect(run.exitCode == 0, "\(faults): \(run.stdout)\(run.stderr)")
+        #expect(proxy.lines().contains { $0.contains("fault") }, "\(proxy.lines())")
+        try await peer.expectObject(test.bucket, test.key, equals: test.file)
+    }
+
+    /// S3 may answer a Complete with 200 and an `<Error>` body: the step fails, saying so, with
+    /// the server's text escaped.
+    @Test(.timeLimit(.minutes(2))) func aCompleteAnswered200WithAnErrorFailsTheStep() async throws {
+        let peer = try S3Peer.required()
+        let proxy = try await FaultProxy.start(
+            to: peer.port, faults: ["chunk=3:error-200"], folder: FileManager.default.temporaryDirectory)
+        defer { proxy.stop() }
+        let test = try Case(
+            "error200", size: 6 * 1024 * 1024, endpoint: "http://127.0.0.1:\(proxy.port)",
+            keys: "chunk-size: 5MiB\nchunks-in-flight: 1")
+        defer { test.remove() }
+        try await peer.createBucket(test.bucket)
+        let run = try await FlowProcess.run(
+            ["run", test.workflow.path, "--state-dir", test.state], environment: peer.environment)
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
+        let output = run.stdout + run.stderr
+        #expect(output.contains("answered 200 with an error: InvalidPart"), "\(output)")
+        #expect(!output.contains("\u{1B}[31m"), "\(output)")
+        let missing = try await peer.tool(["missing", test.bucket, test.key])
+        #expect(missing.status == 0, "\(missing.output)")
+    }
+
+    /// A part that stalls: the step's `timeout` cancels it, and without a journal the multipart
+    /// upload is aborted (ListParts then finds no such upload).
+    @Test(.timeLimit(.minutes(2))) func aStalledPartTimesOutAndTheUploadIsAborted() async throws {
+        let peer = try S3Peer.required()
+        let proxy = try await FaultProxy.start(
+            to: peer.port, faults: ["chunk=1:stall:100000"], folder: FileManager.default.temporaryDirectory)
+        defer { proxy.stop() }
+        let test = try Case(
+            "stall", size: 6 * 1024 * 1024, endpoint: "http://127.0.0.1:\(proxy.port)",
+            keys: "chunk-size: 5MiB\nchunks-in-flight: 1", stepKeys: "timeout: 2s")
+        defer { test.remove() }
+        try await peer.createBucket(test.bucket)
+        let run = try await FlowProcess.run(["run", test.workflow.path, "--no-journal"], environment: peer.environment)
+        #expect(run.exitCode != 0, "\(run.stdout)\(run.stderr)")
+        let output = run.stdout + run.stderr
+        let id = try #require(
+            output.firstMatch(of: /aborting the multipart upload (\S+)/).map { String($0.1) }, "\(output)")
+        let parts = try await peer.tool(["list-parts", test.bucket, test.key, id])
+        #expect(parts.status != 0 && parts.output.contains("NoSuchUpload"), "\(parts.output)")
+    }
+
+    /// `kill -9` five times while a 200 MiB file goes up, each time `--resume`: the object is the
+    /// file, and moto was sent each byte at most once more than the parts in flight at each kill.
+    @Test(.timeLimit(.minutes(3))) func killNineFiveTimesThenResumeSendsOnlyWhatIsMissing() async throws {
+        let peer = try S3Peer.required()
+        let proxy = try await FaultProxy.start(
+            to: peer.port, faults: [], folder: FileManager.default.temporaryDirectory)
+        defer { proxy.stop() }
+        let size = 200 * 1024 * 1024
+        let partSize = 5 * 1024 * 1024
+        let inFlight = 4
+        let test = try Case(
+            "kill", size: size, endpoint: "http://127.0.0.1:\(proxy.port)",
+            keys: "chunk-size: 5MiB\nchunks-in-flight: \(inFlight)")
+        defer { test.remove() }
+        try await peer.createBucket(test.bucket)
+        /// The part requests moto was sent so far, and their bytes.
+        func parts() -> (count: Int, bytes: Int) {
+            let lengths = proxy.lines().filter { $0.contains(" PUT ") }.compactMap {
+                Int($0.split(separator: " ").last ?? "")
+            }
+            return (lengths.count, lengths.reduce(0, +))
+        }
+        var kills = 0
+        var arguments = ["run", test.workflow.path, "--state-dir", test.state]
+        while kills < 5 {
+            let before = parts().count
+            let child = try FlowChild(arguments, environment: peer.environment)
+            // Killed once three more parts went out: the upload is recorded, parts are in flight.
+            let going = await FlowChild.wait(for: .seconds(30)) { parts().count >= before + 3 }
+            kill(child.pid, SIGKILL)
+            _ = await child.exitCode(within: .seconds(10))
+            #expect(going, "no progress: \(child.output)\(child.errors)")
+            kills += 1
+            arguments = ["run", test.workflow.path, "--state-dir", test.state, "--resume"]
+        }
+        let last = try await FlowProcess.run(arguments, environment: peer.environment)
+        #expect(last.exitCode == 0, "\(last.stdout)\(last.stderr)")
+        #expect(last.stderr.contains("continuing the multipart upload") || last.stdout.contains("continuing"))
+        try await peer.expectObject(test.bucket, test.key, equals: test.file)
+        let sent = parts().bytes
+        #expect(sent <= size + kills * inFlight * partSize, "\(sent) bytes sent for \(size) after \(kills) kills")
+    }
+
+    /// A file that changed since the interrupted run starts over, saying so: its size and
+    /// modification time, or, when both were put back, a part's checksum.
+    @Test(.timeLimit(.minutes(2))) func aChangedFileStartsOverWithAMessage() async throws {
+        let peer = try S3Peer.required()
+        let proxy = try await FaultProxy.start(
+            to: peer.port, faults: ["chunk=3:stall:1000"], folder: FileManager.default.temporaryDirectory)
+        defer { proxy.stop() }
+        let test = try Case(
+            "changed", size: 16 * 1024 * 1024, endpoint: "http://127.0.0.1:\(proxy.port)",
+            keys: "chunk-size: 5MiB\nchunks-in-flight: 1")
+        defer { test.remove() }
+        try await peer.createBucket(test.bucket)
+        let child = try FlowChild(
+            ["run", test.workflow.path, "--state-dir", test.state], environment: peer.environment)
+        // Two parts confirmed, the third stalled: kill it there.
+        let stalled = await FlowChild.wait(for: .seconds(30)) { proxy.lines().contains { $0.contains("fault stall") } }
+        #expect(stalled)
+        kill(child.pid, SIGKILL)
+        _ = await child.exitCode(within: .seconds(10))
+        // Rewrite the first part's bytes in place, then put the modification time back.
+        let path = test.file.path
+        let before = try FileManager.default.attributesOfItem(atPath: path)
+        var info = stat()
+        stat(path, &info)
+        let handle = try FileHandle(forWritingTo: test.file)
+        try handle.write(contentsOf: Data(repeating: 7, count: 4096))
+        try handle.close()
+        var times = [info.st_atim, info.st_mtim]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+                == before[.modificationDate] as? Date)
+        let resumed = try await FlowProcess.run(
+            ["run", test.workflow.path, "--state-dir", test.state, "--resume"], environment: peer.environment)
+        #expect(resumed.exitCode == 0, "\(resumed.stdout)\(resumed.stderr)")
+        let output = resumed.stdout + resumed.stderr
+        #expect(
+            output.contains("is not what the interrupted run uploaded (the server's part 1 has another"),
+            "\(output)")
+        try await peer.expectObject(test.bucket, test.key, equals: test.file)
+    }
+}
