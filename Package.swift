@@ -7,7 +7,8 @@ let package = Package(
     name: "flow",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "flow", targets: ["flow"])
+        .executable(name: "flow", targets: ["flow"]),
+        .library(name: "FlowKit", targets: ["FlowKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
@@ -54,13 +55,16 @@ let package = Package(
         // own BoringSSL: see "Dependencies" in README.md.
         .target(name: "CDigest", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "FlowDigest", dependencies: ["CDigest"]),
+        // AWS Signature Version 4 and AWS credentials (environment, ~/.aws files), for S3 and any
+        // AWS-style API: see "Dependencies" in README.md.
+        .target(name: "FlowAWS", dependencies: ["FlowDigest"]),
         .target(
             name: "FlowEngine",
             dependencies: [
                 "FlowDSL", "FlowTasks", "FlowHTTP",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
-                "FlowDigest",
+                "FlowDigest", "FlowAWS",
             ]
         ),
         .target(
@@ -81,10 +85,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CSQLiteShim",
             ]),
+        // flow as a library: the one public API (load, validate, dry-run, run, observe, cancel), and
+        // the engine's owner of a whole run (services, processes, journal, reports, outcome).
+        .target(
+            name: "FlowKit",
+            dependencies: ["FlowDSL", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowTasks"]),
         .executableTarget(
             name: "flow",
             dependencies: [
-                "FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowSandbox", "FlowTasks",
+                "FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowKit", "FlowSandbox", "FlowTasks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -105,13 +114,22 @@ let package = Package(
             name: "FlowEngineTests",
             dependencies: ["FlowEngine", "FlowDSL", "FlowTasks", "FlowHTTP", "FlowSandbox", "FlowDigest"]),
         .testTarget(name: "FlowSandboxTests", dependencies: ["FlowSandbox"]),
+        .testTarget(name: "FlowAWSTests", dependencies: ["FlowAWS", "FlowDigest"], resources: [.copy("aws4_testsuite")]),
         .testTarget(
             name: "FlowJournalTests",
             dependencies: ["FlowJournal", "BenchJournal", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowSandbox"]),
         .testTarget(name: "EndToEndTests", dependencies: ["flow", "FlowJournal", "FlowSandbox", "FlowTasks"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Helpers every test target shares (failures, temporary folders, polling, processes): one copy,
+// in Tests/FlowTestSupport, rather than one per target.
+package.targets.append(.target(name: "FlowTestSupport", path: "Tests/FlowTestSupport"))
+for target in package.targets where target.type == .test {
+    target.dependencies.append("FlowTestSupport")
+}
 
 // Every target of ours: Swift 6 language mode (set above) and zero warnings.
 for target in package.targets where target.type != .system {

@@ -184,6 +184,17 @@ CASES = [
                 pod("whale-tmpl")]}},
         "expect": {"completed": True},
     },
+    {
+        "name": "a failed exit handler fails a succeeded workflow",
+        "source": "test/e2e/testdata/retry-workflow-with-failed-exit-handler.yaml, asserted by cli_test.go "
+                  "TestRetryWorkflowWithFailedExitHandler (before its retry)",
+        "workflow": {"metadata": {"name": "retry-workflow-with-failed-exit-handler"}, "spec": {
+            "entrypoint": "hello", "onExit": "exit-handler", "templates": [
+                pod("hello", "echo", "hello"), pod("exit-handler", "exit", "1")]}},
+        "expect": {"phase": "Failed",
+                   "nodes": {"retry-workflow-with-failed-exit-handler": "Succeeded", "onExit": "Failed"},
+                   "node_message": {"onExit": "exit code 1"}, "node_count": 2},
+    },
 ]
 
 
@@ -202,6 +213,8 @@ def check(case, result):
         found = result["nodes"].get(name)
         if found != phase:
             problems.append(f"node {name}: {found}, Argo's test asserts {phase}")
+    if "node_count" in expect and len(result["nodes"]) != expect["node_count"]:
+        problems.append(f"{len(result['nodes'])} nodes, Argo's test asserts {expect['node_count']}")
     for name, text in expect.get("node_message", {}).items():
         if text not in result["messages"].get(name, ""):
             problems.append(f"node {name}: message {result['messages'].get(name)!r}, expected {text!r}")

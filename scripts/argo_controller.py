@@ -173,14 +173,21 @@ class ArgoController:
                 if limit is not None and time.time() - start > int(limit):
                     self.exceed_deadline()
                     break
+                if self.deadline is not None and time.time() - start > self.deadline:
+                    hung = f"hung: still running after {self.deadline} s" + (
+                        " (unresolvable reference " + ", ".join(sorted(set(self.requeued))) + ")"
+                        if self.requeued else "")
+                    break
+                if not changed and not running and limit is not None:
+                    # A requeue that never ends is ended by the workflow's activeDeadlineSeconds
+                    # (operator.go operate → checkDeadline on the next requeue after it passed).
+                    self.wake.wait(min(0.5, max(0.0, start + int(limit) - time.time()) + 0.05))
+                    continue
                 if not changed and not running:
                     # operator.go: a requeue with nothing left to change never ends; Argo leaves the
                     # workflow Running (upstream issue #14337).
                     hung = "hung: " + ("unresolvable reference " + ", ".join(sorted(set(self.requeued)))
                                        if self.requeued else "no node can progress")
-                    break
-                if self.deadline is not None and time.time() - start > self.deadline:
-                    hung = f"hung: still running after {self.deadline} s"
                     break
                 if not changed:
                     self.wake.wait(0.5)
@@ -254,6 +261,9 @@ class ArgoController:
         result = {"phase": phase, "phases": phases, "nodes": nodes, "outputs": outputs, "peaks": self.peaks}
         if hung:
             result["hung"] = hung
+        if self.requeued:
+            # What the last pass could not resolve (dag.go resolveDependencyReferences → ErrRequeue).
+            result["requeued"] = sorted(set(self.requeued))
         if entry is not None and entry.message:
             result["message"] = entry.message
         return result
@@ -532,16 +542,25 @@ class ArgoController:
             if node.type == "TaskGroup":
                 # operator.go processAggregateNodeOutputs: only Succeeded children with outputs count;
                 # each output parameter's values as a JSON list, set only when some child had it.
+                # `tasks.X.outputs.parameters` (varkeys TasksAggregate.Parameters): the JSON list of
+                # the succeeded children's output-parameter maps, set whenever X has children
+                # (`[]` when none succeeded), written by Go's json.Marshal (sorted keys, <>& escaped).
                 lists = {}
                 results = []
+                maps = []
                 for child in node.children:
                     child_node = self.nodes.get(child)
                     if child_node is None or child_node.phase != "Succeeded" or not child_node.outputs:
                         continue
                     if child_node.outputs.get("result") is not None:
                         results.append(self.aggregated(child_node.outputs["result"]))
+                    if child_node.outputs.get("parameters"):
+                        maps.append(dict(child_node.outputs["parameters"]))
                     for key, value in child_node.outputs.get("parameters", {}).items():
                         lists.setdefault(key, []).append(value)
+                if not node.children:
+                    continue
+                values[f"tasks.{name}.outputs.parameters"] = go_json(maps)
                 values[f"tasks.{name}.outputs.result"] = json.dumps(results, separators=(",", ":"))
                 for key, items in lists.items():
                     values[f"tasks.{name}.outputs.parameters.{key}"] = json.dumps(
@@ -967,7 +986,11 @@ class ArgoController:
         stdout = captured[0].decode(errors="replace") if captured else ""
         self.log.write(stdout)
         self.log.flush()
-        if code == 0 and wait_error is None:
+        if template.get("daemon"):
+            # operator.go assessNodeStatus: a daemon's pod that ends, even succeeded, fails its node.
+            phase = "Failed"
+            message = message or "daemon exited"
+        elif code == 0 and wait_error is None:
             phase = "Succeeded"
         elif code == 0:
             phase, message = "Error", wait_error
@@ -984,21 +1007,33 @@ class ArgoController:
             node.ip = self.daemons[name]
             self.finish_daemon(node)
             return
-        probe = template["container"].get("readinessProbe", {})
+        # operator.go assessNodeStatus: a daemon's node is Daemoned only once its pod is Running
+        # and ready. A container that exits first never is (its pod fails, below); one whose
+        # startup probe fails failureThreshold × periodSeconds times is killed by the kubelet
+        # (core/v1 Probe), and with restartPolicy Never its pod fails.
+        container = template["container"]
+        probe = container.get("readinessProbe", {})
         port = (probe.get("httpGet") or probe.get("tcpSocket") or {}).get("port")
         path = (probe.get("httpGet") or {}).get("path", "/")
-        deadline = time.time() + 30
+        startup = container.get("startupProbe") or {}
+        patience = int(startup.get("failureThreshold", 3)) * int(startup.get("periodSeconds", 10)) if startup else 30
+        deadline = time.time() + patience
+        ready = False
         while time.time() < deadline and process.poll() is None:
             try:
-                if port is None:
-                    break
-                if "httpGet" in probe:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2)
-                else:
-                    socket.create_connection(("127.0.0.1", port), timeout=2).close()
+                if port is not None:
+                    if "httpGet" in probe:
+                        urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2)
+                    else:
+                        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+                ready = True
                 break
             except Exception:  # noqa: BLE001 - not ready yet
                 time.sleep(0.1)
+        if not ready:
+            if process.poll() is None:
+                self.terminate(process)
+            return
         node.ip = "127.0.0.1"
         self.finish_daemon(node)
 
@@ -1010,6 +1045,8 @@ class ArgoController:
     def finish(self, node, phase, outputs, message):
         with self.lock:
             if node.phase in ("Pending", "Running"):
+                # operator.go assessNodeStatus: a pod that ended is no longer Daemoned.
+                node.daemoned = False
                 node.phase = phase
                 node.outputs = outputs
                 node.message = message
@@ -1031,6 +1068,12 @@ class ArgoController:
         for process in list(self.started):
             if process.poll() is None:
                 self.terminate(process)
+
+
+def go_json(value):
+    """encoding/json Marshal: compact, map keys sorted, UTF-8 kept, and <, >, & escaped (HTML-safe)."""
+    text = json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def container_mounts(container, controller, pod_dir):

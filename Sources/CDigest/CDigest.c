@@ -14,6 +14,17 @@ void flow_md5_init(MD5_CTX *context) { MD5_Init(context); }
 void flow_md5_update(MD5_CTX *context, const void *bytes, size_t count) { MD5_Update(context, bytes, count); }
 void flow_md5_final(MD5_CTX *context, unsigned char digest[16]) { MD5_Final(digest, context); }
 
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+void flow_hmac_sha256(const void *key, size_t key_count, const void *bytes, size_t count, unsigned char digest[32]) {
+    unsigned int length = 32;
+    // HMAC() reads nothing from an empty key or message, but wants a pointer all the same (Swift
+    // hands NULL for an empty array).
+    static const unsigned char nothing = 0;
+    HMAC(EVP_sha256(), key_count ? key : &nothing, (int)key_count, count ? bytes : &nothing, count, digest, &length);
+}
+
 // CRC-32C (Castagnoli), reflected, polynomial 0x82F63B78: the x86-64 SSE4.2 `crc32` instruction
 // when the CPU has it (checked once at run time), else slicing-by-8 tables (8 bytes a step).
 #include <pthread.h>

@@ -4,13 +4,13 @@ import Testing
 /// The local Argo harness (`scripts/argo-check run`, scripts/argo_controller.py) against Argo's
 /// own expectations, and the exported workflows' defects it shows (issue 28).
 @Suite(.serialized) struct ArgoHarnessConformanceTests {
-    /// Ten DAG workflows of Argo v4.1.2's end-to-end tests (listed with their files and Go tests in
-    /// scripts/argo_conformance.py), run with their pods' commands here, give the workflow and
-    /// node phases those Go tests assert.
+    /// Eleven workflows of Argo v4.1.2's end-to-end tests, ten DAGs and an exit handler (listed
+    /// with their files and Go tests in scripts/argo_conformance.py), run with their pods'
+    /// commands here, give the workflow and node phases those Go tests assert.
     @Test func theHarnessGivesThePhasesArgosOwnTestsAssert() async throws {
         let outcome = try await ArgoExportTests.check(["conformance", "--quiet"])
         #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
-        #expect(outcome.stdout.contains("10 of 10 cases give Argo's phases"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("11 of 11 cases give Argo's phases"), "\(outcome.stdout)")
     }
 
     /// A root task has no `/tmp/flow` in its pod unless the manifest mounts one: the exported
@@ -67,7 +67,7 @@ import Testing
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr.suffix(3000))")
         #expect(run.stdout.contains("\"phase\": \"Failed\""), "\(run.stdout)")
         #expect(run.stdout.contains("\"notify\": \"Succeeded\""), "\(run.stdout)")
-        #expect(run.stderr.contains("flow: step task build Failed: the run failed"), "\(run.stderr.suffix(3000))")
+        #expect(run.stderr.contains("flow: task build Failed: the run failed"), "\(run.stderr.suffix(3000))")
     }
 
     /// A pod lost under a step (deleted or evicted: `--lose-pod`) errors its node with no outputs;
@@ -95,14 +95,34 @@ import Testing
         }
     }
 
-    /// Defect 2 of issue 28, reproduced and not fixed yet: a fail-fast `for-each` with a failed
-    /// item fails its DAG template, which then has no outputs (Argo's dag.go executeDAG), so the
-    /// `always()` step after it reads `{{tasks.items.outputs.parameters.flow}}`, which Argo cannot
-    /// resolve: it requeues forever (resolveDependencyReferences) and the Workflow stays Running,
-    /// while `flow run` exits 1. The harness reports the hang (exit 3).
-    @Test func aFailedFailFastForEachBeforeAnAlwaysStepHangsTheWorkflow() async throws {
+    /// Exports `text` as `name`, runs it plainly and through the harness (with `harness` added to
+    /// `argo-check run`'s arguments); returns `flow run`'s exit code and the harness's outcome.
+    static func bothWays(_ name: String, _ text: String, export: [String] = [], harness: [String] = [])
+        async throws -> (plain: Int32, argo: FlowProcess.Outcome, manifest: String)
+    {
         let scratch = try ArgoExportTests.Scratch()
-        let file = try scratch.write(
+        let file = try scratch.write(name, text)
+        let plain = try await FlowProcess.run(["run", file])
+        let exported = try await FlowProcess.run(["export", "argo", file] + export)
+        #expect(exported.exitCode == 0, "\(exported.stderr)")
+        let manifest = try scratch.write(name + ".argo.yaml", exported.stdout)
+        let validated = try await ArgoExportTests.check(["validate", manifest])
+        #expect(validated.exitCode == 0, "\(validated.stdout)\(validated.stderr)")
+        let run = try await ArgoExportTests.check(
+            ["run", manifest, "--flow", FlowProcess.binary.path, "--mount", "workflow=\(scratch.folder.path)"]
+                + harness)
+        return (plain.exitCode, run, exported.stdout)
+    }
+
+    /// Defect 2 of issue 28: a fail-fast `for-each` with a failed item used to fail its DAG
+    /// template, which then has no outputs (Argo's dag.go executeDAG), so the `always()` step
+    /// after it read `{{tasks.items.outputs.parameters.flow}}`, which Argo cannot resolve: it
+    /// requeues forever (resolveDependencyReferences) and the Workflow stayed Running (the
+    /// harness said "hung", exit 3). The step's DAG now succeeds whatever its items did
+    /// (`continueOn`), hands on Argo's list of its succeeded items' records, and its items'
+    /// phase as the output `status`: the report runs and the Workflow fails, as `flow run` does.
+    @Test func aFailedFailFastForEachBeforeAnAlwaysStepFailsTheWorkflow() async throws {
+        let (plain, run, manifest) = try await Self.bothWays(
             "hang.yaml",
             """
             version: 1
@@ -116,18 +136,110 @@ import Testing
                 if: ${{ always() }}
                 run: echo report
             """)
-        let plain = try await FlowProcess.run(["run", file])
-        #expect(plain.exitCode == 1, "\(plain.stdout)\(plain.stderr)")
-        let export = try await FlowProcess.run(["export", "argo", file])
-        let manifest = try scratch.write("hang.argo.yaml", export.stdout)
-        let run = try await ArgoExportTests.check([
-            "run", manifest, "--flow", FlowProcess.binary.path, "--mount", "workflow=\(scratch.folder.path)",
-        ])
-        #expect(
-            run.stdout.contains("hung: unresolvable reference {{tasks.items.outputs.parameters.flow}}"), "\(run.stdout)"
-        )
-        withKnownIssue("issue 28 defect 2: the exported workflow hangs where flow run fails") {
-            #expect(run.exitCode == 1, "\(run.stdout)")
+        #expect(plain == 1)
+        #expect(!run.stdout.contains("hung"), "\(run.stdout)")
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr.suffix(3000))")
+        #expect(run.stdout.contains("\"phase\": \"Failed\""), "\(run.stdout)")
+        #expect(run.stdout.contains("\"report\": \"Succeeded\""), "\(run.stdout)")
+        #expect(run.stderr.contains("flow: task items Failed: the run failed"), "\(run.stderr.suffix(3000))")
+        // Every record parameter has a default flow reads as a failed step.
+        #expect(manifest.contains("            default: \"{\\\"flow-outputs\\\":1,"), "\(manifest)")
+    }
+
+    /// Defect 9: Argo aggregates the records of succeeded item pods only, so a failed item's
+    /// record is missing from what a dependent reads: flow reads that item as failed (not
+    /// skipped), and a step none of whose items succeeded as failed, where Argo sets no
+    /// `{{tasks.X.outputs.parameters.flow}}` at all (the `always()` step used to wait forever).
+    @Test func aFailedItemReadsAsFailedFromArgosAggregate() async throws {
+        let some = try await Self.bothWays(
+            "some.yaml",
+            """
+            version: 1
+            steps:
+              items:
+                for-each: ${{ range(0, 3) }}
+                fail-fast: false
+                run: "test ${{ item }} != 1"
+              report:
+                needs: items
+                if: ${{ always() }}
+                run: echo report
+            """)
+        #expect(some.plain == 1)
+        #expect(some.argo.exitCode == 1, "\(some.argo.stdout)\(some.argo.stderr.suffix(3000))")
+        #expect(some.argo.stdout.contains("\"report\": \"Succeeded\""), "\(some.argo.stdout)")
+        let report = try JSONSerialization.jsonObject(with: Data(some.argo.stdout.utf8)) as? [String: Any]
+        let outputs = (report?["outputs"] as? [String: [String: String]])?["report"]?["flow"] ?? ""
+        let records = try JSONSerialization.jsonObject(with: Data(outputs.utf8)) as? [String: Any]
+        let items = ((records?["steps"] as? [String: Any])?["items"] as? [String: Any])?["items"] as? [[String: Any]]
+        #expect(items?.map { $0["status"] as? String } == ["succeeded", "failed", "succeeded"], "\(outputs)")
+        #expect((items?[1]["error"] as? String)?.contains("its pod did not succeed on Argo") == true, "\(outputs)")
+
+        let none = try await Self.bothWays(
+            "none.yaml",
+            """
+            version: 1
+            steps:
+              items:
+                for-each: ${{ range(0, 2) }}
+                fail-fast: false
+                run: exit 1
+              report:
+                needs: items
+                if: ${{ always() }}
+                run: echo report
+            """)
+        #expect(none.plain == 1)
+        #expect(!none.argo.stdout.contains("hung"), "\(none.argo.stdout)")
+        #expect(none.argo.exitCode == 1, "\(none.argo.stdout)\(none.argo.stderr.suffix(3000))")
+        #expect(none.argo.stdout.contains("\"report\": \"Succeeded\""), "\(none.argo.stdout)")
+        #expect(none.argo.stdout.contains("none of its items' pods succeeded on Argo"), "\(none.argo.stdout)")
+    }
+
+    /// A pod lost before an `always()` step reported nothing, so the step's reference to its
+    /// records cannot resolve and Argo would requeue it forever: the Workflow's
+    /// `activeDeadlineSeconds` (computed from the timeouts, or `--active-deadline`) ends it
+    /// Failed, as `flow run` fails.
+    @Test func theDeadlineBackstopEndsAWorkflowALostPodHolds() async throws {
+        let text = """
+            version: 1
+            steps:
+              first: { run: sleep 2, timeout: 30s }
+              report: { needs: first, if: "${{ always() }}", run: echo report, timeout: 10s }
+            """
+        let computed = try await Self.bothWays("backstop.yaml", text, export: [])
+        #expect(computed.manifest.contains("\n  activeDeadlineSeconds: 220\n"), "\(computed.manifest)")
+        let run = try await Self.bothWays(
+            "lost.yaml", text, export: ["--active-deadline", "4"], harness: ["--lose-pod", "first"])
+        #expect(run.argo.exitCode == 1, "\(run.argo.stdout)\(run.argo.stderr.suffix(3000))")
+        for line in [
+            "\"phase\": \"Failed\"", "\"first\": \"Error\"", "Step exceeded its deadline",
+            "{{tasks.first.outputs.parameters.flow}} in task report",
+        ] {
+            #expect(run.argo.stdout.contains(line), "\(run.argo.stdout)")
         }
+    }
+
+    /// A service that exits before it is ready fails `flow run` (exit 1). On Argo its daemon
+    /// task fails and the steps waiting for it are Omitted, which alone would leave the
+    /// Workflow Succeeded (its leaf, `flow-outcome`, succeeds): `flow-outcome` reads the
+    /// services' phases too, so the Workflow fails.
+    @Test func aFailedServiceFailsTheWorkflow() async throws {
+        let (plain, run, _) = try await Self.bothWays(
+            "service.yaml",
+            """
+            version: 1
+            services:
+              broken: { run: "exit 3", timeout: 5s }
+            steps:
+              hello: { run: echo hello, timeout: 10s }
+            """, export: ["--service-port", String(try freeLoopbackPort())])
+        #expect(plain == 1)
+        #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr.suffix(3000))")
+        for line in ["\"phase\": \"Failed\"", "\"service-broken\": \"Failed\"", "\"hello\": \"Omitted\""] {
+            #expect(run.stdout.contains(line), "\(run.stdout)")
+        }
+        #expect(
+            run.stderr.contains("flow: task service-broken Failed: the run failed"), "\(run.stderr.suffix(3000))")
     }
 }

@@ -91,6 +91,8 @@ import Testing
         #expect(failure.message.hasPrefix("step 'check' item 1 (\"***\") failed: "), "\(failure.message)")
         #expect(!failure.message.contains("hunter2"))
         #expect(failure.partial.items?.map(\.state) == [.succeeded, .failed, .skipped, .skipped])
+        // The record gives the items so far itself: no reader looks inside the failure.
+        #expect(record.items?.map(\.state) == [.succeeded, .failed, .skipped, .skipped])
         #expect(harness.sandbox.events().count == 2, "no item started after the failure")
     }
 
@@ -118,6 +120,8 @@ import Testing
         #expect(failure.message.hasPrefix("step 'check' item 1 (500) failed: "), "\(failure.message)")
         #expect(failure.message.hasSuffix("(2 of 4 items failed)"))
         #expect(failure.partial.items?.map(\.state) == [.succeeded, .failed, .succeeded, .failed])
+        #expect(record.items?.map(\.state) == [.succeeded, .failed, .succeeded, .failed])
+        #expect(record.produced?.outputs["code"] == .array([.number(200), .null, .number(201), .null]))
         #expect(lines == ["report: [200,null,201,null] failed"])
     }
 

@@ -21,6 +21,9 @@ void flow_md5_init(MD5_CTX *context);
 void flow_md5_update(MD5_CTX *context, const void *bytes, size_t count);
 void flow_md5_final(MD5_CTX *context, unsigned char digest[16]);
 
+/// HMAC-SHA256 of `count` bytes under a key of `key_count` bytes (AWS Signature Version 4).
+void flow_hmac_sha256(const void *key, size_t key_count, const void *bytes, size_t count, unsigned char digest[32]);
+
 /// CRC-32C (Castagnoli) of `count` more bytes after `crc` (0 to start; the result is the final
 /// checksum of everything so far, and the `crc` to pass with the next bytes): the SSE4.2 `crc32`
 /// instruction when the CPU has it, otherwise slicing-by-8 in software.

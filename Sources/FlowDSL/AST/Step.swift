@@ -12,8 +12,10 @@ public indirect enum StepKind: Sendable, Hashable {
     case group(GroupStep)
     /// Another workflow file run as one step.
     case uses(UsesStep)
+    /// A handler the host program registers, run as one step.
+    case call(CallStep)
 
-    /// The key that declares this kind (`http`, `upload`, `run`, `sleep`, `parallel`, `uses`).
+    /// The key that declares this kind (`http`, `upload`, `run`, `sleep`, `parallel`, `uses`, `call`).
     public var keyword: String {
         switch self {
         case .http: return "http"
@@ -22,6 +24,7 @@ public indirect enum StepKind: Sendable, Hashable {
         case .sleep: return "sleep"
         case .group: return "parallel"
         case .uses: return "uses"
+        case .call: return "call"
         }
     }
 }

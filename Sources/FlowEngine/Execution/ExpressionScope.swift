@@ -139,7 +139,7 @@ struct RunValues: Sendable {
         ]
         if let winner = record.winner { fields["winner"] = .string(winner) }
         // A for-each step's items and lists, kept by its failure too (read under continue-on-error).
-        let result = record.output ?? (record.error as? ForEachFailure)?.partial
+        let result = record.produced
         if let items = result?.items {
             fields["items"] = .array(items.map(\.value))
             if record.output == nil { fields["outputs"] = .object(result?.outputs ?? [:]) }

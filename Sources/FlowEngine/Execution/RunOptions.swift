@@ -47,6 +47,8 @@ public struct RunOptions: Sendable {
     public var priorTransfers: [TransferKey: TransferSession] = [:]
     /// Succeeded `for-each` items of the run being resumed, by step id and index (`PriorRun.items`).
     public var priorItems: [String: [Int: PriorItem]] = [:]
+    /// The handlers of the workflow's `call` steps (the app's own code); empty for the command line.
+    public var hostSteps = HostStepRegistry()
     /// Whether this run's own step events go to `recorder`: a called file's run (`uses`, a
     /// `for-each` group's item) tells only its unsafe sends and transfers, under `journalPrefix`.
     var recordsEvents = true
@@ -54,6 +56,9 @@ public struct RunOptions: Sendable {
     var journalPrefix = ""
     /// Unsafe requests sent and not answered, shared with the runs of called files.
     var openSends = OpenUnsafeSends()
+    /// The process groups of the run's commands and services, shared with the runs of called
+    /// files: ending the run ends them, and no other run's (see `ProcessGroups`).
+    public var processGroups = ProcessGroups()
 
     /// Options for a run.
     public init(

@@ -25,7 +25,7 @@ public enum StepRecordsFile {
 
     static func encode(_ record: StepRecord<StepResult>, masker: SecretMasker) -> Value {
         var fields: [String: Value] = ["status": .string(record.state.rawValue)]
-        let result = record.output ?? (record.error as? ForEachFailure)?.partial
+        let result = record.produced
         fields["outputs"] = masked(.object(result?.outputs ?? [:]), masker)
         if record.failureIgnored { fields["failure-ignored"] = .bool(true) }
         if let winner = record.winner { fields["winner"] = .string(winner) }
@@ -140,7 +140,7 @@ extension StepRecordsFile {
     public static func encodeItem(
         _ record: StepRecord<StepResult>, step: Step, upstream: [String: StepRecord<StepResult>], masker: SecretMasker
     ) -> Value {
-        let result = record.output ?? (record.error as? ForEachFailure)?.partial
+        let result = record.produced
         var fields: [String: Value] = [
             "step": .string(step.id), "status": .string(record.state.rawValue),
             "output-names": .array(step.outputs.map { .string($0.name) }),
@@ -175,15 +175,33 @@ extension StepRecordsFile {
     /// what each item's pod wrote (each as text or as the object), merged into one record per
     /// step as the whole run would have it (outputs as lists in item order, `items`, failed when
     /// an item failed), with the records the pods were given.
+    ///
+    /// `{"flow-aggregate": ID, "pods": LIST}` is what an exported workflow gives a dependent of
+    /// fanned-out step ID: Argo's list of the item pods' output maps (`{"flow": TEXT}` each),
+    /// which holds succeeded pods only. An item missing from it reads as failed, and so does
+    /// the step when the list holds none of its items.
     public static func decodeAggregate(_ document: Value, file: String, workflow: Workflow) throws(FormatError)
         -> [String: StepRecord<StepResult>]
     {
+        var document = document
+        var fanned: String?
+        if case .object(let root) = document, case .string(let id)? = root["flow-aggregate"] {
+            guard case .array? = root["pods"] else {
+                throw FormatError(description: "\(file): \"flow-aggregate\" without a \"pods\" list")
+            }
+            fanned = id
+            document = root["pods"] ?? .array([])
+        }
         guard case .array(let elements) = document else { return try decode(document, file: file, workflow: workflow) }
         var records: [String: StepRecord<StepResult>] = [:]
         var entries: [String: [[String: Value]]] = [:]
         for element in elements {
             var item = element
-            if case .string(let text) = element {
+            // Argo's map of a pod's output parameters: the record is under `flow`.
+            if case .object(let outputs) = element, outputs["flow-outputs"] == nil, let flow = outputs["flow"] {
+                item = flow
+            }
+            if case .string(let text) = item {
                 do {
                     item = try Value(jsonText: text)
                 } catch {
@@ -198,6 +216,17 @@ extension StepRecordsFile {
             }
         }
         let steps = Dictionary(workflow.allSteps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        if let fanned, entries[fanned] == nil, records[fanned]?.state != .skipped {
+            guard let step = steps[fanned] else {
+                throw FormatError(description: "\(file) records step '\(fanned)', which \(workflow.file) does not have")
+            }
+            var record = StepRecord<StepResult>(id: fanned, state: .failed)
+            record.error = StepError(
+                "step '\(fanned)': none of its items' pods succeeded on Argo (Argo keeps the outputs of succeeded pods "
+                    + "only)", at: step.location)
+            record.failureIgnored = step.continueOnError
+            records[fanned] = record
+        }
         for (id, fields) in entries {
             guard let step = steps[id] else {
                 throw FormatError(description: "\(file) records step '\(id)', which \(workflow.file) does not have")
@@ -247,7 +276,15 @@ extension StepRecordsFile {
                 item: fields["item"] ?? .null, state: state, outputs: outputs, error: error,
                 attempts: number(fields["attempts"]))
         }
-        let final = items.map { $0 ?? ItemResult(item: .null, state: .skipped, outputs: [:], error: nil, attempts: 0) }
+        // An item with no entry: its pod did not succeed (Argo aggregates succeeded pods only,
+        // `operator.go` `processAggregateNodeOutputs`), so it failed or its pod was lost.
+        let final = items.map {
+            $0
+                ?? ItemResult(
+                    item: .null, state: .failed, outputs: [:],
+                    error: "its pod did not succeed on Argo, which keeps the outputs of succeeded pods only",
+                    attempts: 1)
+        }
         var lists: [String: Value] = [:]
         for name in names { lists[name] = .array(final.map { $0.outputs[name] ?? .null }) }
         let result = StepResult(

@@ -38,10 +38,9 @@ extension WorkflowRun {
             let record = records[qualified.id]
             let started = record?.startedAt.map(\.seconds)
             let finished = record?.finishedAt.map(\.seconds)
-            let partial = (record?.error as? ForEachFailure)?.partial
             let masked: (Value) -> Value = { $0.mappingStrings { masker($0) } }
-            let outputs = (record?.output?.outputs ?? partial?.outputs ?? [:]).mapValues(masked)
-            let items = (record?.output?.items ?? partial?.items)?.enumerated().map { index, item in
+            let outputs = (record?.produced?.outputs ?? [:]).mapValues(masked)
+            let items = record?.items?.enumerated().map { index, item in
                 ItemReport(
                     id: "\(qualified.id)[\(index)]", item: masked(item.item), state: item.state,
                     // Most items have no outputs: no mapping (and no new dictionary) for them.
@@ -55,7 +54,7 @@ extension WorkflowRun {
                 attempts: record?.output?.attempts ?? (record?.startedAt == nil ? 0 : 1), outputs: outputs,
                 winner: record?.winner, error: record?.error.map { masker(String(describing: $0)) },
                 request: record?.output.flatMap { Self.requestLine(of: $0.result) }.map { masker($0) },
-                repetitions: record?.output?.repetitions ?? (record?.error as? RepetitionFailure)?.repetitions,
+                repetitions: record?.repetitions,
                 failureIgnored: record?.failureIgnored == true ? true : nil)
             report.items = items
             return report
@@ -72,7 +71,7 @@ extension WorkflowRun {
 
     /// How many items a `for-each` step's record has (finished or failed), nil when it has none.
     public static func itemCount(_ record: StepRecord<StepResult>?) -> Int? {
-        (record?.output?.items ?? (record?.error as? ForEachFailure)?.partial.items)?.count
+        record?.items?.count
     }
 
     /// The place an error points at, when it is a located step error.

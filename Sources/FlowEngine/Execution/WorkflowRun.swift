@@ -95,6 +95,7 @@ public final class WorkflowRun: Sendable {
             values: runValues, workflowEnvironment: environment, masker: masker, queue: stepQueue,
             defaultRetry: workflow.defaults.retry)
         run.workflowFolder = folder
+        run.processGroups = options.processGroups
         var upload = UploadStepRunner(
             client: client, defaults: workflow.defaults, baseURL: baseURL, values: runValues, masker: masker,
             cleanups: cleanups, queue: stepQueue)
@@ -107,7 +108,10 @@ public final class WorkflowRun: Sendable {
         let nested = NestedRunContext(
             client: client, options: options, queue: queue, onEvent: onEvent, records: nestedRecords,
             cleanups: cleanups)
-        let runners = Runners(http: http, run: run, upload: upload, nested: nested)
+        let host = HostStepRunner(
+            registry: options.hostSteps, values: runValues, masker: masker, queue: stepQueue,
+            defaultRetry: workflow.defaults.retry, cleanups: cleanups)
+        let runners = Runners(http: http, run: run, upload: upload, nested: nested, host: host)
         let concurrency = options.concurrency ?? workflow.concurrency
         let repeatsGroups = workflow.allSteps.contains { step in
             if case .group = step.kind { return step.forEach != nil }
@@ -251,6 +255,7 @@ public final class WorkflowRun: Sendable {
         let run: RunStepRunner
         let upload: UploadStepRunner
         let nested: NestedRunContext
+        let host: HostStepRunner
     }
 
     private static func plan(
@@ -283,6 +288,11 @@ public final class WorkflowRun: Sendable {
                 start.report(.attempt(1))
                 return Future<Void>.delay(duration, on: start.queue).map { _ in (Value.object([:]), 1) }
             }
+        case .call(let call):
+            work = hostLeaf(
+                leaf(step, values: values, masker: runners.http.masker, queue: queue) {
+                    runners.host.run(step, call, start: $0)
+                })
         case .uses(let uses):
             work = usesLeaf(step, uses, workflow: workflow, values: values, context: runners.nested)
         case .sleep(let duration):

@@ -85,7 +85,8 @@ public final class ServiceSet: Sendable {
 
     /// Starts `launch`'s process, kept so that `stop` ends it, and waits until it is ready.
     func started(_ launch: ServiceLaunch, client: HTTPClient) -> (ServiceProcess, Future<ServiceReady>) {
-        let process = ServiceProcess(launch, queue: queue)
+        let process = ServiceProcess(
+            launch, queue: queue, groups: state.withLock { $0.options.processGroups })
         processes.withLock { $0.append(process) }
         return (process, readiness(of: process, client: client))
     }

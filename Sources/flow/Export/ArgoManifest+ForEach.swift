@@ -39,12 +39,19 @@ extension ArgoManifest {
             passed.append((name: "items", value: source))
             innerLoop = ("withParam", .string("{{inputs.parameters.items}}"))
         }
+        // `continueOn`: a failed item does not fail this DAG, since a failed DAG sets no outputs
+        // (`dag.go` `executeDAG` returns before them) and a dependent reading them would wait
+        // forever (`resolveDependencyReferences`); the step's failure reaches the records (flow
+        // reads a missing item as failed) and the output `status`, which `flow-outcome` reads.
         let inner = Self.appending(
-            Self.task(
-                name: name, template: templateName(step.id), depends: [],
-                parameters: parameters.map { (name: $0.name, value: "{{inputs.parameters.\($0.name)}}") } + [item],
-                artifacts: artifacts.map { (name: $0.name, data: "{{inputs.parameters.\($0.name)}}") }),
-            innerLoop)
+            Self.appending(
+                Self.task(
+                    name: name, template: templateName(step.id), depends: [],
+                    parameters: parameters.map { (name: $0.name, value: "{{inputs.parameters.\($0.name)}}") }
+                        + [item],
+                    artifacts: artifacts.map { (name: $0.name, data: "{{inputs.parameters.\($0.name)}}") }),
+                innerLoop),
+            ("continueOn", .map([("failed", .bool(true)), ("error", .bool(true))])))
         let dagName = "each-" + name
         var entries: [(String, ManifestNode)] = [("name", .string(dagName))]
         if !passed.isEmpty {
@@ -57,13 +64,22 @@ extension ArgoManifest {
                     (
                         "parameters",
                         .list([
+                            // Argo's list of the item pods' outputs (see `recordsReference`), set
+                            // whenever the task has children; the default covers a task with none.
                             .map([
                                 ("name", .string("flow")),
                                 (
                                     "valueFrom",
-                                    .map([("parameter", .string("{{tasks.\(name).outputs.parameters.flow}}"))])
+                                    .map([
+                                        ("parameter", .string("{{tasks.\(name).outputs.parameters}}")),
+                                        ("default", .string("[]")),
+                                    ])
                                 ),
-                            ])
+                            ]),
+                            .map([
+                                ("name", .string("status")),
+                                ("valueFrom", .map([("parameter", .string("{{tasks.\(name).status}}"))])),
+                            ]),
                         ])
                     )
                 ])

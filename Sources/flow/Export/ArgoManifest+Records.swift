@@ -37,22 +37,45 @@ extension ArgoManifest {
         }
     }
 
+    /// What the outcome task reads of each task: its phase. A step with a DAG template of its own
+    /// succeeds whatever its items did (see `fannedTask`): its items' phase is that template's
+    /// output `status`. A service's daemon task counts too: one that failed or was never ready
+    /// fails the run, as in `flow run` (its steps are then Omitted, and the leaf would hide it).
+    func outcomeReads() -> [(name: String, value: String)] {
+        var reads: [(name: String, value: String)] = []
+        for step in workflow.steps {
+            let name = names.task(step.id)
+            if case .fanned(nil) = shape(of: step) { reads.append((name + "-items", "{{tasks.\(name)-items.status}}")) }
+            if let forEach = step.forEach, case .fanned = shape(of: step), Self.fansInOwnDAG(forEach) {
+                reads.append((name, "{{tasks.\(name).outputs.parameters.status}}"))
+            } else {
+                reads.append((name, "{{tasks.\(name).status}}"))
+            }
+        }
+        for service in workflow.services {
+            let task = names.service(service.name)
+            reads.append((task, "{{tasks.\(task).status}}"))
+        }
+        return reads
+    }
+
     /// The outcome task and its template (a shell in `image`, which has one).
     func outcomeTaskAndTemplate() -> (task: ManifestNode, template: ManifestNode) {
-        let names = stepTaskNames()
+        let reads = outcomeReads()
+        let names = reads.map(\.name)
         let depends = names.map { name in
             "("
-                + ["Succeeded", "Failed", "Errored", "Skipped", "Omitted"].map { "\(name).\($0)" }
+                + ["Succeeded", "Failed", "Errored", "Skipped", "Omitted", "Daemoned"].map { "\(name).\($0)" }
                 .joined(separator: " || ") + ")"
         }
         // `{{tasks.X.status}}` resolves in a task's arguments only: each reaches the template as an
         // input parameter named after the task; each argument of the script is TASK=PHASE.
         let task = Self.task(
             name: Self.outcomeTaskName, template: Self.outcomeTaskName, depends: depends,
-            parameters: names.map { (name: $0, value: "{{tasks.\($0).status}}") }, artifacts: [])
+            parameters: reads, artifacts: [])
         let script =
             "status=0; for pair in \"$@\"; do case \"${pair#*=}\" in Failed|Error) "
-            + "echo \"flow: step task ${pair%%=*} ${pair#*=}: the run failed\"; status=1;; esac; done; exit $status"
+            + "echo \"flow: task ${pair%%=*} ${pair#*=}: the run failed\"; status=1;; esac; done; exit $status"
         var arguments: [ManifestNode] = [ManifestNode.string(script), ManifestNode.string(Self.outcomeTaskName)]
         for name in names {
             arguments.append(ManifestNode.string("\(name)={{inputs.parameters.\(name)}}"))
@@ -71,5 +94,41 @@ extension ArgoManifest {
             ),
         ])
         return (task, template)
+    }
+}
+
+// What a dependent reads of a need, and what stands for a record that never came.
+extension ArgoManifest {
+    /// The text a task's output parameter `output` holds when its pod wrote no file for it
+    /// (`valueFrom.default`, which Argo's executor saves instead: `workflow/executor/executor.go`
+    /// `SaveParameters`): for `flow`, a record of step `step` as failed, which flow reads as
+    /// a lost need; for `items`, the one pod (-1) that decides the step from that record.
+    static func lostDefault(output: String, step: String) -> String {
+        guard output == "flow" else { return "[-1]" }
+        let record = Value.object([
+            "status": .string("failed"), "outputs": .object([:]),
+            "error": .string(
+                "step '\(step)' left no record on Argo: its pod ended before flow wrote \(outputsPath)"),
+        ])
+        return Value.object(["flow-outputs": .number(1), "steps": .object([step: record])]).jsonText
+    }
+
+    /// The reference a dependent's input artifact holds for need `need`'s records. A step run
+    /// in one pod: that pod's `flow` parameter. A step fanned out over item pods: Argo's list of
+    /// the item pods' output maps, `{{tasks.T.outputs.parameters}}`, which Argo sets whenever
+    /// the task has children, even when none succeeded (`operator.go`
+    /// `processAggregateNodeOutputs`; `{{tasks.T.outputs.parameters.flow}}` is set only when one
+    /// did, else the dependent would wait forever: `dag.go` `resolveDependencyReferences`),
+    /// wrapped with the step's id so flow reads a missing item, or all of them, as failed. With
+    /// a DAG template of its own, the same list is that template's output `flow`.
+    func recordsReference(_ need: String) -> String {
+        let task = names.task(need)
+        guard let step = workflow.steps.first(where: { $0.id == need }), case .fanned = shape(of: step),
+            let forEach = step.forEach
+        else { return "{{tasks.\(task).outputs.parameters.flow}}" }
+        let pods =
+            Self.fansInOwnDAG(forEach)
+            ? "{{tasks.\(task).outputs.parameters.flow}}" : "{{tasks.\(task).outputs.parameters}}"
+        return "{\"flow-aggregate\":\(Value.string(need).jsonText),\"pods\":\(pods)}"
     }
 }

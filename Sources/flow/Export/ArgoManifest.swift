@@ -1,4 +1,5 @@
 import FlowDSL
+import FlowKit
 import Foundation
 
 /// Builds the Argo `Workflow` of a checked workflow (`flow export argo`); the mapping and its
@@ -29,6 +30,9 @@ struct ArgoManifest {
     /// `--kind` and `--schedule` (see `finishing`).
     var kind = Kind.workflow
     var schedules: [String] = []
+    /// `--active-deadline`: the Workflow's `activeDeadlineSeconds` (0: none; nil: computed, see
+    /// `deadlineBackstop`).
+    var activeDeadline: Int?
 
     /// Where the workflow file is mounted in every pod.
     static let mountPath = "/flow"
@@ -115,6 +119,9 @@ struct ArgoManifest {
             ("name", .string("flow")), ("parallelism", .int(mainParallelism)), ("dag", .map(dag)),
         ])
         var spec: [(String, ManifestNode)] = [("entrypoint", .string("flow"))]
+        let backstop = deadlineBackstop()
+        if let seconds = backstop.seconds { spec.append(("activeDeadlineSeconds", .int(seconds))) }
+        if let warning = backstop.warning { warnings.append(warning) }
         let parameters = workflow.inputs.map { input -> ManifestNode in
             var entries: [(String, ManifestNode)] = [("name", .string(input.name))]
             if let value = inputs[input.name] ?? input.defaultValue.map(\.description) {
@@ -192,8 +199,7 @@ struct ArgoManifest {
                     "\(Self.needsFolder)/\(task)-items.json"
                 ))
         }
-        artifacts.append(
-            ("need-\(task)", "{{tasks.\(task).outputs.parameters.flow}}", "\(Self.needsFolder)/\(task).json"))
+        artifacts.append(("need-\(task)", recordsReference(need), "\(Self.needsFolder)/\(task).json"))
         return artifacts
     }
 
@@ -352,7 +358,16 @@ struct ArgoManifest {
                         "parameters",
                         .list(
                             outputs.map {
-                                .map([("name", .string($0.name)), ("valueFrom", .map([("path", .string($0.path))]))])
+                                .map([
+                                    ("name", .string($0.name)),
+                                    (
+                                        "valueFrom",
+                                        .map([
+                                            ("path", .string($0.path)),
+                                            ("default", .string(Self.lostDefault(output: $0.name, step: step.id))),
+                                        ])
+                                    ),
+                                ])
                             })
                     )
                 ])

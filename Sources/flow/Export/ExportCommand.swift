@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowDSL
+import FlowKit
 
 /// `flow export`: a workflow in another engine's format.
 struct ExportCommand: ParsableCommand {
@@ -57,8 +58,15 @@ struct ExportArgoCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A cron schedule of the CronWorkflow (repeatable).", valueName: "cron"))
     var schedule: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "The Workflow's activeDeadlineSeconds (0: none; default: computed from the timeouts, see Grammar.md).",
+            valueName: "seconds"))
+    var activeDeadline: Int?
+
     func run() throws {
-        let result = WorkflowLoader.load(path: file)
+        // An Argo pod runs the flow command, which has no handlers for `call` steps.
+        let result = WorkflowLoader.load(path: file).checkingHostSteps(registered: [])
         DiagnosticOutput.writeText([result])
         guard let workflow = result.workflow, !result.hasErrors else { throw FlowExit.invalid.exitCode }
         if let problem = ArgoManifest.fileInputProblem(workflow) {
@@ -108,6 +116,11 @@ struct ExportArgoCommand: ParsableCommand {
             }
             manifest.kind = kind
             manifest.schedules = schedule
+            if let activeDeadline, activeDeadline < 0 {
+                throw ArgoManifest.Problem(
+                    message: "--active-deadline \(activeDeadline): expected seconds, or 0 for none")
+            }
+            manifest.activeDeadline = activeDeadline
             if let overlay { manifest.overlay = try ArgoOverlay(path: overlay, workflow: workflow) }
             built = try manifest.build()
         } catch {

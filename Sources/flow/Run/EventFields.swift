@@ -85,12 +85,12 @@ struct EventFields {
             }
             var repetitions: Repetitions?
             if let rule = workflow.step(event.id)?.repeat,
-                let count = record.output?.repetitions ?? (record.error as? RepetitionFailure)?.repetitions
+                let count = record.repetitions
             {
                 repetitions = Repetitions(count: count, max: rule.maxAttempts)
             }
             kind = .finished(record.state, duration: duration, failure: failure, repetitions: repetitions)
-            if let results = record.output?.items ?? (record.error as? ForEachFailure)?.partial.items {
+            if let results = record.items {
                 items = Self.count(results)
             }
         }

@@ -37,7 +37,7 @@ struct RunSummary {
         var items: [StepState: Int] = [:]
         // Every step of the workflow has a record (the scheduler registers them all).
         for record in records.values {
-            if let stepItems = record.output?.items ?? (record.error as? ForEachFailure)?.partial.items {
+            if let stepItems = record.items {
                 for item in stepItems { items[item.state, default: 0] += 1 }
             }
             switch record.state {
@@ -73,7 +73,7 @@ struct RunSummary {
             let snippet = Diagnostic.snippet(at: failure.place, sourceLines: fileLines)
             if !snippet.isEmpty { lines.append(String(snippet.dropLast())) }
             if parts.count == 2 { lines += parts[1].split(separator: "\n").map { "    " + $0 } }
-            if let items = (records[failure.id]?.error as? ForEachFailure)?.partial.items {
+            if let items = records[failure.id]?.items {
                 lines += failedItems(failure.id, items)
             }
         }
@@ -155,7 +155,7 @@ struct RunSummary {
     private func repetitionLines() -> [String] {
         workflow.allSteps.compactMap { step -> String? in
             guard let rule = step.repeat, let record = records[step.id],
-                let count = record.output?.repetitions ?? (record.error as? RepetitionFailure)?.repetitions
+                let count = record.repetitions
             else { return nil }
             return "  ↻ \(step.id): repeat \(count)/\(rule.maxAttempts)"
         }

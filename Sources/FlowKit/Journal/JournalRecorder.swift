@@ -1,0 +1,90 @@
+import Dispatch
+import FlowEngine
+import FlowJournal
+import FlowTasks
+import Foundation
+
+/// The run's `RunRecorder` written to FlowJournal's `Journal`: each call queues a change and
+/// returns; the journal's own thread batches them into transactions.
+final class JournalRecorder: RunRecorder {
+    let journal: Journal
+    let runID: String
+    /// Where the write-ahead's future completes (the journal calls back on its own thread).
+    private let queue = DispatchQueue(label: "flow.journal.flushed")
+
+    init(journal: Journal, runID: String) {
+        self.journal = journal
+        self.runID = runID
+    }
+
+    func stepStarted(_ step: String, item: Int?, attempt: Int, at date: Date) {
+        journal.record(.stepStarted(run: runID, step: step, item: item, attempt: attempt, at: date))
+    }
+
+    func holdStarts(running: @escaping @Sendable () -> [HeldStart]) -> @Sendable () -> Void {
+        let runID = runID
+        journal.addBatchSource {
+            running().map { .stepStarted(run: runID, step: $0.step, item: nil, attempt: $0.attempt, at: $0.at) }
+        }
+        let journal = journal
+        return { journal.wake() }
+    }
+
+    func stepFinished(_ finish: StepFinish) {
+        let runID = runID
+        @Sendable func change(_ outputs: StepOutputs) -> JournalChange {
+            .stepFinished(
+                run: runID, step: finish.step, item: finish.item, state: finish.state.rawValue,
+                attempts: finish.attempts, startedAt: finish.startedAt, finishedAt: finish.finishedAt,
+                outputs: JournalOutputs(outputs), error: finish.error)
+        }
+        switch finish.outputs {
+        case .ready(let outputs):
+            journal.recordStepFinished(
+                run: runID, step: finish.step, item: finish.item, state: finish.state.rawValue,
+                attempts: finish.attempts, startedAt: finish.startedAt, finishedAt: finish.finishedAt,
+                outputs: JournalOutputs(outputs), error: finish.error)
+        case .encode(let encode):
+            // Encoded on the journal's thread, not the run's queue.
+            journal.record(.deferred { change(encode()) })
+        }
+    }
+
+    func unsafeSend(_ step: String, item: Int?, at date: Date) -> Future<Void> {
+        journal.record(.unsafeSend(run: runID, step: step, item: item, at: date))
+        let promise = Promise<Void>(on: queue)
+        journal.flush { error in
+            if let error {
+                _ = promise.fail(DurabilityError(message: "the journal could not record the send: \(error)"))
+            } else {
+                _ = promise.succeed(())
+            }
+        }
+        return promise.future
+    }
+
+    func transfer(_ session: TransferSession) {
+        journal.record(
+            .transfer(
+                run: runID, step: session.step, item: session.item, kind: session.kind, target: session.target,
+                bytesConfirmed: session.bytesConfirmed, fileIdentity: session.fileIdentity))
+    }
+}
+
+extension JournalOutputs {
+    /// What the journal keeps of the outputs the run gave, case for case.
+    fileprivate init(_ outputs: StepOutputs) {
+        switch outputs {
+        case .none: self = .none
+        case .stateOnly: self = .stateOnly
+        case .json(let text): self = .json(text)
+        case .secret: self = .secret
+        }
+    }
+}
+
+/// A problem of the journal during the run, as a step's failure.
+struct DurabilityError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
