@@ -62,9 +62,14 @@ import Testing
         #expect(outcome.stdout.contains("port=\(second)"), "\(outcome.stdout)")
     }
 
-    @Test func aServiceWhosePortAnotherProcessTookMovesAndTheServiceReadingItStartsAgainWithTheNewPort()
-        async throws
-    {
+    /// The repository, for `scripts/schema-check` and `schemas/`.
+    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test(arguments: ["plain", "json"])
+    func aServiceWhosePortAnotherProcessTookMovesAndTheServiceReadingItStartsAgainWithTheNewPort(
+        logFormat: String
+    ) async throws {
         // `api`'s first start is beaten to its port by another process (a listener started in its
         // own session, as anything on the machine could), so `flow sandbox` really fails to bind
         // it; `web` reads api's URL in its env and was started with the old one: it must be
@@ -120,16 +125,44 @@ import Testing
               port: { run: "echo api=$API", env: { API: "${{ services.api.port }}" } }
             """)
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let outcome = try await FlowProcess.run(["run", file, "--no-journal"])
+        let outcome = try await FlowProcess.run(["run", file, "--no-journal", "--log-format", logFormat])
         #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
-        let first = try #require(
-            number(after: "service api could not bind port ", in: outcome.stdout), "\(outcome.stdout)")
-        let second = try #require(number(after: "; starting it again on port ", in: outcome.stdout))
-        #expect(first != second)
         // A real listener held the port api was first given (its pid file is written once it listens).
         #expect(FileManager.default.fileExists(atPath: folder + "/squatter.pid"))
-        #expect(outcome.stdout.contains("(exited with code 1 before it was ready)"), "\(outcome.stdout)")
-        #expect(outcome.stdout.contains("restarting service web, which reads its port"), "\(outcome.stdout)")
+        let first: Int
+        let second: Int
+        if logFormat == "json" {
+            let moved = try #require(
+                outcome.stdout.split(separator: "\n").first { $0.contains(#""event":"moved""#) }, "\(outcome.stdout)")
+            let event = try #require(try JSONSerialization.jsonObject(with: Data(moved.utf8)) as? [String: Any])
+            first = try #require(event["from"] as? Int)
+            second = try #require(event["to"] as? Int)
+            #expect(event["restarting"] as? [String] == ["web"], "\(moved)")
+            #expect(event["service"] as? String == "api")
+            // The moved event, its `restarting` included, is documented in the events' schema.
+            let events = folder + "/events.jsonl"
+            try outcome.stdout.write(toFile: events, atomically: true, encoding: .utf8)
+            let check = Process()
+            check.executableURL = Self.repository.appendingPathComponent("scripts/schema-check")
+            check.arguments = [
+                "--lines", Self.repository.appendingPathComponent("schemas/events.schema.json").path, events,
+            ]
+            try check.run()
+            check.waitUntilExit()
+            #expect(check.terminationStatus == 0, "events.jsonl does not match schemas/events.schema.json")
+            #expect(outcome.stdout.contains(#""url":"http://127.0.0.1:\#(second)""#), "\(outcome.stdout)")
+            #expect(outcome.stdout.contains("api=\(second)"), "\(outcome.stdout)")
+        } else {
+            first = try #require(
+                number(after: "service api could not bind port ", in: outcome.stdout), "\(outcome.stdout)")
+            second = try #require(number(after: "; starting it again on port ", in: outcome.stdout))
+            #expect(outcome.stdout.contains("(exited with code 1 before it was ready)"), "\(outcome.stdout)")
+            #expect(outcome.stdout.contains("restarting service web, which reads its port"), "\(outcome.stdout)")
+            #expect(
+                outcome.stdout.contains("service api ready on http://127.0.0.1:\(second)/health"), "\(outcome.stdout)")
+            #expect(outcome.stdout.contains("api=\(second)"), "\(outcome.stdout)")
+        }
+        #expect(first != second)
         let squatted = try String(contentsOfFile: folder + "/api.first", encoding: .utf8)
         #expect(squatted.trimmingCharacters(in: .whitespacesAndNewlines) == String(first))
         // Every start of web was given api's URL as it stood; the one left running has the new one.
@@ -137,8 +170,6 @@ import Testing
             .split(separator: "\n").map(String.init)
         #expect(starts.last == "http://127.0.0.1:\(second)", "\(starts)")
         #expect(starts.allSatisfy { $0 == "http://127.0.0.1:\(first)" || $0 == "http://127.0.0.1:\(second)" })
-        #expect(outcome.stdout.contains("service api ready on http://127.0.0.1:\(second)/health"), "\(outcome.stdout)")
-        #expect(outcome.stdout.contains("api=\(second)"), "\(outcome.stdout)")
     }
 
     @Test func aServiceThatNeverBindsIsTriedOnThreePortsThenFailsTheRun() async throws {
