@@ -6,27 +6,27 @@ import Foundation
 /// `~/.aws/config` (or `AWS_SHARED_CREDENTIALS_FILE` / `AWS_CONFIG_FILE`). A profile named by the
 /// workflow skips the environment's keys, as `aws --profile` does. No metadata service (EC2, ECS)
 /// is ever asked: a run's credentials are the ones its environment or files hold.
-public struct AWSCredentialChain: Sendable {
+package struct AWSCredentialChain: Sendable {
     /// The process environment (or a test's).
-    public let environment: [String: String]
+    package let environment: [String: String]
 
     /// A chain over `environment`.
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         self.environment = environment
     }
 
     /// Credentials found, and where, for messages and `--dry-run` (never the values).
-    public struct Found: Sendable, Equatable {
+    package struct Found: Sendable, Equatable {
         /// The key.
-        public let credentials: AWSCredentials
+        package let credentials: AWSCredentials
         /// `the environment (AWS_ACCESS_KEY_ID)` or `profile 'dev' of /home/me/.aws/credentials`.
-        public let source: String
+        package let source: String
         /// The profile's `region`, when the key came from a profile that has one.
-        public let profileRegion: String?
+        package let profileRegion: String?
     }
 
     /// The credentials for `profile` (the workflow's, nil for none).
-    public func credentials(profile explicitProfile: String?) throws(AWSCredentialError) -> Found {
+    package func credentials(profile explicitProfile: String?) throws(AWSCredentialError) -> Found {
         if explicitProfile == nil {
             let id = nonEmpty("AWS_ACCESS_KEY_ID")
             let secret = nonEmpty("AWS_SECRET_ACCESS_KEY")
@@ -78,7 +78,7 @@ public struct AWSCredentialChain: Sendable {
 
     /// The region: `AWS_REGION`, else `AWS_DEFAULT_REGION`, else the profile's (`found`), else the
     /// `region` of the profile named (or `AWS_PROFILE`, or `default`) in the config file.
-    public func region(profile explicitProfile: String?, found: Found?) -> String? {
+    package func region(profile explicitProfile: String?, found: Found?) -> String? {
         if let region = nonEmpty("AWS_REGION") ?? nonEmpty("AWS_DEFAULT_REGION") { return region }
         if let region = found?.profileRegion { return region }
         let name = explicitProfile ?? nonEmpty("AWS_PROFILE") ?? "default"
@@ -87,7 +87,7 @@ public struct AWSCredentialChain: Sendable {
     }
 
     /// `~/.aws/credentials` and `~/.aws/config`, or the files the variables name.
-    public var profileFiles: (credentials: String, config: String) {
+    package var profileFiles: (credentials: String, config: String) {
         let home = nonEmpty("HOME") ?? NSHomeDirectory()
         return (
             nonEmpty("AWS_SHARED_CREDENTIALS_FILE").map(expandingTilde) ?? "\(home)/.aws/credentials",
@@ -144,9 +144,9 @@ enum AWSProfileFile {
 }
 
 /// Why no credentials (or no region) could be found.
-public struct AWSCredentialError: Error, Equatable, CustomStringConvertible {
+package struct AWSCredentialError: Error, Equatable, CustomStringConvertible {
     /// What is missing and how to give it.
-    public let description: String
+    package let description: String
 
     init(_ description: String) {
         self.description = description

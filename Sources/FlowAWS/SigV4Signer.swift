@@ -2,16 +2,16 @@ import FlowDigest
 import Foundation
 
 /// An access key: what signs a request. `sessionToken` comes with temporary keys (STS).
-public struct AWSCredentials: Sendable, Equatable {
+package struct AWSCredentials: Sendable, Equatable {
     /// `AKIA…` (a user's key) or `ASIA…` (a temporary key).
-    public var accessKeyID: String
+    package var accessKeyID: String
     /// The secret that signs; never sent, never printed.
-    public var secretAccessKey: String
+    package var secretAccessKey: String
     /// The session token of a temporary key, sent as `X-Amz-Security-Token`.
-    public var sessionToken: String?
+    package var sessionToken: String?
 
     /// Credentials from their parts.
-    public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
+    package init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
         self.accessKeyID = accessKeyID
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken
@@ -19,7 +19,7 @@ public struct AWSCredentials: Sendable, Equatable {
 }
 
 /// What a signature says of the request body (the `x-amz-content-sha256` of S3).
-public enum SigV4Payload: Sendable, Equatable {
+package enum SigV4Payload: Sendable, Equatable {
     /// A body in memory (empty for none): its SHA-256 is signed.
     case bytes([UInt8])
     /// The lowercase hex SHA-256 of a body computed elsewhere (a part streamed from a file, hashed
@@ -30,10 +30,10 @@ public enum SigV4Payload: Sendable, Equatable {
     case unsigned
 
     /// No body.
-    public static let empty = SigV4Payload.bytes([])
+    package static let empty = SigV4Payload.bytes([])
 
     /// The value signed as the payload's hash.
-    public var hash: String {
+    package var hash: String {
         switch self {
         case .bytes(let bytes): SHA256.hash(data: bytes).hexString
         case .sha256(let hex): hex.lowercased()
@@ -43,46 +43,46 @@ public enum SigV4Payload: Sendable, Equatable {
 }
 
 /// A URL the signer cannot sign.
-public struct SigV4Error: Error, Equatable, CustomStringConvertible {
+package struct SigV4Error: Error, Equatable, CustomStringConvertible {
     /// Why.
-    public let description: String
+    package let description: String
 }
 
 /// A signed request: what to send, and the intermediate texts of the signature (which AWS's test
 /// suite and botocore check, and which help when a server answers `SignatureDoesNotMatch`).
-public struct SigV4Signature: Sendable {
+package struct SigV4Signature: Sendable {
     /// The URL to send: the one given, with its path and query encoded as they were signed.
-    public let url: String
+    package let url: String
     /// Headers to add to the request, replacing any of the same names (see
     /// `SigV4Signer.ownedHeaderNames`): `X-Amz-Date`, `X-Amz-Security-Token` with temporary
     /// credentials, `X-Amz-Content-SHA256` for S3, and `Authorization` last.
-    public let headers: [(name: String, value: String)]
+    package let headers: [(name: String, value: String)]
     /// The canonical request (step 1 of the signature).
-    public let canonicalRequest: String
+    package let canonicalRequest: String
     /// The string to sign (step 2).
-    public let stringToSign: String
+    package let stringToSign: String
     /// The signature, lowercase hex.
-    public let signature: String
+    package let signature: String
     /// The `Authorization` header's value.
-    public let authorization: String
+    package let authorization: String
 }
 
 /// AWS Signature Version 4 (`AWS4-HMAC-SHA256`) in the `Authorization` header, for any service:
 /// https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv.html. Pure: the clock is an
 /// argument, so a test signs as AWS's test suite and botocore do for the same instant.
-public struct SigV4Signer: Sendable {
+package struct SigV4Signer: Sendable {
     /// The access key that signs.
-    public let credentials: AWSCredentials
+    package let credentials: AWSCredentials
     /// The region of the credential scope (`us-east-1`).
-    public let region: String
+    package let region: String
     /// The service of the credential scope (`s3`, `sts`, `execute-api`, …).
-    public let service: String
+    package let service: String
     /// S3's rules: the path is not normalized and encoded once, and `x-amz-content-sha256` is
     /// sent and signed. True for the service `s3`.
-    public let s3: Bool
+    package let s3: Bool
 
     /// Headers the signer sets itself: a request's own values of these are replaced.
-    public static let ownedHeaderNames: Set<String> = [
+    package static let ownedHeaderNames: Set<String> = [
         "authorization", "x-amz-date", "x-amz-security-token", "x-amz-content-sha256",
     ]
 
@@ -93,7 +93,7 @@ public struct SigV4Signer: Sendable {
     ]
 
     /// A signer for `service` in `region` with `credentials`.
-    public init(credentials: AWSCredentials, region: String, service: String) {
+    package init(credentials: AWSCredentials, region: String, service: String) {
         self.credentials = credentials
         self.region = region
         self.service = service
@@ -102,7 +102,7 @@ public struct SigV4Signer: Sendable {
 
     /// Signs a request: `url` is absolute (`http` or `https`); `headers` are the request's own
     /// (a `Host` among them wins over the URL's); `date` is the signing instant.
-    public func sign(
+    package func sign(
         method: String, url: String, headers: [(name: String, value: String)], payload: SigV4Payload, date: Date
     ) throws(SigV4Error) -> SigV4Signature {
         guard let parts = SigV4URL(url) else {

@@ -2,9 +2,9 @@ import CDigest
 
 /// HMAC-SHA256 (RFC 2104 over SHA-256) from the system's libcrypto: the keyed hash AWS Signature
 /// Version 4 chains to derive its signing key and sign.
-public enum HMACSHA256 {
+package enum HMACSHA256 {
     /// The 32-byte authentication code of `message` under `key`.
-    public static func authenticationCode(key: [UInt8], message: [UInt8]) -> HashDigest {
+    package static func authenticationCode(key: [UInt8], message: [UInt8]) -> HashDigest {
         var digest = [UInt8](repeating: 0, count: 32)
         key.withUnsafeBytes { keyBytes in
             message.withUnsafeBytes { messageBytes in

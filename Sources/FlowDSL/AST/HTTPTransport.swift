@@ -65,26 +65,26 @@ package enum HTTPAuth: Sendable, Hashable {
 
 /// `auth: { aws-sigv4: … }`: sign each request with AWS Signature Version 4, as curl's and Hurl's
 /// `--aws-sigv4`. Keys not given come from AWS's usual places (see `AWSCredentialChain`).
-public struct AWSSigV4Auth: Sendable, Hashable {
+package struct AWSSigV4Auth: Sendable, Hashable {
     /// `service`: the signing name (`s3`, `sts`, `execute-api`, …).
-    public let service: ScalarText
+    package let service: ScalarText
     /// `region`; default `AWS_REGION`, `AWS_DEFAULT_REGION`, then the profile's.
-    public let region: ScalarText?
+    package let region: ScalarText?
     /// `access-key-id` and `secret-access-key`, given together (usually from `secrets.*`).
-    public let accessKeyID: ScalarText?
+    package let accessKeyID: ScalarText?
     /// See `accessKeyID`.
-    public let secretAccessKey: ScalarText?
+    package let secretAccessKey: ScalarText?
     /// `session-token`, with a temporary key.
-    public let sessionToken: ScalarText?
+    package let sessionToken: ScalarText?
     /// `profile`: a profile of `~/.aws/credentials` / `~/.aws/config`, instead of the environment.
-    public let profile: ScalarText?
+    package let profile: ScalarText?
     /// `payload: unsigned` (true) or `signed` (false); nil for the default (see Grammar.md).
-    public let unsignedPayload: Bool?
+    package let unsignedPayload: Bool?
     /// Where `aws-sigv4:` is written.
-    public let location: SourceLocation
+    package let location: SourceLocation
 
     /// Creates the settings.
-    public init(
+    package init(
         service: ScalarText, region: ScalarText? = nil, accessKeyID: ScalarText? = nil,
         secretAccessKey: ScalarText? = nil, sessionToken: ScalarText? = nil, profile: ScalarText? = nil,
         unsignedPayload: Bool? = nil, location: SourceLocation
@@ -100,7 +100,7 @@ public struct AWSSigV4Auth: Sendable, Hashable {
     }
 
     /// The texts that may hold `${{ }}`.
-    public var texts: [ScalarText] {
+    package var texts: [ScalarText] {
         [service] + [region, accessKeyID, secretAccessKey, sessionToken, profile].compactMap { $0 }
     }
 }

@@ -1,7 +1,7 @@
 /// The keys of an `upload` step with `protocol: s3` (S3's multipart upload).
-public struct S3UploadSettings: Sendable, Hashable {
+package struct S3UploadSettings: Sendable, Hashable {
     /// How each part's integrity is checked by the server and against its answer.
-    public enum Checksum: String, Sendable, Hashable, CaseIterable {
+    package enum Checksum: String, Sendable, Hashable, CaseIterable {
         /// `x-amz-checksum-sha256` on every part (and the upload created with that algorithm).
         case sha256
         /// `Content-MD5` on every part, its `ETag` compared with the part's MD5.
@@ -9,35 +9,35 @@ public struct S3UploadSettings: Sendable, Hashable {
     }
 
     /// The smallest part S3 accepts (but the last): 5 MiB.
-    public static let minimumPartSize = 5 * 1024 * 1024
+    package static let minimumPartSize = 5 * 1024 * 1024
     /// The largest part: 5 GiB.
-    public static let maximumPartSize = 5 * 1024 * 1024 * 1024
+    package static let maximumPartSize = 5 * 1024 * 1024 * 1024
     /// The most parts of one upload.
-    public static let maximumParts = 10_000
+    package static let maximumParts = 10_000
     /// The part size when `chunk-size` is not given and the file fits in 10,000 of them: 8 MiB,
     /// awscli's (s3transfer's) default.
-    public static let defaultPartSize = 8 * 1024 * 1024
+    package static let defaultPartSize = 8 * 1024 * 1024
 
     /// The signing region (`region`); nil: from the URL's host (`s3.REGION.amazonaws.com`), else
     /// `AWS_REGION`, else `us-east-1`.
-    public var region: ScalarText?
+    package var region: ScalarText?
     /// Parts sent at once (`chunks-in-flight`).
-    public var partsInFlight = 4
+    package var partsInFlight = 4
     /// `x-amz-storage-class` of the object (`storage-class`).
-    public var storageClass: ScalarText?
+    package var storageClass: ScalarText?
     /// The object's `Content-Type` (`content-type`); nil: guessed from the file's extension.
-    public var contentType: ScalarText?
+    package var contentType: ScalarText?
     /// The per-part checksum (`checksum`).
-    public var checksum = Checksum.sha256
+    package var checksum = Checksum.sha256
     /// Whether `chunk-size` was given; otherwise the part size is chosen from the file's size.
-    public var partSizeGiven = false
+    package var partSizeGiven = false
 
     /// Settings with the defaults.
-    public init() {}
+    package init() {}
 
     /// The part size for a file of `fileSize` bytes: `given` when set, else 8 MiB, or more (a
     /// whole number of MiB) when 8 MiB parts would be more than 10,000.
-    public static func partSize(forFileSize fileSize: Int64, given: Int?) -> Int64 {
+    package static func partSize(forFileSize fileSize: Int64, given: Int?) -> Int64 {
         if let given { return Int64(given) }
         let mebibyte: Int64 = 1 << 20
         let least = (fileSize + Int64(maximumParts) - 1) / Int64(maximumParts)
@@ -46,12 +46,12 @@ public struct S3UploadSettings: Sendable, Hashable {
     }
 
     /// How many parts a file of `fileSize` bytes takes in parts of `partSize` (an empty file: one).
-    public static func partCount(fileSize: Int64, partSize: Int64) -> Int {
+    package static func partCount(fileSize: Int64, partSize: Int64) -> Int {
         max(1, Int((fileSize + partSize - 1) / partSize))
     }
 
     /// Why `partSize` cannot upload a file of `fileSize` bytes, or nil.
-    public static func problem(fileSize: Int64, partSize: Int64) -> String? {
+    package static func problem(fileSize: Int64, partSize: Int64) -> String? {
         if partSize < Int64(minimumPartSize) || partSize > Int64(maximumPartSize) {
             return "an S3 part must be 5MiB to 5GiB (all but the last), not \(partSize) bytes"
         }
