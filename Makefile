@@ -17,12 +17,12 @@ build: deps
 # memory growth during a 50 MB upload, a port that was just freed — that parallel tests disturb.
 # .tsan-suppressions says why swift-subprocess's own locks are exempt.
 # Under the thread sanitizer run the suites whose code has threads: the futures, the HTTP client,
-# the engine, the sandbox and the journal's writer thread in-process, and the end-to-end suites that
-# exercise the CLI's own threads (signals, process groups, services, output pacing, the journal's
+# the engine, the sandbox, the journal's writer thread and FlowKit's run and event buffer in-process,
+# and the end-to-end suites that exercise the CLI's own threads (signals, process groups, services, output pacing, the journal's
 # write-ahead on resume) in an instrumented `flow`. The other
 # end-to-end suites drive the same engine code the in-process suites cover, and the DSL is
 # single-threaded; running them twice kept `make test` over its 15-minute budget.
-TSAN_SUITES := FlowTasksTests|FlowHTTPTests|FlowEngineTests|FlowSandboxTests|FlowJournalTests|EndToEndTests\.(ProcessLifetimeTests|RunCommandTests|ServiceRunTests|SecretMaskingTests|ResumeRunTests)
+TSAN_SUITES := FlowTasksTests|FlowHTTPTests|FlowEngineTests|FlowSandboxTests|FlowJournalTests|FlowKitTests|EndToEndTests\.(ProcessLifetimeTests|RunCommandTests|ServiceRunTests|SecretMaskingTests|ResumeRunTests)
 test: deps
 	@date +'make test: %T peers'
 	scripts/install-deps.sh chromium nginx

@@ -7,7 +7,8 @@ let package = Package(
     name: "flow",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "flow", targets: ["flow"])
+        .executable(name: "flow", targets: ["flow"]),
+        .library(name: "FlowKit", targets: ["FlowKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
@@ -81,13 +82,20 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CSQLiteShim",
             ]),
+        // flow as a library: the one public API (load, validate, dry-run, run, observe, cancel), and
+        // the engine's owner of a whole run (services, processes, journal, reports, outcome).
+        .target(
+            name: "FlowKit",
+            dependencies: ["FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowTasks"]),
         .executableTarget(
             name: "flow",
             dependencies: [
-                "FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowSandbox", "FlowTasks",
+                "FlowKit", "FlowSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // An app that embeds flow through FlowKit alone; EndToEndTests run it against the sandbox.
+        .executableTarget(name: "FlowKitExample", dependencies: ["FlowKit"], path: "Examples/FlowKitExample"),
         // Benchmarks (release-built by the bench/ scripts; not part of the product).
         .executableTarget(name: "BenchTasks", dependencies: ["FlowTasks"], path: "bench/tasks"),
         // bench/http's client side; built in release by that script only.
@@ -108,7 +116,9 @@ let package = Package(
         .testTarget(
             name: "FlowJournalTests",
             dependencies: ["FlowJournal", "BenchJournal", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "EndToEndTests", dependencies: ["flow", "FlowJournal", "FlowSandbox", "FlowTasks"]),
+        .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowSandbox"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["flow", "FlowKitExample", "FlowJournal", "FlowSandbox", "FlowTasks"]),
     ],
     swiftLanguageModes: [.v6]
 )

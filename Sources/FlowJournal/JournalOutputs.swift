@@ -1,6 +1,6 @@
 /// What the journal keeps of a finished step's (or item's) outputs, as the recorder hands them
 /// over and a reader gets them back: a value, so that neither side recognises the other's text.
-public enum JournalOutputs: Sendable, Equatable {
+package enum JournalOutputs: Sendable, Equatable {
     /// Nothing kept: an item that did not succeed, a step still running.
     case none
     /// The step's record is its state alone (no outputs, items, error or winner): most steps.
@@ -12,11 +12,11 @@ public enum JournalOutputs: Sendable, Equatable {
     case secret
 
     /// The JSON text, for `.json`.
-    public var json: String? {
+    package var json: String? {
         if case .json(let text) = self { return text }
         return nil
     }
 
     /// Whether the outputs held a secret value and were not kept.
-    public var containsSecret: Bool { self == .secret }
+    package var containsSecret: Bool { self == .secret }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
-import FlowDSL
-import FlowJournal
+import FlowKit
+import Foundation
 
 /// `flow run FILE`: runs a workflow, or with `--dry-run` checks it and prints the plan.
 struct RunCommand: AsyncParsableCommand {
@@ -145,7 +145,8 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let result = WorkflowLoader.load(path: file)
+        // The flow command registers no handlers; a dry run still shows each `call` (see Grammar.md).
+        let result = WorkflowLoader.load(path: file).checkingHostSteps(registered: [], asWarnings: dryRun)
         DiagnosticOutput.writeRunText(result)
         guard let workflow = result.workflow, !result.hasErrors else { throw FlowExit.invalid.exitCode }
         var problems = RunInputs.problems(in: workflow, arguments: inputs)
@@ -170,17 +171,28 @@ struct RunCommand: AsyncParsableCommand {
         if let problem = ResumePlan.unknownReruns(reruns, in: workflow) { throw ValidationError(problem) }
         let values = RunInputs.values(in: workflow, arguments: inputs)
         guard dryRun else {
-            var execution = RunExecution(
-                workflow: workflow, inputs: values, secretsFile: secrets, concurrency: concurrency,
-                logFormat: logFormat == .json ? .json : .plain,
-                reports: reportFiles, sourceLines: result.sourceLines, calledFiles: result.calledFiles)
-            try prepareOnly(&execution, workflow: workflow)
+            let store: SecretStore
+            do {
+                store = try SecretStore.load(environment: ProcessInfo.processInfo.environment, file: secrets)
+            } catch {
+                StandardError.write("\(error)\n")
+                throw FlowExit.invalid.exitCode
+            }
+            var settings = RunSettings(workflow: workflow, secrets: store)
+            settings.inputs = values
+            settings.concurrency = concurrency
+            settings.reports = reportFiles
+            settings.sourceLines = result.sourceLines
+            settings.calledFiles = result.calledFiles
+            settings.reaper = FlowExecutable.path
+            try prepareOnly(&settings, workflow: workflow)
             // `--only` runs one step of a run kept elsewhere (an Argo task): it keeps no journal.
             if !noJournal, only == nil {
-                execution.journal = JournalSettings(
+                settings.journal = JournalSettings(
                     stateDirectory: JournalLocation.stateDirectory(explicit: stateDir, workflowFile: file),
                     resume: resume, runID: runID, reruns: Set(reruns))
             }
+            let execution = RunExecution(settings: settings, logFormat: logFormat == .json ? .json : .plain)
             throw await execution.execute().exitCode
         }
         // The run computes `retry: ${{ … }}` and the like when it starts; the plan does the same.

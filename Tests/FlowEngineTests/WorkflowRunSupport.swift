@@ -24,7 +24,7 @@ struct WorkflowHarness {
     /// every line a step printed.
     func run(
         _ yaml: String, inputs: [String: InputValue] = [:], secrets: [String: String] = [:],
-        defaultRequestTimeout: Duration? = nil,
+        defaultRequestTimeout: Duration? = nil, hostSteps: HostStepRegistry = HostStepRegistry(),
         onEvent: @escaping @Sendable (SchedulerEvent<StepResult>) -> Void = { _ in },
         whileRunning: @Sendable (WorkflowRun) async -> Void = { _ in }
     ) async throws -> (records: [String: StepRecord<StepResult>], lines: [String]) {
@@ -36,6 +36,7 @@ struct WorkflowHarness {
         let lines = LockedBox<[String]>([])
         var options = RunOptions(inputs: inputs, secrets: SecretStore(values: secrets))
         if let defaultRequestTimeout { options.defaultRequestTimeout = defaultRequestTimeout }
+        options.hostSteps = hostSteps
         let run = try WorkflowRun(
             workflow: workflow, options: options,
             client: client,

@@ -252,6 +252,8 @@ struct ExpressionCheck {
                     // Most reads name a declared output: found without the list of names (a
                     // `uses` step goes the long way, which asks for the called file).
                     if !target.isUses, target.outputs.contains(where: { $0.name == name }) { break }
+                    // A `call` step's handler returns outputs that only the app knows.
+                    if case .call = target.kind { break }
                     // A `uses` step also has the called file's outputs; unknown when that file is invalid.
                     var declared = target.outputNames
                     if case .uses = target.kind {

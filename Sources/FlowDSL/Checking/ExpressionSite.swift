@@ -122,6 +122,8 @@ struct ExpressionSite {
             if let cwd = run.cwd { text(cwd) }
         case .uses(let uses):
             for named in uses.with { text(named.value) }
+        case .call(let call):
+            call.with.visitStrings(text)
         case .sleep, .group:
             break
         }

@@ -16,6 +16,8 @@ enum ResultFields {
     ]
     static let run = ["exit_code", "stdout", "stderr"]
     static let uses = ["outputs"]
+    /// A `call` step's result: what its handler returned.
+    static let call = ["outputs"]
 
     /// The fields `step`'s result has; `nil` when not checked: a group has no `result`, and a
     /// `sleep` (whose `result` is empty) is also what the parser puts in place of a step whose
@@ -26,6 +28,7 @@ enum ResultFields {
         case .upload: upload
         case .run: run
         case .uses: uses
+        case .call: call
         case .sleep, .group: nil
         }
     }

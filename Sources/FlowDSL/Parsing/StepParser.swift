@@ -4,7 +4,7 @@ struct StepParser {
         "needs", "if", "timeout", "retry", "continue-on-error", "outputs", "name", "description",
         "repeat", "allow-outside",
     ]
-    static let kindKeys = ["http", "upload", "run", "sleep", "parallel", "uses"]
+    static let kindKeys = ["http", "upload", "run", "sleep", "parallel", "uses", "call"]
     static let groupKeys = ["steps", "at-least", "fail-fast"]
     static let requestKeys = ["expect"]
     static let runKeys = ["env", "cwd"]
@@ -69,7 +69,7 @@ struct StepParser {
                 at: entry.keyNode,
                 hint: orphanGroup
                     ? "a group needs 'parallel: all' or 'parallel: any' next to 'steps'"
-                    : "give it one of 'http', 'upload', 'run', 'sleep', 'uses', or 'parallel' with 'steps'"
+                    : "give it one of 'http', 'upload', 'run', 'sleep', 'uses', 'call', or 'parallel' with 'steps'"
             )
         } else if let kindEntry {
             if let parsed = parseKind(kindEntry, fields: field, id: id) { kind = parsed }
@@ -150,7 +150,7 @@ struct StepParser {
             case "steps", "at-least", "fail-fast": owner = "parallel"
             case "expect": owner = kind == "upload" ? "upload" : "http"
             case "env", "cwd": owner = "run"
-            case "with": owner = "uses"
+            case "with": owner = kind == "call" ? "call" : "uses"
             default: continue
             }
             guard let kind, kind != owner else { continue }
@@ -175,6 +175,8 @@ struct StepParser {
             return reader.duration(kindEntry.value, "'sleep'").map(StepKind.sleep)
         case "uses":
             return parseUses(kindEntry, fields: fields, id: id).map(StepKind.uses)
+        case "call":
+            return parseCall(kindEntry, fields: fields).map(StepKind.call)
         default:
             return parseGroup(kindEntry, fields: fields, id: id).map(StepKind.group)
         }

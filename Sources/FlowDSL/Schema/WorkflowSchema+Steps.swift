@@ -2,7 +2,7 @@
 /// hold steps again (the schema recurses through `#/$defs/steps`).
 extension WorkflowSchema {
     /// The keys that choose a step's kind; a step has exactly one.
-    static let kindKeys = ["http", "upload", "run", "sleep", "parallel", "uses"]
+    static let kindKeys = ["http", "upload", "run", "sleep", "parallel", "uses", "call"]
 
     static var stepsDefinition: JSONNode {
         .object([
@@ -21,7 +21,7 @@ extension WorkflowSchema {
             JSONNode.object(["required": .array(([key] + (key == "parallel" ? ["steps"] : [])).map(JSONNode.string))])
         }
         return V.closedObject(
-            "A step: exactly one of `http`, `upload`, `run`, `sleep`, `uses`, or `parallel` with `steps`.",
+            "A step: exactly one of `http`, `upload`, `run`, `sleep`, `uses`, `call`, or `parallel` with `steps`.",
             properties: [
                 "name": V.text("The step's name, for humans."),
                 "description": V.text("What the step does, for humans."),
@@ -85,10 +85,18 @@ extension WorkflowSchema {
                     "minLength": .integer(1),
                     "not": .object(["pattern": .string("^[A-Za-z][A-Za-z0-9+.-]*://")]),
                 ]),
+                "call": .object([
+                    "description": .string(
+                        "Run a handler the host program registers (FlowKit's `HostStepRegistry`) as this step; "
+                            + "`with` gives its inputs, what it returns are the step's outputs."),
+                    "type": .string("string"),
+                    "pattern": .string("^[A-Za-z_][A-Za-z0-9_-]*(\\.[A-Za-z_][A-Za-z0-9_-]*)*$"),
+                ]),
                 "with": V.map(
-                    "The called file's inputs (literal values or expressions), checked against its `inputs`.",
-                    values: V.scalar
-                ).adding(["propertyNames": V.ref("identifier")]),
+                    "A `uses` step: the called file's inputs (literal values or expressions), checked against "
+                        + "its `inputs`. A `call` step: the handler's inputs, any values.",
+                    values: .object([:])
+                ),
             ]
         ).adding([
             "oneOf": .array(kinds),
@@ -100,7 +108,6 @@ extension WorkflowSchema {
                 "items": .array([.string("for-each"), .string("steps")]),
                 "env": .array([.string("run")]),
                 "cwd": .array([.string("run")]),
-                "with": .array([.string("uses")]),
             ]),
             "dependentSchemas": .object([
                 "parallel": requiresOneOf("steps", "for-each"),
@@ -108,6 +115,7 @@ extension WorkflowSchema {
                 "at-least": .object(["properties": .object(["parallel": .object(["const": .string("any")])])]),
                 "fail-fast": .object(["properties": .object(["parallel": .object(["const": .string("all")])])]),
                 "uses": .object(["not": .object(["required": .array([.string("retry")])])]),
+                "with": requiresOneOf("uses", "call"),
                 "expect": .object([
                     "anyOf": .array([
                         .object(["required": .array([.string("http")])]),

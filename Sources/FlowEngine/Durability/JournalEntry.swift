@@ -3,11 +3,11 @@ import FlowDSL
 /// A step's record as the journal keeps it: its state alone for most steps, else the entry
 /// `StepRecordsFile` writes for one step, as JSON text, so that `--outputs-from` and `--resume`
 /// read records the same way.
-public enum JournalEntry {
+package enum JournalEntry {
     /// What the journal keeps of `record`: `.stateOnly` when it holds nothing but its state,
     /// `.secret` when it held a secret value (never kept: the step runs again on resume), else its
     /// entry as JSON text.
-    public static func encode(_ record: StepRecord<StepResult>, masker: SecretMasker) -> StepOutputs {
+    package static func encode(_ record: StepRecord<StepResult>, masker: SecretMasker) -> StepOutputs {
         if isStateOnly(record) { return .stateOnly }
         let masked = StepRecordsFile.encode(record, masker: masker)
         // Masking changed something: a secret value (or a form of it) is in the outputs or the error.
@@ -28,7 +28,7 @@ public enum JournalEntry {
     /// The records of `entries` (step id to its state and what `encode` gave) for the steps of
     /// `workflow`; an entry that cannot be read, or that kept nothing, is left out, so its step
     /// runs again.
-    public static func decode(_ entries: [String: (state: StepState, outputs: StepOutputs)], workflow: Workflow)
+    package static func decode(_ entries: [String: (state: StepState, outputs: StepOutputs)], workflow: Workflow)
         -> [String: StepRecord<StepResult>]
     {
         var records: [String: StepRecord<StepResult>] = [:]

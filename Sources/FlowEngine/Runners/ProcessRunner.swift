@@ -80,7 +80,7 @@ package enum ProcessRunner {
     /// reading that stream pauses, so a command printing faster than its lines are consumed waits
     /// on its pipe instead of filling flow's memory.
     package static func run(
-        _ spec: ProcessSpec, on queue: DispatchQueue,
+        _ spec: ProcessSpec, on queue: DispatchQueue, groups: ProcessGroups = ProcessGroups(),
         onLine: @escaping @Sendable (String, StepProgress.OutputStream, OutputHold) -> Void = { _, _, _ in },
         onStart: @escaping @Sendable (Int32) -> Void = { _ in }
     ) -> Future<ProcessOutcome> {
@@ -91,12 +91,12 @@ package enum ProcessRunner {
         let task = Task {
             do {
                 let outcome = try await execute(
-                    spec, onLine: onLine, isFinished: { promise.isCompleted },
+                    spec, groups: groups, onLine: onLine, isFinished: { promise.isCompleted },
                     started: { pid in
                         group.withLock { $0 = pid }
                         onStart(pid)
                         // Cancelled between the spawn and now: stop it at once.
-                        if promise.isCompleted { ProcessGroups.terminate(pid, grace: spec.terminationGrace) }
+                        if promise.isCompleted { groups.terminate(pid, grace: spec.terminationGrace) }
                     })
                 promise.succeed(outcome)
             } catch is CancellationError {
@@ -110,14 +110,15 @@ package enum ProcessRunner {
             // before a cancelled task gets to run. The group stays listed until it is gone, so flow
             // still waits for it before exiting (ProcessGroups.terminateAll).
             let pid = group.withLock { $0 }
-            if pid > 0 { ProcessGroups.terminate(pid, grace: spec.terminationGrace) }
+            if pid > 0 { groups.terminate(pid, grace: spec.terminationGrace) }
             task.cancel()
         }
         return promise.future
     }
 
     private static func execute(
-        _ spec: ProcessSpec, onLine: @escaping @Sendable (String, StepProgress.OutputStream, OutputHold) -> Void,
+        _ spec: ProcessSpec, groups: ProcessGroups,
+        onLine: @escaping @Sendable (String, StepProgress.OutputStream, OutputHold) -> Void,
         isFinished: @escaping @Sendable () -> Bool, started: @escaping @Sendable (pid_t) -> Void
     ) async throws -> ProcessOutcome {
         let display: String
@@ -132,7 +133,7 @@ package enum ProcessRunner {
         while true {
             do {
                 return try await attempt(
-                    spec, display: display, onLine: onLine, isFinished: isFinished, started: started)
+                    spec, groups: groups, display: display, onLine: onLine, isFinished: isFinished, started: started)
             } catch is DescriptorsExhausted {
                 // Something else holds more descriptors than the budget allowed for: wait for a
                 // command to end and try again; with none running, waiting would not help.
@@ -156,7 +157,7 @@ package enum ProcessRunner {
 
     /// One start of the command, with pipes of flow's own (see `CommandPipes`).
     private static func attempt(
-        _ spec: ProcessSpec, display: String,
+        _ spec: ProcessSpec, groups: ProcessGroups, display: String,
         onLine: @escaping @Sendable (String, StepProgress.OutputStream, OutputHold) -> Void,
         isFinished: @escaping @Sendable () -> Bool, started: @escaping @Sendable (pid_t) -> Void
     ) async throws -> ProcessOutcome {
@@ -210,7 +211,7 @@ package enum ProcessRunner {
             ) { execution in
                 let pid = pid_t(execution.processIdentifier.value)
                 spawned.withLock { $0 = pid }
-                ProcessGroups.add(pid)
+                groups.add(pid)
                 started(pid)
                 let exitWatch = ExitWatch(pid: pid, descriptor: execution.processIdentifier.processDescriptor)
                 return await withTaskGroup(of: (StepProgress.OutputStream, [UInt8])?.self) { group in
@@ -233,7 +234,7 @@ package enum ProcessRunner {
                     return captured
                 }
             }
-            await ProcessGroups.commandExited(spawned.withLock { $0 })
+            await groups.commandExited(spawned.withLock { $0 })
             let exitCode: Int32
             let signal: Int32?
             switch result.terminationStatus {
@@ -250,7 +251,7 @@ package enum ProcessRunner {
                 stderr: capturedText(result.closureResult[.stderr] ?? []))
         } catch {
             let pid = spawned.withLock { $0 }
-            if pid > 0 { await ProcessGroups.commandExited(pid) }
+            if pid > 0 { await groups.commandExited(pid) }
             if Task.isCancelled { throw CancellationError() }
             guard let error = error as? SubprocessError else { throw error }
             if let code = error.underlyingError?.rawValue, CommandPipes.isExhaustion(code) {

@@ -17,6 +17,8 @@ struct RunStepRunner: Sendable {
     let defaultRetry: Retry?
     /// The workflow file's folder (absolute): a relative `cwd` is taken from it.
     var workflowFolder: String?
+    /// The run's process groups, which each command's joins.
+    var processGroups = ProcessGroups()
 
     /// Runs the command; under `retry`, a failed command (a non-zero exit) is run again.
     func run(_ step: Step, _ command: RunStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
@@ -45,7 +47,7 @@ struct RunStepRunner: Sendable {
 
     private func once(_ spec: ProcessSpec, command: RunStep, start: StepStart<StepResult>) -> Future<Value> {
         let masker = masker
-        return ProcessRunner.run(spec, on: queue) { line, stream, hold in
+        return ProcessRunner.run(spec, on: queue, groups: processGroups) { line, stream, hold in
             start.report(.line(masker(line), stream: stream, hold: hold))
         }
         .map(on: queue) { outcome in

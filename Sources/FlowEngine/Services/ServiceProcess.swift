@@ -16,16 +16,19 @@ final class ServiceProcess: Sendable {
     let exit: Future<ProcessOutcome>
     private let group: LockedBox<pid_t>
     private let tail: LockedBox<OutputTail>
+    /// The run's process groups, which the service's is one of.
+    private let groups: ProcessGroups
 
     /// Starts the service's command at once.
-    init(_ launch: ServiceLaunch, queue: DispatchQueue) {
+    init(_ launch: ServiceLaunch, queue: DispatchQueue, groups: ProcessGroups) {
         self.launch = launch
+        self.groups = groups
         let group = LockedBox<pid_t>(0)
         let tail = LockedBox(OutputTail())
         self.group = group
         self.tail = tail
         exit = ProcessRunner.run(
-            launch.spec, on: queue,
+            launch.spec, on: queue, groups: groups,
             onLine: { line, stream, _ in tail.withLock { $0.append(line, isError: stream == .stderr) } },
             onStart: { pid in group.withLock { $0 = pid } })
     }
@@ -46,7 +49,7 @@ final class ServiceProcess: Sendable {
             exit.cancel()
             return .succeeded((), on: queue)
         }
-        ProcessGroups.terminate(pid, grace: ServiceLaunch.terminationGrace)
+        groups.terminate(pid, grace: ServiceLaunch.terminationGrace)
         let exited = Promise<Void>(on: queue)
         exit.whenComplete(on: queue) { _ in exited.succeed(()) }
         // A safeguard: a process stuck in uninterruptible sleep must not hold flow forever.

@@ -1,4 +1,4 @@
-import FlowDSL
+import FlowKit
 
 extension ArgoManifest {
     /// The entry DAG's `parallelism`: the workflow's `concurrency` plus one slot per service.
@@ -101,7 +101,7 @@ extension ArgoManifest {
                 if let called = workflow.called[uses.resolvedPath] {
                     for inner in called.steps { visit(inner, called) }
                 }
-            case .group, .sleep:
+            case .group, .sleep, .call:
                 break
             }
             for child in step.children { visit(child, workflow) }

@@ -1,4 +1,4 @@
-import FlowDSL
+import FlowKit
 
 extension ArgoManifest {
     /// The workflow with its `${{ }}` settings (`concurrency`, `retry`, `timeout`, …) computed

@@ -1,4 +1,4 @@
-import FlowDSL
+import FlowKit
 import Foundation
 
 /// Builds the Argo `Workflow` of a checked workflow (`flow export argo`); the mapping and its

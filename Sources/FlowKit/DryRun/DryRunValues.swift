@@ -4,16 +4,16 @@ import Foundation
 /// What a dry run knows before anything runs: the inputs (given or defaulted) and the env
 /// (the workflow's literal values, then the process environment). Steps, results and secrets are
 /// unknown here, so expressions reading them stay placeholders.
-struct DryRunValues: EvaluationContext {
+package struct DryRunValues: EvaluationContext {
     let inputs: [String: Value]
     let env: [String: Value]
     /// Names of one step's request while it is shown: a `for-each` item's (`item`, `index`) and a
     /// `repeat`'s first attempt (`previous`, `attempt`).
     var locals: [String: Value] = [:]
     /// The workflow file's folder, where `files('glob')` matches.
-    var filesFolder: String?
+    package var filesFolder: String?
 
-    init(workflow: Workflow, inputs: [String: InputValue]) {
+    package init(workflow: Workflow, inputs: [String: InputValue]) {
         self.inputs = inputs.mapValues { value in
             switch value {
             case .string(let text): return .string(text)
@@ -34,7 +34,7 @@ struct DryRunValues: EvaluationContext {
         filesFolder = workflow.folder
     }
 
-    func value(ofRoot name: String) -> Value? {
+    package func value(ofRoot name: String) -> Value? {
         if let local = locals[name] { return local }
         switch name {
         case "inputs": return .object(inputs)
@@ -43,5 +43,5 @@ struct DryRunValues: EvaluationContext {
         }
     }
 
-    func statusFunction(_ function: StatusFunction) -> Bool? { nil }
+    package func statusFunction(_ function: StatusFunction) -> Bool? { nil }
 }

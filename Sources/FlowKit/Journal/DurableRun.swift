@@ -4,15 +4,23 @@ import FlowJournal
 import Foundation
 
 /// `flow run`'s journal options: where it is, and what to resume.
-struct JournalSettings: Sendable {
+package struct JournalSettings: Sendable {
     /// The state folder (`--state-dir`, `FLOW_STATE_DIR`, or `.flow/` beside the workflow file).
-    var stateDirectory: String
+    package var stateDirectory: String
     /// `--resume`.
-    var resume = false
+    package var resume = false
     /// `--resume RUN-ID`: this run rather than the latest unfinished one of the file.
-    var runID: String?
+    package var runID: String?
     /// `--rerun ID`: steps whose unsafe request may be sent again although its outcome is unknown.
-    var reruns: Set<String> = []
+    package var reruns: Set<String> = []
+
+    /// The settings of a journal in `stateDirectory`.
+    package init(stateDirectory: String, resume: Bool = false, runID: String? = nil, reruns: Set<String> = []) {
+        self.stateDirectory = stateDirectory
+        self.resume = resume
+        self.runID = runID
+        self.reruns = reruns
+    }
 }
 
 /// The journal of one `flow run`: opened (and the run begun or reopened) before any request is
@@ -32,7 +40,8 @@ struct DurableRun {
     /// Opens the journal and begins the run, or with `--resume` reopens the earlier one after
     /// saying what is kept and what runs again. Throws, with a message, before anything is sent.
     static func open(
-        _ settings: JournalSettings, workflow: Workflow, inputs: [String: InputValue], masker: SecretMasker
+        _ settings: JournalSettings, workflow: Workflow, inputs: [String: InputValue], masker: SecretMasker,
+        say: (String) -> Void
     ) throws(Problem) -> DurableRun {
         let file = JournalLocation.canonicalFile(workflow.file)
         guard let fileHash = StepDefinitionHash.fileHash(path: file) else {
@@ -96,7 +105,7 @@ struct DurableRun {
                 throw Problem(message: Self.unknownOutcomeMessage(plan.unknownOutcomes, run: detail.run.id))
             }
             try journal.reopenRun(id: detail.run.id, fileHash: fileHash, stepHashes: hashes)
-            Self.announce(plan, run: detail.run.id, workflow: workflow)
+            say(Self.announcement(plan, run: detail.run.id, workflow: workflow))
             return DurableRun(
                 journal: journal, runID: detail.run.id,
                 recorder: JournalRecorder(journal: journal, runID: detail.run.id), prior: plan.prior)
@@ -108,16 +117,15 @@ struct DurableRun {
         }
     }
 
-    /// Records the run's end and waits (without holding a thread) until the journal has it all.
-    func finish(_ state: String) async {
+    /// Records the run's end and waits (without holding a thread) until the journal has it all;
+    /// a warning when it could not.
+    func finish(_ state: String) async -> String? {
         journal.record(.runFinished(run: runID, state: state, at: Date()))
         let error: JournalError? = await withCheckedContinuation { continuation in
             journal.flush { continuation.resume(returning: $0) }
         }
-        if let error {
-            StandardError.write("flow: warning: the journal could not record the end of the run: \(error)\n")
-        }
         journal.close()
+        return error.map { "flow: warning: the journal could not record the end of the run: \($0)\n" }
     }
 
     /// The workflow's step hashes, written straight into the journal's text for them.
@@ -156,8 +164,8 @@ struct DurableRun {
         return " (item\(items.count == 1 ? "" : "s") \(list), counting from 0)"
     }
 
-    /// Says on standard error what the resumed run keeps and what it runs again.
-    private static func announce(_ plan: ResumePlan, run: String, workflow: Workflow) {
+    /// What the resumed run keeps and what it runs again, for standard error.
+    private static func announcement(_ plan: ResumePlan, run: String, workflow: Workflow) -> String {
         let kept = workflow.allSteps.map(\.id).filter { plan.prior.records[$0] != nil }
         var text = "flow: resuming run \(run): \(kept.count) step\(kept.count == 1 ? "" : "s") kept"
         text += kept.isEmpty ? "" : " (\(kept.joined(separator: ", ")))"
@@ -168,6 +176,6 @@ struct DurableRun {
         for (id, why) in plan.rerunning {
             text += "flow: running '\(id)' again: \(why)\n"
         }
-        StandardError.write(text)
+        return text
     }
 }

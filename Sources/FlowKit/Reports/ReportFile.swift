@@ -3,20 +3,26 @@ import Foundation
 /// A `--report` file: checked before the run starts (so a typo in its folder does not cost a whole
 /// run), then written atomically with POSIX calls, whose failures name the path and the reason in
 /// words (`strerror`) rather than a Foundation error dump.
-struct ReportFile {
+package struct ReportFile: Sendable {
     /// `json`, `junit`, `html` or `trace`.
-    let format: String
+    package let format: String
     /// Every format `--report` takes.
-    static let formats = ["json", "junit", "html", "trace"]
+    package static let formats = ["json", "junit", "html", "trace"]
 
     /// Whether the report draws a timeline, which needs the run's events recorded (see TimelineRecorder).
     var needsTimeline: Bool { format == "html" || format == "trace" }
     /// The path as given.
-    let path: String
+    package let path: String
+
+    /// A report of `format` (one of `formats`) to write at `path`.
+    package init(format: String, path: String) {
+        self.format = format
+        self.path = path
+    }
 
     /// Why the report could not be written there, or nil when it can (as far as can be known
     /// before writing): the folder exists and is writable, and the path is not a folder.
-    var problem: String? {
+    package var problem: String? {
         var status = stat()
         if stat(path, &status) == 0 {
             if status.st_mode & S_IFMT == S_IFDIR { return reason("it is a folder") }

@@ -6,7 +6,7 @@ import Foundation
 /// its needs' records read from `--outputs-from` files, its own written to `--outputs-to`. Every
 /// other step of the file is given to the scheduler as already final (see `RunOptions.prior`), so
 /// the step's `if`, `steps.X` expressions and status functions see what the whole run would show.
-struct OnlyStep {
+package struct OnlyStep: Sendable {
     /// The step's id.
     let id: String
     /// The ids of the step and the steps inside it (a group's children, at every depth).
@@ -28,7 +28,7 @@ struct OnlyStep {
 
     /// Reads the files and checks the step; a message (exit 2) when `id` is not a top-level step,
     /// a file cannot be read, or a need's record is missing.
-    static func prepare(
+    package static func prepare(
         workflow: Workflow, id: String, outputsFrom: [String], outputsTo: String?, item: Int? = nil,
         itemsTo: String? = nil
     ) throws(Problem) -> OnlyStep {
@@ -96,8 +96,8 @@ struct OnlyStep {
     }
 
     /// A problem with `--only` or its files (exit 2).
-    struct Problem: Error {
-        let message: String
+    package struct Problem: Error {
+        package let message: String
         init(_ message: String) { self.message = message }
     }
 
@@ -118,10 +118,10 @@ struct OnlyStep {
         records.filter { own.contains($0.key) }
     }
 
-    /// The exit code of the step alone: 0 when it succeeded, was skipped, or failed under
-    /// `continue-on-error`; 1 when it failed; 130 when interrupted.
-    func exit(_ records: [String: StepRecord<StepResult>], interrupted: Bool) -> FlowExit {
-        if interrupted { return .interrupted }
+    /// The verdict of the step alone: succeeded when it succeeded, was skipped, or failed under
+    /// `continue-on-error`; failed when it failed; cancelled when interrupted.
+    func verdict(_ records: [String: StepRecord<StepResult>], interrupted: Bool) -> RunVerdict {
+        if interrupted { return .cancelled }
         guard let record = records[id] else { return .failed }
         // The items' pod succeeds whatever it decided: the items' pods say what happened.
         if case .items = selection { return .succeeded }
@@ -134,7 +134,9 @@ struct OnlyStep {
 
     /// Writes the given records and the step's own to `--outputs-to` (atomically); false after
     /// saying why when it cannot.
-    func write(_ records: [String: StepRecord<StepResult>], masker: SecretMasker) -> Bool {
+    func write(
+        _ records: [String: StepRecord<StepResult>], masker: SecretMasker, say: (String) -> Void
+    ) -> Bool {
         var own = ownRecords(records)
         var written = true
         if case .items = selection, let itemsTo {
@@ -148,7 +150,8 @@ struct OnlyStep {
             }
             own[id] = nil
             written = Self.write(
-                "[" + indices.map(String.init).joined(separator: ",") + "]\n", to: itemsTo, option: "--items-to")
+                "[" + indices.map(String.init).joined(separator: ",") + "]\n", to: itemsTo, option: "--items-to",
+                say: say)
         }
         guard let outputsTo else { return written }
         let document: Value
@@ -158,12 +161,12 @@ struct OnlyStep {
         } else {
             document = StepRecordsFile.encode(given.merging(own) { _, own in own }, masker: masker)
         }
-        return Self.write(document.jsonText + "\n", to: outputsTo, option: "--outputs-to") && written
+        return Self.write(document.jsonText + "\n", to: outputsTo, option: "--outputs-to", say: say) && written
     }
 
     /// Writes `text` to `path`, making its folder first: an Argo pod has no folder for a path of its
     /// own (Argo creates none for an output parameter's path; see Grammar.md).
-    private static func write(_ text: String, to path: String, option: String) -> Bool {
+    private static func write(_ text: String, to path: String, option: String, say: (String) -> Void) -> Bool {
         do {
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty {
@@ -172,7 +175,7 @@ struct OnlyStep {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             return true
         } catch {
-            StandardError.write("flow run: cannot write \(option) \(path): \(error.localizedDescription)\n")
+            say("flow run: cannot write \(option) \(path): \(error.localizedDescription)\n")
             return false
         }
     }
@@ -180,9 +183,11 @@ struct OnlyStep {
 
 /// `flow run --service NAME=URL`: a service of the workflow that already runs at URL (an Argo
 /// service task); flow reads `services.NAME.url` and `.port` from it and does not start it.
-enum ExternalServices {
+package enum ExternalServices {
     /// The endpoints by name; a message for a malformed value or a name the workflow does not declare.
-    static func parse(_ arguments: [String], workflow: Workflow) throws(OnlyStep.Problem) -> [String: ServiceEndpoint] {
+    package static func parse(_ arguments: [String], workflow: Workflow) throws(OnlyStep.Problem) -> [String:
+        ServiceEndpoint]
+    {
         var endpoints: [String: ServiceEndpoint] = [:]
         for argument in arguments {
             guard let equals = argument.firstIndex(of: "="),
@@ -205,23 +210,5 @@ enum ExternalServices {
             endpoints[name] = ServiceEndpoint(name: name, port: port, url: text)
         }
         return endpoints
-    }
-}
-
-extension RunCommand {
-    /// Sets up `--only`, `--outputs-from/-to` and `--service` on the execution; exit 2 after a
-    /// message when they are wrong.
-    func prepareOnly(_ execution: inout RunExecution, workflow: Workflow) throws {
-        do throws(OnlyStep.Problem) {
-            execution.externalServices = try ExternalServices.parse(externalServices, workflow: workflow)
-            if let only {
-                execution.only = try OnlyStep.prepare(
-                    workflow: workflow, id: only, outputsFrom: outputsFrom, outputsTo: outputsTo, item: item,
-                    itemsTo: itemsTo)
-            }
-        } catch {
-            StandardError.write("flow run: \(error.message)\n")
-            throw FlowExit.invalid.exitCode
-        }
     }
 }

@@ -2,10 +2,10 @@ import FlowDSL
 import Foundation
 
 /// Checks and resolves `--input name=value` against a workflow's declared inputs.
-enum RunInputs {
+package enum RunInputs {
     /// Every problem with the inputs: malformed or unknown names, wrong types, missing required
     /// inputs, and `file` inputs that do not exist or cannot be read.
-    static func problems(in workflow: Workflow, arguments: [String]) -> [Diagnostic] {
+    package static func problems(in workflow: Workflow, arguments: [String]) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         var given = Set<String>()
         let names = workflow.inputs.map(\.name)
@@ -82,13 +82,13 @@ enum RunInputs {
         )
     }
 
-    static func secretsFileProblem(_ path: String) -> Diagnostic? {
+    package static func secretsFileProblem(_ path: String) -> Diagnostic? {
         if FileManager.default.isReadableFile(atPath: path) { return nil }
         return .error("the secrets file '\(path)' does not exist or is not readable", at: nil)
     }
 
     /// Each input's value: given on the command line, else its default; absent ones omitted.
-    static func values(in workflow: Workflow, arguments: [String]) -> [String: InputValue] {
+    package static func values(in workflow: Workflow, arguments: [String]) -> [String: InputValue] {
         var values: [String: InputValue] = [:]
         for input in workflow.inputs {
             if let value = input.defaultValue { values[input.name] = value }

@@ -3,7 +3,7 @@ import FlowEngine
 import FlowJournal
 
 /// What `flow run --resume` keeps of an unfinished run and what it runs again, and why.
-struct ResumePlan {
+package struct ResumePlan {
     /// The records of the steps kept: they do not run, and keep their outputs.
     var prior = PriorRun()
     /// The steps that run again although they had succeeded, with why, in file order.
@@ -79,7 +79,7 @@ struct ResumePlan {
 
     /// Why `--rerun` names no step of `workflow`, or `nil`: an id names a step of the file, or a
     /// step it ran (`deploy/publish`, `group[2]/child`) through the step it belongs to.
-    static func unknownReruns(_ ids: [String], in workflow: Workflow) -> String? {
+    package static func unknownReruns(_ ids: [String], in workflow: Workflow) -> String? {
         let unknown = ids.filter { workflow.step(topLevel($0, in: workflow)) == nil }
         guard let first = unknown.first else { return nil }
         let names = workflow.allSteps.map(\.id)

@@ -5,7 +5,7 @@ import Foundation
 /// The plan `flow run --dry-run` prints: waves of steps, each request's method and URL with known
 /// values substituted (runtime values as `<steps.x.outputs.y>`, secrets as `***`), each upload's
 /// chunk plan from the file's size, each command. Building it reads no file data and sends nothing.
-struct DryRunPlan {
+package struct DryRunPlan {
     let workflow: Workflow
     let inputs: [String: InputValue]
     let concurrency: Int
@@ -16,11 +16,15 @@ struct DryRunPlan {
     private let inputPlaceholders: [String: String]
     /// In one item of a `for-each` step: `[index]`, so a called file's steps read `deploy[1]/publish`.
     private var itemSuffix = ""
+    /// Each request the plan shows, as a value (FlowKit's dry run), shared with the plans of
+    /// called files.
+    let requests: PlannedRequests
 
-    init(
+    package init(
         workflow: Workflow, inputs: [String: InputValue], concurrency: Int, prefix: String = "",
-        inputPlaceholders: [String: String] = [:]
+        inputPlaceholders: [String: String] = [:], requests: PlannedRequests = PlannedRequests()
     ) {
+        self.requests = requests
         self.workflow = workflow
         let inputs = Self.resolvingFileInputs(inputs, of: workflow)
         self.inputs = inputs
@@ -30,7 +34,7 @@ struct DryRunPlan {
         self.inputPlaceholders = inputPlaceholders
     }
 
-    func rendered() -> String {
+    package func rendered() -> String {
         let stepCount = workflow.allSteps.count
         let waves = shownWaves
         var lines = [
@@ -99,7 +103,7 @@ struct DryRunPlan {
         }
         let nested = DryRunPlan(
             workflow: called, inputs: values, concurrency: called.concurrency, prefix: id + itemSuffix + "/",
-            inputPlaceholders: placeholders)
+            inputPlaceholders: placeholders, requests: requests)
         lines += nested.nestedLines().map { "    " + $0 }
         return lines
     }
@@ -171,7 +175,7 @@ struct DryRunPlan {
 
     /// The items when they are known before the run: a YAML list, or an expression reading only
     /// inputs, env and files (never secrets); nil when they come from the run.
-    func knownItems(_ forEach: ForEach) -> [Value]? {
+    package func knownItems(_ forEach: ForEach) -> [Value]? {
         let texts = forEach.items.strings
         guard
             !texts.contains(where: { text in
@@ -250,6 +254,8 @@ struct DryRunPlan {
                     "  \(prefix)\(step.id): run \(arguments.map { quote(render($0)) }.joined(separator: " "))\(suffix)")
             }
             if let cwd = run.cwd { lines.append("      in \(resolved(render(cwd)))") }
+        case .call(let call):
+            lines.append("  \(prefix)\(step.id): call \(call.name) with \(jsonBody(call.with))\(suffix)")
         case .sleep(let duration):
             lines.append("  \(prefix)\(step.id): sleep \(DurationSyntax.format(duration))\(suffix)")
         case .group(let group):
@@ -275,6 +281,7 @@ struct DryRunPlan {
         } catch {
             return ["  \(id): \(http.method.rawValue) \(render(http.url))\(suffix)", "      error: \(error.message)"]
         }
+        requests.add(step: id, plan)
         var lines = ["  \(id): \(plan.method) \(plan.url)\(suffix)"]
         lines += plan.headers.map { "      header \($0.name): \($0.value)" }
         switch plan.body {

@@ -1,0 +1,190 @@
+import FlowTasks
+
+/// A run's events as an `AsyncSequence`; it ends after `.runFinished`.
+///
+/// ```swift
+/// for await event in run.events {
+///     if case .progress(let step, _, let bytes, let total?) = event { bar.show(step, bytes, of: total) }
+/// }
+/// ```
+///
+/// Memory stays bounded however slow the consumer is, without ever holding up the run:
+/// - `stepStarted` and `stepFinished` of the workflow's own steps and `runFinished` are never
+///   dropped (at most two a step);
+/// - `attempt`, `progress`, `items`, `retryWait` and `dropped` are coalesced: a newer one replaces
+///   the one of the same kind and step still waiting (the consumer sees the latest);
+/// - `output` lines and the events of steps inside called files and `for-each` groups' items are
+///   kept while fewer than `FlowRunOptions.eventBufferLimit` events wait; beyond that they are
+///   dropped and counted in a `dropped` event. The outcome has every step's result all the same.
+///
+/// One consumer: iterators made from it share the events. Cancelling the task that waits in it
+/// cancels the run, whose remaining events (cancelled steps, `runFinished`) still come.
+public struct FlowEvents: AsyncSequence, Sendable {
+    /// Each element is one event.
+    public typealias Element = FlowEvent
+
+    let buffer: FlowEventBuffer
+    let onCancel: @Sendable () -> Void
+
+    /// An iterator over the run's events.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let buffer: FlowEventBuffer
+        let onCancel: @Sendable () -> Void
+
+        /// The next event, or nil after `runFinished`.
+        public mutating func next() async -> FlowEvent? {
+            let (buffer, onCancel) = (buffer, onCancel)
+            return await withTaskCancellationHandler {
+                await buffer.next()
+            } onCancel: {
+                onCancel()
+            }
+        }
+    }
+
+    /// An iterator over the run's events.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(buffer: buffer, onCancel: onCancel)
+    }
+}
+
+/// The events waiting for the consumer, bounded as `FlowEvents` says. Pushed from the run's queue,
+/// taken by the consumer's task; one lock.
+package final class FlowEventBuffer: Sendable {
+    /// How an event is kept when the consumer is slow.
+    enum Policy: Sendable {
+        /// Never dropped.
+        case kept
+        /// Replaces the waiting event with the same key.
+        case coalesced(Key)
+        /// Dropped (and counted) when `limit` events wait.
+        case limited
+    }
+
+    /// What a coalesced event replaces: the waiting one of the same kind and step.
+    struct Key: Hashable, Sendable {
+        let kind: UInt8
+        let step: String
+    }
+
+    private struct Entry {
+        let event: FlowEvent
+        let key: Key?
+        let limited: Bool
+    }
+
+    private struct State {
+        /// Waiting events from `head` on; nil where a coalesced event was replaced.
+        var entries: [Entry?] = []
+        var head = 0
+        /// Events waiting (entries that are not nil).
+        var waiting = 0
+        var limitedWaiting = 0
+        /// Where the waiting coalesced event of each key is in `entries`.
+        var coalesced: [Key: Int] = [:]
+        var dropped = 0
+        var finished = false
+        var consumers: [CheckedContinuation<FlowEvent?, Never>] = []
+        /// The most events that ever waited at once.
+        var peak = 0
+    }
+
+    /// The most limited events (lines, nested steps' events) that wait at once.
+    package let limit: Int
+    private let state = LockedBox(State())
+
+    /// A buffer keeping at most `limit` limited events.
+    package init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    /// The most events that waited at once so far: at most `limit` + 2 a step of the workflow +
+    /// 5 coalesced events a step (+1 for `dropped`).
+    package var peakWaiting: Int { state.withLock { $0.peak } }
+
+    /// Adds an event (or hands it to a consumer waiting for one).
+    func push(_ event: FlowEvent, _ policy: Policy) {
+        let consumer: CheckedContinuation<FlowEvent?, Never>? = state.withLock { state in
+            if !state.consumers.isEmpty, state.waiting == 0 { return state.consumers.removeFirst() }
+            switch policy {
+            case .kept: Self.append(Entry(event: event, key: nil, limited: false), to: &state)
+            case .coalesced(let key): Self.replace(event, key: key, in: &state)
+            case .limited:
+                if state.limitedWaiting >= limit {
+                    state.dropped += 1
+                    Self.replace(
+                        .dropped(count: state.dropped), key: Key(kind: 0, step: ""), in: &state)
+                } else {
+                    Self.append(Entry(event: event, key: nil, limited: true), to: &state)
+                }
+            }
+            return nil
+        }
+        consumer?.resume(returning: event)
+    }
+
+    /// No more events: consumers get nil once the waiting ones are taken.
+    func finish() {
+        let consumers = state.withLock { state in
+            state.finished = true
+            defer { state.consumers = [] }
+            return state.waiting == 0 ? state.consumers : []
+        }
+        for consumer in consumers { consumer.resume(returning: nil) }
+    }
+
+    /// The next event, waiting (suspended, no thread held) for one; nil once finished.
+    func next() async -> FlowEvent? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<FlowEvent?, Never>) in
+            let ready: FlowEvent?? = state.withLock { state in
+                if let event = Self.take(from: &state) { return .some(event) }
+                if state.finished { return .some(nil) }
+                state.consumers.append(continuation)
+                return .none
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    private static func append(_ entry: Entry, to state: inout State) {
+        state.entries.append(entry)
+        state.waiting += 1
+        if entry.limited { state.limitedWaiting += 1 }
+        state.peak = max(state.peak, state.waiting)
+    }
+
+    private static func replace(_ event: FlowEvent, key: Key, in state: inout State) {
+        if let index = state.coalesced[key] {
+            // Replaced where it waits, so the order of the other events stays as it was.
+            state.entries[index] = Entry(event: event, key: key, limited: false)
+            return
+        }
+        state.coalesced[key] = state.entries.count
+        append(Entry(event: event, key: key, limited: false), to: &state)
+    }
+
+    private static func take(from state: inout State) -> FlowEvent? {
+        while state.head < state.entries.count {
+            let entry = state.entries[state.head]
+            state.entries[state.head] = nil
+            state.head += 1
+            guard let entry else { continue }
+            state.waiting -= 1
+            if entry.limited { state.limitedWaiting -= 1 }
+            if let key = entry.key { state.coalesced[key] = nil }
+            compact(&state)
+            return entry.event
+        }
+        compact(&state)
+        return nil
+    }
+
+    /// Drops the taken slots once they are half the array, so it stays within twice what waits.
+    private static func compact(_ state: inout State) {
+        guard state.head > 64, state.head * 2 >= state.entries.count else { return }
+        let offset = state.head
+        state.entries.removeFirst(offset)
+        state.head = 0
+        for (key, index) in state.coalesced { state.coalesced[key] = index - offset }
+    }
+}
