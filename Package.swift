@@ -125,6 +125,13 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// Helpers every test target shares (failures, temporary folders, polling, processes): one copy,
+// in Tests/FlowTestSupport, rather than one per target.
+package.targets.append(.target(name: "FlowTestSupport", path: "Tests/FlowTestSupport"))
+for target in package.targets where target.type == .test {
+    target.dependencies.append("FlowTestSupport")
+}
+
 // Every target of ours: Swift 6 language mode (set above) and zero warnings.
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []

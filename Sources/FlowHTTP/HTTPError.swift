@@ -32,13 +32,25 @@ package struct HTTPError: Error, Sendable, CustomStringConvertible, Equatable {
     package var message: String
     /// The URL requested.
     package var url: String
+    /// For a `.timeout`, the limit that passed, when flow knows it: what a caller that set the
+    /// limit reads to tell its own limit from another, rather than searching the message.
+    package var timeLimit: TimeLimit?
+
+    /// A time limit of a request (see `HTTPRequest.timeout` and `connectTimeout`).
+    package enum TimeLimit: Sendable, Equatable {
+        /// The limit on the whole request (redirects included).
+        case request(Duration)
+        /// The limit on opening the connection.
+        case connect(Duration)
+    }
 
     /// An error; the client builds these from curl's results.
-    package init(kind: Kind, curlCode: Int = 0, message: String, url: String) {
+    package init(kind: Kind, curlCode: Int = 0, message: String, url: String, timeLimit: TimeLimit? = nil) {
         self.kind = kind
         self.curlCode = curlCode
         self.message = message
         self.url = url
+        self.timeLimit = timeLimit
     }
 
     /// Whether trying again may work: connection failures, broken connections and time-outs.

@@ -65,7 +65,7 @@ struct HTTPRedirect {
                     kind: .timeout,
                     message: "timed out waiting for \(trail.firstURL) (limit \(DurationFormat.text(timeout))) "
                         + "before the redirect to \(target)",
-                    url: target)
+                    url: target, timeLimit: .request(timeout))
             }
             next.timeout = timeout - trail.elapsed
         }

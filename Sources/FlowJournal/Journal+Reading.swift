@@ -183,9 +183,16 @@ enum JournalReading {
             state: try row.decode(forColumn: "state"), attempts: try row.decode(forColumn: "attempts"),
             startedAt: started.map(Date.init(timeIntervalSince1970:)),
             finishedAt: finished.map(Date.init(timeIntervalSince1970:)),
-            outputsJSON: try row.decode(forColumn: "outputs_json"),
-            containsSecret: try row.decode(forColumn: "contains_secret"), error: try row.decode(forColumn: "error"),
+            outputs: outputs(
+                json: try row.decode(forColumn: "outputs_json"), secret: try row.decode(forColumn: "contains_secret")),
+            error: try row.decode(forColumn: "error"),
             unsafeInFlight: try row.decode(forColumn: "unsafe_in_flight"))
+    }
+
+    /// A format-1 row's outputs: its text, or the secret marker (no text, the flag set).
+    private static func outputs(json: String?, secret: Bool) -> JournalOutputs {
+        if secret { return .secret }
+        return json.map { .json($0) } ?? JournalOutputs.none
     }
 
     static func transfer(from row: Row) throws -> JournalTransfer {

@@ -163,12 +163,12 @@ package final class Journal: Sendable {
     /// change first (the run's queue calls this once a step).
     package func recordStepFinished(
         run: String, step: String, item: Int?, state: String, attempts: Int, startedAt: Date?, finishedAt: Date,
-        outputsJSON: String?, containsSecret: Bool, error: String?
+        outputs: JournalOutputs, error: String?
     ) {
         writer.recordStepChange(run: run) { log in
             log.addFinished(
                 step: step, item: item, state: state, attempts: attempts, startedAt: startedAt,
-                finishedAt: finishedAt, outputsJSON: outputsJSON, containsSecret: containsSecret, error: error)
+                finishedAt: finishedAt, outputs: outputs, error: error)
         }
     }
 

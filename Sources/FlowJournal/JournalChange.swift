@@ -6,11 +6,11 @@ import Foundation
 package enum JournalChange: Sendable {
     /// An attempt of a step (or item) started; `attempt` counts from 1.
     case stepStarted(run: String, step: String, item: Int?, attempt: Int, at: Date)
-    /// A step (or item) ended in `state`. `outputsJSON` nil with `containsSecret` true is the secret
-    /// marker: the outputs held a secret, were not stored, and the step runs again on resume.
+    /// A step (or item) ended in `state`, with what is kept of its outputs (`.secret` when they
+    /// held a secret: not stored, and the step runs again on resume).
     case stepFinished(
         run: String, step: String, item: Int?, state: String, attempts: Int,
-        startedAt: Date?, finishedAt: Date, outputsJSON: String?, containsSecret: Bool, error: String?)
+        startedAt: Date?, finishedAt: Date, outputs: JournalOutputs, error: String?)
     /// An unsafe (non-idempotent, unkeyed) request is about to be sent: its outcome is unknown until
     /// the step's `stepFinished`.
     case unsafeSend(run: String, step: String, item: Int?, at: Date)

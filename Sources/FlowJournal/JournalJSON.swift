@@ -3,57 +3,19 @@ import Foundation
 /// The text form of the string maps the journal keeps (step hashes, inputs): a JSON object, its
 /// keys in no particular order (they are read back into a dictionary).
 enum JournalJSON {
-    /// Written by hand: a 10,000-step run's step hashes took `JSONEncoder` about 15 ms, a tenth of
-    /// what the journal cost that run (bench/journal/run); this takes about 1 ms. Sorting the keys
-    /// took 5 ms more, for nothing a reader needs.
+    /// Foundation's encoder, not a JSON writer of the journal's own (the journal imports nothing
+    /// of flow's): the maps written so are small (a run's inputs; step hashes only in the rare
+    /// case `StepHashText` cannot hold them), so its speed does not matter here.
     static func encode(_ map: [String: String]) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(map.count * 96 + 2)
-        bytes.append(UInt8(ascii: "{"))
-        for (index, (key, value)) in map.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            appendString(key, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            appendString(value, to: &bytes)
-        }
-        bytes.append(UInt8(ascii: "}"))
-        return String(decoding: bytes, as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // A map of strings always encodes.
+        guard let data = try? encoder.encode(map) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
     }
 
     static func decode(_ text: String) throws -> [String: String] {
         try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
-    }
-
-    /// `text` as a JSON string: quotes, backslashes and control characters escaped (RFC 8259);
-    /// everything else, slashes and non-ASCII included, as its UTF-8 bytes.
-    private static func appendString(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        // Most texts (step ids, hashes) need no escape: copied whole.
-        var text = text
-        let plain = text.withUTF8 { utf8 in
-            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
-            else { return false }
-            bytes.append(contentsOf: utf8)
-            return true
-        }
-        if plain {
-            bytes.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case UInt8(ascii: "\n"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case UInt8(ascii: "\r"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case UInt8(ascii: "\t"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 }
 

@@ -35,7 +35,7 @@ package struct JournalRun: Sendable, Codable, Equatable {
 }
 
 /// One step (or one `for-each` item) of a run.
-package struct JournalStep: Sendable, Codable, Equatable {
+package struct JournalStep: Sendable, Equatable {
     /// The step's id.
     package var step: String
     /// The item's index, nil for a step without items.
@@ -48,10 +48,9 @@ package struct JournalStep: Sendable, Codable, Equatable {
     package var startedAt: Date?
     /// When the step ended.
     package var finishedAt: Date?
-    /// The outputs as JSON text; nil when none were recorded or they held a secret.
-    package var outputsJSON: String?
-    /// True when the outputs held a secret and were not stored (the step runs again on resume).
-    package var containsSecret: Bool
+    /// What was kept of the outputs (`.secret` when they held a secret and were not stored: the
+    /// step runs again on resume).
+    package var outputs: JournalOutputs
     /// The error message of the last failed attempt.
     package var error: String?
     /// True when an unsafe request was about to be sent and no outcome was recorded since.
@@ -60,7 +59,7 @@ package struct JournalStep: Sendable, Codable, Equatable {
     /// A step as read from the journal.
     package init(
         step: String, item: Int?, state: String, attempts: Int, startedAt: Date?, finishedAt: Date?,
-        outputsJSON: String?, containsSecret: Bool, error: String?, unsafeInFlight: Bool
+        outputs: JournalOutputs, error: String?, unsafeInFlight: Bool
     ) {
         self.step = step
         self.item = item
@@ -68,8 +67,7 @@ package struct JournalStep: Sendable, Codable, Equatable {
         self.attempts = attempts
         self.startedAt = startedAt
         self.finishedAt = finishedAt
-        self.outputsJSON = outputsJSON
-        self.containsSecret = containsSecret
+        self.outputs = outputs
         self.error = error
         self.unsafeInFlight = unsafeInFlight
     }

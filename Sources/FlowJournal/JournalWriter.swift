@@ -227,7 +227,7 @@ extension JournalChange {
     /// for the others.
     var stepLogRun: String? {
         switch self {
-        case .stepStarted(let run, _, _, _, _), .stepFinished(let run, _, _, _, _, _, _, _, _, _),
+        case .stepStarted(let run, _, _, _, _), .stepFinished(let run, _, _, _, _, _, _, _, _),
             .unsafeSend(let run, _, _, _), .transfer(let run, _, _, _, _, _, _):
             run
         case .runFinished, .stepHashes, .sharedStepHashes, .pruneRuns, .deferred:

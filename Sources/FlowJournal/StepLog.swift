@@ -25,11 +25,10 @@ struct StepLogEncoder {
             count(attempt)
             date(at)
         case .stepFinished(
-            _, let step, let item, let state, let attempts, let startedAt, let finishedAt, let outputsJSON,
-            let containsSecret, let error):
+            _, let step, let item, let state, let attempts, let startedAt, let finishedAt, let outputs, let error):
             addFinished(
                 step: step, item: item, state: state, attempts: attempts, startedAt: startedAt,
-                finishedAt: finishedAt, outputsJSON: outputsJSON, containsSecret: containsSecret, error: error)
+                finishedAt: finishedAt, outputs: outputs, error: error)
         case .unsafeSend(_, let step, let item, let at):
             bytes.append(StepLogTag.unsafeSend.rawValue)
             text(step)
@@ -51,13 +50,10 @@ struct StepLogEncoder {
     /// Adds a `stepFinished` change with these fields.
     mutating func addFinished(
         step: String, item: Int?, state: String, attempts: Int, startedAt: Date?, finishedAt: Date,
-        outputsJSON: String?, containsSecret: Bool, error: String?
+        outputs: JournalOutputs, error: String?
     ) {
-        // Most finishes: a known state, its outputs that state alone, no secret, no error.
-        if !containsSecret, error == nil, let outputsJSON,
-            let code = StepLogEncoder.stateCodes.firstIndex(of: state),
-            Self.isStateOnly(outputsJSON, state: state)
-        {
+        // Most finishes: a known state, a record that is that state alone, no error.
+        if case .stateOnly = outputs, error == nil, let code = StepLogEncoder.stateCodes.firstIndex(of: state) {
             return addCompactFinish(
                 step: step, item: item, code: UInt8(code), attempts: attempts, startedAt: startedAt,
                 finishedAt: finishedAt)
@@ -70,8 +66,8 @@ struct StepLogEncoder {
         optionalDate(startedAt)
         date(finishedAt)
         // The secret marker: never the outputs of a step that held a secret.
-        outputs(containsSecret ? nil : outputsJSON, state: state)
-        bytes.append(containsSecret ? 1 : 0)
+        self.outputs(outputs)
+        bytes.append(outputs.containsSecret ? 1 : 0)
         optionalText(error)
     }
 
@@ -146,42 +142,20 @@ struct StepLogEncoder {
         withUnsafeBytes(of: &bits) { bytes.append(contentsOf: $0) }
     }
 
-    /// The text most steps' outputs have: their state alone (as `FlowEngine.JournalEntry`
-    /// writes it). Written as one byte and made again when read: a tenth of a run's log otherwise.
-    static func stateOnlyOutputs(_ state: String) -> String {
-        String(decoding: stateOnlyHead + Array(state.utf8) + stateOnlyTail, as: UTF8.self)
-    }
-
     /// The states a `finishedStateOnly` change names by their place in this list.
     static let stateCodes = ["succeeded", "failed", "skipped", "cancelled", "running", "pending"]
 
-    /// Outputs: 0 none, 1 and the text, 2 for `stateOnlyOutputs` of the step's state.
-    private mutating func outputs(_ value: String?, state: String) {
-        guard let value else { return bytes.append(0) }
-        if Self.isStateOnly(value, state: state) { return bytes.append(2) }
-        bytes.append(1)
-        text(value)
-    }
-
-    /// Whether `value` is `stateOnlyOutputs(state)`, compared in place without building that text:
-    /// the fixed start, the state, the end.
-    static func isStateOnly(_ value: String, state: String) -> Bool {
-        var value = value
-        return value.withUTF8 { bytes in
-            let (head, tail) = (stateOnlyHead, stateOnlyTail)
-            let stateCount = state.utf8.count
-            guard bytes.count == head.count + stateCount + tail.count, let base = bytes.baseAddress else {
-                return false
-            }
-            var state = state
-            return memcmp(base, head, head.count) == 0
-                && state.withUTF8 { memcmp(base + head.count, $0.baseAddress!, stateCount) == 0 }
-                && memcmp(base + head.count + stateCount, tail, tail.count) == 0
+    /// Outputs: 0 none (or not kept: a secret, whose flag follows), 1 and the text, 2 for a
+    /// record that is its state alone (`JournalOutputs.stateOnly`).
+    private mutating func outputs(_ value: JournalOutputs) {
+        switch value {
+        case .none, .secret: bytes.append(0)
+        case .stateOnly: bytes.append(2)
+        case .json(let json):
+            bytes.append(1)
+            text(json)
         }
     }
-
-    private static let stateOnlyHead = Array(#"{"outputs":{},"status":""#.utf8)
-    private static let stateOnlyTail = Array(#""}"#.utf8)
 
     private mutating func optionalText(_ value: String?) {
         guard let value else { return bytes.append(0) }
@@ -235,7 +209,7 @@ enum StepLogTag: UInt8 {
     case finished = 2
     case unsafeSend = 3
     case transfer = 4
-    /// A finish whose outputs are its state alone, without a secret or an error (most steps): the
+    /// A finish whose record is its state alone, without an error (most steps): the
     /// state as its place in `StepLogEncoder.stateCodes`, a third fewer bytes (format 3).
     case finishedStateOnly = 5
 }
@@ -263,8 +237,8 @@ struct StepLogDecoder {
     enum Change {
         case started(key: StepLogKey, attempt: Int, at: Date)
         case finished(
-            key: StepLogKey, state: String, attempts: Int, startedAt: Date?, finishedAt: Date, outputsJSON: String?,
-            containsSecret: Bool, error: String?)
+            key: StepLogKey, state: String, attempts: Int, startedAt: Date?, finishedAt: Date, outputs: JournalOutputs,
+            error: String?)
         case unsafeSend(key: StepLogKey, at: Date)
         case transfer(key: StepLogKey, kind: String, target: String, bytesConfirmed: Int64, fileIdentity: String)
     }
@@ -283,18 +257,20 @@ struct StepLogDecoder {
             let attempts = try count()
             let startedAt = try flag() ? try date() : nil
             let finishedAt = try date()
-            let outputs: String?
+            var outputs: JournalOutputs
             switch try byte() {
-            case 0: outputs = nil
-            case 1: outputs = try payload()
-            case 2: outputs = statesOnly ? nil : StepLogEncoder.stateOnlyOutputs(state)
+            case 0: outputs = .none
+            case 1:
+                let json = try payload()
+                outputs = statesOnly ? .none : .json(json)
+            case 2: outputs = .stateOnly
             case let other: throw StepLogDamage(description: "outputs marked \(other) at byte \(index - 1)")
             }
-            let containsSecret = try flag()
+            if try flag() { outputs = .secret }
             let error = try flag() ? try payload() : nil
             return .finished(
                 key: key, state: state, attempts: attempts, startedAt: startedAt, finishedAt: finishedAt,
-                outputsJSON: outputs, containsSecret: containsSecret, error: error)
+                outputs: outputs, error: error)
         case .finishedStateOnly:
             let key = try key()
             let code = Int(try byte())
@@ -306,8 +282,7 @@ struct StepLogDecoder {
             let startedAt = try flag() ? try date() : nil
             return .finished(
                 key: key, state: state, attempts: attempts, startedAt: startedAt, finishedAt: try date(),
-                outputsJSON: statesOnly ? nil : StepLogEncoder.stateOnlyOutputs(state), containsSecret: false,
-                error: nil)
+                outputs: .stateOnly, error: nil)
         case .unsafeSend:
             return .unsafeSend(key: try key(), at: try date())
         case .transfer:

@@ -41,23 +41,21 @@ struct StepLogFold {
             let earlier = steps[key]?.startedAt
             steps[key] = JournalStep(
                 step: key.step, item: key.item, state: "running", attempts: attempt,
-                startedAt: attempt <= 1 || earlier == nil ? at : earlier, finishedAt: nil, outputsJSON: nil,
-                containsSecret: false, error: nil, unsafeInFlight: false)
+                startedAt: attempt <= 1 || earlier == nil ? at : earlier, finishedAt: nil, outputs: .none,
+                error: nil, unsafeInFlight: false)
         case .finished(
-            let key, let state, let attempts, let startedAt, let finishedAt, let outputsJSON, let containsSecret,
-            let error):
+            let key, let state, let attempts, let startedAt, let finishedAt, let outputs, let error):
             steps[key] = JournalStep(
                 step: key.step, item: key.item, state: state, attempts: attempts,
                 startedAt: startedAt ?? steps[key]?.startedAt, finishedAt: finishedAt,
-                outputsJSON: containsSecret ? nil : outputsJSON, containsSecret: containsSecret, error: error,
-                unsafeInFlight: false)
+                outputs: outputs, error: error, unsafeInFlight: false)
         case .unsafeSend(let key, let at):
             if steps[key] != nil {
                 steps[key]?.unsafeInFlight = true
             } else {
                 steps[key] = JournalStep(
                     step: key.step, item: key.item, state: "running", attempts: 1, startedAt: at, finishedAt: nil,
-                    outputsJSON: nil, containsSecret: false, error: nil, unsafeInFlight: true)
+                    outputs: .none, error: nil, unsafeInFlight: true)
             }
         case .transfer(let key, let kind, let target, let bytesConfirmed, let fileIdentity):
             transfers[TransferKey(step: key, kind: kind)] = JournalTransfer(

@@ -23,7 +23,7 @@ struct StepStateFold {
             switch change {
             case .started(let key, _, _):
                 states[key] = "running"
-            case .finished(let key, let state, _, _, _, _, _, _):
+            case .finished(let key, let state, _, _, _, _, _):
                 states[key] = state
             case .unsafeSend(let key, _):
                 // Marks a step; a step not yet seen starts running (as `StepLogFold` has it).

@@ -1,4 +1,5 @@
 import FlowSandbox
+import FlowTestSupport
 import Foundation
 import Testing
 
@@ -162,16 +163,6 @@ import Testing
         }
         #expect(events.contains { $0.contains(#""line":"hi""#) })
     }
-}
-
-/// Whether `pid` is a live process; a zombie (killed, waiting for a parent that may be a
-/// container's non-reaping init) counts as gone.
-func isRunning(_ pid: pid_t) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-        let close = stat.lastIndex(of: ")")
-    else { return false }
-    let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
-    return state != "Z" && state != "X"
 }
 
 @Suite struct LargeRunTests {

@@ -31,18 +31,18 @@ import Testing
                 .stepFinished(
                     run: failed, step: "build", item: nil, state: "succeeded", attempts: 1, startedAt: start,
                     finishedAt: start.addingTimeInterval(1.5),
-                    outputsJSON: #"{"outputs":{"artifact":"app.tar","size":42},"status":"succeeded"}"#,
-                    containsSecret: false, error: nil))
+                    outputs: .json(#"{"outputs":{"artifact":"app.tar","size":42},"status":"succeeded"}"#),
+                    error: nil))
             journal.record(
                 .stepFinished(
                     run: failed, step: "fetch", item: 2, state: "failed", attempts: 3,
                     startedAt: start.addingTimeInterval(2), finishedAt: start.addingTimeInterval(4),
-                    outputsJSON: nil, containsSecret: false, error: "HTTP 503 from /files/2"))
+                    outputs: .none, error: "HTTP 503 from /files/2"))
             journal.record(
                 .stepFinished(
                     run: failed, step: "login", item: nil, state: "succeeded", attempts: 1,
                     startedAt: start.addingTimeInterval(1), finishedAt: start.addingTimeInterval(1.2),
-                    outputsJSON: nil, containsSecret: true, error: nil))
+                    outputs: .secret, error: nil))
             journal.record(
                 .transfer(
                     run: failed, step: "upload", item: nil, kind: "tus", target: "http://127.0.0.1:9/files/abc",
@@ -56,7 +56,7 @@ import Testing
                 .stepFinished(
                     run: succeeded, step: "build", item: nil, state: "succeeded", attempts: 1,
                     startedAt: start.addingTimeInterval(3600), finishedAt: start.addingTimeInterval(3601),
-                    outputsJSON: #"{"outputs":{},"status":"succeeded"}"#, containsSecret: false, error: nil))
+                    outputs: .stateOnly, error: nil))
             journal.record(.runFinished(run: succeeded, state: "succeeded", at: start.addingTimeInterval(3725)))
             try journal.flushAndWait()
         }

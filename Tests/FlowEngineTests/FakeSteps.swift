@@ -1,6 +1,7 @@
 import Dispatch
 import FlowEngine
 import FlowTasks
+import FlowTestSupport
 
 /// Leaf steps whose work the test finishes by hand, recording what the scheduler did to them.
 final class FakeSteps: Sendable {
@@ -78,12 +79,6 @@ final class FakeSteps: Sendable {
     private let finished = LockedBox<Set<String>>([])
 }
 
-struct TestFailure: Error, Equatable, CustomStringConvertible {
-    let message: String
-    init(_ message: String) { self.message = message }
-    var description: String { message }
-}
-
 /// Runs `steps` and returns the final records, with the order of events seen.
 func run(
     _ steps: [PlannedStep<String>], concurrency: Int = 16, prior: [String: StepRecord<String>] = [:],
@@ -107,13 +102,4 @@ func run(
     await whileRunning(scheduler)
     let records = try await done.value
     return (records.all, events.withLock { $0 })
-}
-
-/// Waits until `condition` holds, polling; false if it did not within 5 s.
-func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
-    for _ in 0..<2500 {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-    return condition()
 }

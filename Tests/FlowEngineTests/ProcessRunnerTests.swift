@@ -1,6 +1,7 @@
 import Dispatch
 import FlowEngine
 import FlowTasks
+import FlowTestSupport
 import Foundation
 import Testing
 
@@ -177,14 +178,4 @@ import Testing
             try await ProcessRunner.run(ProcessSpec(command: .argv([])), on: queue).value
         }
     }
-}
-
-/// Whether `pid` is a live process; a zombie (killed, waiting for a parent that may be a
-/// container's non-reaping init) counts as gone.
-func isRunning(_ pid: pid_t) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-        let close = stat.lastIndex(of: ")")
-    else { return false }
-    let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
-    return state != "Z" && state != "X"
 }

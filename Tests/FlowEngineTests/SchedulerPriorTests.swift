@@ -1,6 +1,7 @@
 import Dispatch
 import FlowEngine
 import FlowTasks
+import FlowTestSupport
 import Testing
 
 /// Results known before a run (a resumed run) enter the scheduler through `prior`.

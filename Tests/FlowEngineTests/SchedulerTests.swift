@@ -1,6 +1,7 @@
 import Dispatch
 import FlowEngine
 import FlowTasks
+import FlowTestSupport
 import Testing
 
 @Suite struct SchedulerOrderTests {

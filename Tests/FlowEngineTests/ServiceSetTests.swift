@@ -3,6 +3,7 @@ import FlowDSL
 import FlowEngine
 import FlowHTTP
 import FlowTasks
+import FlowTestSupport
 import Foundation
 import Testing
 

@@ -69,20 +69,34 @@ import Testing
         #expect(reasons["d"] == nil)
     }
 
-    @Test func aRecordOfItsStateAloneIsWrittenAsTheFullEncoderWouldWriteIt() {
+    @Test func aRecordOfItsStateAloneIsKeptAsItsStateAndReadBackAsTheFullEncoderWouldHaveWrittenIt() throws {
+        let workflow = try Self.workflow(Self.base)
         for state in [StepState.succeeded, .skipped, .cancelled] {
             var record = StepRecord<StepResult>(id: "a", state: state)
             if state == .succeeded { record.output = StepResult(result: .object([:]), outputs: [:], attempts: 1) }
-            let plain = JournalEntry.plainText(record)
-            #expect(plain == StepRecordsFile.encode(record, masker: .none).jsonText, "\(state)")
-            #expect(JournalEntry.encode(record, masker: SecretMasker(values: ["succeeded"])).json == plain)
+            #expect(JournalEntry.isStateOnly(record), "\(state)")
+            #expect(JournalEntry.encode(record, masker: SecretMasker(values: ["succeeded"])) == .stateOnly)
+            // Read back from its state alone, it is the record its full entry gives.
+            let kept = try #require(JournalEntry.decode(["a": (state, .stateOnly)], workflow: workflow)["a"])
+            let full = StepRecordsFile.encode(record, masker: .none).jsonText
+            let written = try #require(JournalEntry.decode(["a": (state, .json(full))], workflow: workflow)["a"])
+            #expect(kept.state == state && written.state == state)
+            #expect(kept.output?.outputs == written.output?.outputs && kept.winner == written.winner)
+            #expect((kept.error == nil) == (written.error == nil))
+            #expect(
+                StepRecordsFile.encode(kept, masker: .none).jsonText
+                    == StepRecordsFile.encode(written, masker: .none).jsonText)
         }
         var record = StepRecord<StepResult>(id: "a", state: .succeeded)
         record.output = StepResult(result: .object([:]), outputs: ["n": .number(1)], attempts: 1)
-        #expect(JournalEntry.plainText(record) == nil)
+        #expect(!JournalEntry.isStateOnly(record))
+        #expect(JournalEntry.encode(record, masker: .none) == .json(#"{"outputs":{"n":1},"status":"succeeded"}"#))
         record.output = nil
         record.winner = "b"
-        #expect(JournalEntry.plainText(record) == nil)
+        #expect(!JournalEntry.isStateOnly(record))
+        // Nothing kept: nothing read back, so the step runs again.
+        #expect(
+            JournalEntry.decode(["a": (.succeeded, .secret), "b": (.succeeded, .none)], workflow: workflow).isEmpty)
     }
 
     @Test func anOutputHoldingASecretIsAMarkerWithoutTheValue() {
@@ -90,9 +104,13 @@ import Testing
         var record = StepRecord<StepResult>(id: "login", state: .succeeded)
         record.output = StepResult(result: .object([:]), outputs: ["token": .string("hunter22")], attempts: 1)
         let secret = JournalEntry.encode(record, masker: masker)
-        #expect(secret.json == nil && secret.containsSecret)
+        #expect(secret == .secret)
         record.output = StepResult(result: .object([:]), outputs: ["token": .string("plain")], attempts: 1)
         let plain = JournalEntry.encode(record, masker: masker)
-        #expect(plain.json?.contains("plain") == true && !plain.containsSecret)
+        guard case .json(let text) = plain else {
+            Issue.record("not kept as text: \(plain)")
+            return
+        }
+        #expect(text.contains("plain"))
     }
 }

@@ -1,5 +1,6 @@
 import FlowHTTP
 import FlowTasks
+import FlowTestSupport
 import Foundation
 import Testing
 
@@ -42,7 +43,7 @@ import Testing
             let request = HTTPRequest(url: sandbox.baseURL + "/bytes/3000000")
             let response = try await client.execute(request) { progress.record($0) }.value
             #expect(response.body.count == 3_000_000)
-            #expect(try await eventually { progress.last()?.bytesReceived == 3_000_000 })
+            #expect(await eventually { progress.last()?.bytesReceived == 3_000_000 })
             #expect(progress.last()?.totalToReceive == 3_000_000)
             #expect(progress.last()?.bytesSent == 0)
         }

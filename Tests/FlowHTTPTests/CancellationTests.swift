@@ -1,19 +1,20 @@
 import FlowHTTP
 import FlowSandbox
 import FlowTasks
+import FlowTestSupport
 import Testing
 
 @Suite struct CancellationTests {
     @Test func cancellingAbortsTheTransferAndTheServerSeesTheHangUp() async throws {
         try await withSandbox { sandbox, client in
             let future = client.execute(HTTPRequest(url: sandbox.baseURL + "/delay/10000"))
-            #expect(try await eventually { sandbox.events().contains { $0.path == "/delay/10000" } })
+            #expect(await eventually { sandbox.events().contains { $0.path == "/delay/10000" } })
             let clock = ContinuousClock()
             let cancelledAt = clock.now
             future.cancel()
             await #expect(throws: FutureError.cancelled) { try await future.value }
             #expect(
-                try await eventually(within: .seconds(3)) {
+                await eventually(within: .seconds(3)) {
                     sandbox.events().first { $0.path == "/delay/10000" }?.clientDisconnected == true
                 })
             #expect(clock.now - cancelledAt < .seconds(3))
@@ -37,7 +38,7 @@ import Testing
         let sandbox = try await Sandbox.start()
         let client = HTTPClient()
         let future = client.execute(HTTPRequest(url: sandbox.baseURL + "/delay/10000"))
-        #expect(try await eventually { !sandbox.events().isEmpty })
+        #expect(await eventually { !sandbox.events().isEmpty })
         client.shutdown()
         client.shutdown()
         let error = try #require(await httpError(future))
@@ -45,7 +46,7 @@ import Testing
         #expect(error.message.contains("shut down"))
         let later = try #require(await httpError(client.execute(HTTPRequest(url: sandbox.baseURL + "/health"))))
         #expect(later.kind == .cancelled)
-        #expect(try await eventually { sandbox.events().first?.clientDisconnected == true })
+        #expect(await eventually { sandbox.events().first?.clientDisconnected == true })
         await sandbox.stop()
     }
 
@@ -53,11 +54,11 @@ import Testing
         let sandbox = try await Sandbox.start()
         var client: HTTPClient? = HTTPClient()
         let future = try #require(client).execute(HTTPRequest(url: sandbox.baseURL + "/delay/10000"))
-        #expect(try await eventually { !sandbox.events().isEmpty })
+        #expect(await eventually { !sandbox.events().isEmpty })
         client = nil
         let error = try #require(await httpError(future))
         #expect(error.kind == .cancelled)
-        #expect(try await eventually { sandbox.events().first?.clientDisconnected == true })
+        #expect(await eventually { sandbox.events().first?.clientDisconnected == true })
         await sandbox.stop()
     }
 }

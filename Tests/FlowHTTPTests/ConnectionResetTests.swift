@@ -1,5 +1,6 @@
 import FlowHTTP
 import FlowTasks
+import FlowTestSupport
 import Testing
 
 @Suite struct ConnectionResetTests {

@@ -1,5 +1,6 @@
 import FlowHTTP
 import FlowTasks
+import FlowTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import FlowHTTP
 import FlowSandbox
 import FlowTasks
+import FlowTestSupport
 import Foundation
 import Testing
 
@@ -50,7 +51,7 @@ private func threadID() -> UInt {
                 }
             }
             for future in futures { _ = try await future.value }
-            #expect(try await eventually { seen.count == 6 })
+            #expect(await eventually { seen.count == 6 })
             // Only the last one to finish can have been alone in flight.
             #expect(seen.all.filter { $0 == "200:queued" }.count >= 5)
             #expect(seen.all.allSatisfy { $0.hasPrefix("200:") })
@@ -63,7 +64,7 @@ private func threadID() -> UInt {
             let future = client.execute(HTTPRequest(url: sandbox.baseURL + "/health"))
             future.whenComplete { _ in seen.append(placement()) }
             _ = try await future.value
-            #expect(try await eventually { seen.count == 1 })
+            #expect(await eventually { seen.count == 1 })
             #expect(seen.all == ["queued"])
         }
     }

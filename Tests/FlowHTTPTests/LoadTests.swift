@@ -1,5 +1,6 @@
 import FlowHTTP
 import FlowTasks
+import FlowTestSupport
 import Foundation
 import Testing
 
@@ -36,7 +37,7 @@ import Testing
                 #expect(growth < 20_000_000, "resident memory grew by up to \(growth) bytes sending 50 MB")
             }
             // Reports travel through their own queue and may land just after the response.
-            #expect(try await eventually { progress.last()?.bytesSent == Int64(size) })
+            #expect(await eventually { progress.last()?.bytesSent == Int64(size) })
             #expect(progress.last()?.totalToSend == Int64(size))
             #expect(progress.count() > 2, "progress reported along the way")
         }

@@ -86,6 +86,8 @@ import Testing
             let error = try #require(await httpError(client.execute(request)))
             let elapsed = clock.now - started
             #expect(error.kind == .timeout)
+            // The limit that passed, as a value a caller compares with its own.
+            #expect(error.timeLimit == .request(.milliseconds(300)))
             #expect(error.isTransient)
             #expect(error.message.contains("/delay/3000"))
             #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(2), "took \(elapsed)")
@@ -105,6 +107,7 @@ import Testing
         let error = try #require(await httpError(client.execute(request)))
         let elapsed = clock.now - started
         #expect(error.kind == .timeout)
+        #expect(error.timeLimit == .connect(.milliseconds(300)))
         #expect(error.isTransient)
         #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(3), "took \(elapsed)")
     }

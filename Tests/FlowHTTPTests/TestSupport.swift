@@ -1,6 +1,7 @@
 import FlowHTTP
 import FlowSandbox
 import FlowTasks
+import FlowTestSupport
 import Foundation
 import Testing
 
@@ -46,33 +47,6 @@ func json(_ response: HTTPResponse) throws -> [String: Any] {
     return dictionary
 }
 
-/// A failed expectation outside `#expect`, with a readable message.
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// A temporary folder removed when the value is released.
-final class TemporaryFolder: Sendable {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "flow-http-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// Writes `bytes` to `name` in the folder and returns its path.
-    func write(_ bytes: [UInt8], to name: String) throws -> String {
-        let file = path + "/" + name
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
-        return file
-    }
-}
-
 /// The output and status of a finished command.
 struct CommandOutcome {
     var status: Int32
@@ -101,17 +75,6 @@ func sha256OfFile(_ path: String) async throws -> String {
         throw TestFailure("sha256sum failed on \(path)")
     }
     return String(hash)
-}
-
-/// Polls `condition` every 20 ms until it holds or `limit` passes; returns whether it held.
-func eventually(within limit: Duration = .seconds(5), _ condition: () -> Bool) async throws -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + limit
-    while clock.now < deadline {
-        if condition() { return true }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
 }
 
 /// A loopback port nothing listens on: bound, then released.

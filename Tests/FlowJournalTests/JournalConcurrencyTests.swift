@@ -1,3 +1,4 @@
+import FlowTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -31,8 +32,7 @@ struct JournalConcurrencyTests {
                         journal.record(
                             .stepFinished(
                                 run: run, step: "s\(index)", item: nil, state: "succeeded", attempts: 1,
-                                startedAt: Date(), finishedAt: Date(), outputsJSON: #"{"i":\#(index)}"#,
-                                containsSecret: false, error: nil))
+                                startedAt: Date(), finishedAt: Date(), outputs: .json(#"{"i":\#(index)}"#), error: nil))
                         if index % 500 == 0 { journal.flush { _ in } }
                     }
                     journal.record(.runFinished(run: run, state: "succeeded", at: Date()))

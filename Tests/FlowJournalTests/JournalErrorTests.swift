@@ -1,3 +1,4 @@
+import FlowTestSupport
 import Foundation
 import Testing
 
@@ -69,7 +70,7 @@ struct JournalErrorTests {
             journal.record(
                 .stepFinished(
                     run: run, step: "s\(index)", item: nil, state: "succeeded", attempts: 1, startedAt: Date(),
-                    finishedAt: Date(), outputsJSON: big, containsSecret: false, error: nil))
+                    finishedAt: Date(), outputs: .json(big), error: nil))
             do { try await journal.flushed() } catch let error as JournalError { failure = error }
         }
         #expect(failure == .full(disk), "\(String(describing: failure))")

@@ -1,3 +1,4 @@
+import FlowTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -25,7 +26,7 @@ struct JournalPruningTests {
             journal.record(
                 .stepFinished(
                     run: id, step: "only", item: nil, state: index == 3 ? "failed" : "succeeded", attempts: 1,
-                    startedAt: started, finishedAt: started, outputsJSON: "{}", containsSecret: false, error: nil))
+                    startedAt: started, finishedAt: started, outputs: .json("{}"), error: nil))
             journal.record(.runFinished(run: id, state: index == 3 ? "failed" : "succeeded", at: started))
             // Finished before the next begins: a run still running is never pruned.
             try await journal.flushed()

@@ -1,3 +1,4 @@
+import FlowTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -20,8 +21,7 @@ struct JournalRoundTripTests {
         journal.record(
             .stepFinished(
                 run: id, step: "a", item: nil, state: "succeeded", attempts: 1, startedAt: started,
-                finishedAt: started.addingTimeInterval(2), outputsJSON: #"{"x":1}"#, containsSecret: false,
-                error: nil))
+                finishedAt: started.addingTimeInterval(2), outputs: .json(#"{"x":1}"#), error: nil))
         journal.record(.stepStarted(run: id, step: "b", item: 3, attempt: 2, at: started.addingTimeInterval(3)))
         journal.record(.unsafeSend(run: id, step: "b", item: 3, at: started.addingTimeInterval(3)))
         journal.record(
@@ -42,11 +42,11 @@ struct JournalRoundTripTests {
             detail.steps == [
                 JournalStep(
                     step: "a", item: nil, state: "succeeded", attempts: 1, startedAt: started,
-                    finishedAt: started.addingTimeInterval(2), outputsJSON: #"{"x":1}"#, containsSecret: false,
-                    error: nil, unsafeInFlight: false),
+                    finishedAt: started.addingTimeInterval(2), outputs: .json(#"{"x":1}"#), error: nil,
+                    unsafeInFlight: false),
                 JournalStep(
                     step: "b", item: 3, state: "running", attempts: 2, startedAt: started.addingTimeInterval(3),
-                    finishedAt: nil, outputsJSON: nil, containsSecret: false, error: nil, unsafeInFlight: true),
+                    finishedAt: nil, outputs: .none, error: nil, unsafeInFlight: true),
             ])
         #expect(
             detail.transfers == [
@@ -196,12 +196,12 @@ struct JournalRunsTests {
         journal.record(
             .stepFinished(
                 run: id, step: "a", item: nil, state: "failed", attempts: 3, startedAt: at, finishedAt: at,
-                outputsJSON: nil, containsSecret: false, error: "HTTP 500"))
+                outputs: .none, error: "HTTP 500"))
         journal.record(.stepStarted(run: id, step: "a", item: nil, attempt: 1, at: at.addingTimeInterval(5)))
         journal.record(
             .stepFinished(
                 run: id, step: "b", item: 0, state: "succeeded", attempts: 1, startedAt: nil, finishedAt: at,
-                outputsJSON: #"{"token":"x"}"#, containsSecret: true, error: nil))
+                outputs: .secret, error: nil))
         try await journal.flushed()
         let steps = try #require(try journal.run(id: id)).steps
         let a = try #require(steps.first { $0.step == "a" })
@@ -212,8 +212,7 @@ struct JournalRunsTests {
         #expect(a.startedAt == at.addingTimeInterval(5))
         let b = try #require(steps.first { $0.step == "b" })
         #expect(b.item == 0)
-        #expect(b.containsSecret)
-        #expect(b.outputsJSON == nil)
+        #expect(b.outputs == .secret)
     }
 
     @Test("the state directory: --state-dir, then FLOW_STATE_DIR, then .flow beside the file or here")

@@ -1,3 +1,4 @@
+import FlowTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -22,14 +23,13 @@ struct JournalSecretTests {
             journal.record(
                 .stepFinished(
                     run: run, step: "s\(index)", item: nil, state: "succeeded", attempts: 1, startedAt: Date(),
-                    finishedAt: Date(), outputsJSON: #"{"token":"\#(value)"}"#, containsSecret: holdsSecret,
+                    finishedAt: Date(), outputs: holdsSecret ? .secret : .json(#"{"token":"\#(value)"}"#),
                     error: nil))
         }
         try await journal.flushed()
 
         let steps = try #require(try journal.run(id: run)).steps
-        #expect(steps.map(\.containsSecret) == [true, false])
-        #expect(steps.map(\.outputsJSON) == [nil, #"{"token":"\#(control)"}"#])
+        #expect(steps.map(\.outputs) == [.secret, .json(#"{"token":"\#(control)"}"#)])
 
         let cells = try journal.reading { db in
             var cells: [String] = []

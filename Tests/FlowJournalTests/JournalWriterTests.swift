@@ -1,3 +1,4 @@
+import FlowTestSupport
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ struct JournalWriterTests {
     private func finished(_ run: String, _ step: String, at: Date = Date()) -> JournalChange {
         .stepFinished(
             run: run, step: step, item: nil, state: "succeeded", attempts: 1, startedAt: at, finishedAt: at,
-            outputsJSON: "{}", containsSecret: false, error: nil)
+            outputs: .json("{}"), error: nil)
     }
 
     @Test("10,000 changes recorded at once are committed in a few transactions, not one each")

@@ -1,3 +1,4 @@
+import FlowTestSupport
 import Foundation
 import GRDB
 import Synchronization

@@ -1,3 +1,4 @@
+import FlowTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -25,7 +26,7 @@ struct StepLogTests {
 
         let detail = try #require(try journal.run(id: "old-run"))
         #expect(detail.steps.map(\.step) == ["a", "b"])
-        #expect(detail.steps[0].outputsJSON == #"{"status":"succeeded"}"#)
+        #expect(detail.steps[0].outputs == .json(#"{"status":"succeeded"}"#))
         #expect(detail.steps[1].item == 3 && detail.steps[1].state == "running" && detail.steps[1].attempts == 1)
         #expect(detail.steps[1].startedAt == Date(timeIntervalSince1970: 20))
         #expect(detail.transfers.map(\.target) == ["http://h/files/1"])
@@ -65,29 +66,29 @@ struct StepLogTests {
         defer { journal.close() }
         let run = try journal.beginRun(
             NewRun(file: "/w/o.yaml", fileHash: "h", stepHashes: [:], inputs: [:], startedAt: Date()))
-        let cases: [(state: String, outputs: String?, secret: Bool)] = [
-            ("succeeded", #"{"outputs":{},"status":"succeeded"}"#, false),
-            ("skipped", #"{"outputs":{},"status":"skipped"}"#, false),
-            ("succeeded", #"{"outputs":{},"status":"skipped"}"#, false),
-            ("succeeded", #"{"outputs":{"n":1},"status":"succeeded"}"#, false),
-            ("failed", nil, false),
-            ("succeeded", nil, true),
-            ("cancelled", #"{"outputs":{},"status":"cancelled"}"#, false),
+        let cases: [(state: String, outputs: JournalOutputs)] = [
+            ("succeeded", .stateOnly),
+            ("skipped", .stateOnly),
+            // Text that happens to look like a record of its state alone is text all the same.
+            ("succeeded", .json(#"{"outputs":{},"status":"succeeded"}"#)),
+            ("succeeded", .json(#"{"outputs":{},"status":"skipped"}"#)),
+            ("succeeded", .json(#"{"outputs":{"n":1},"status":"succeeded"}"#)),
+            ("failed", .none),
+            ("succeeded", .secret),
+            ("cancelled", .stateOnly),
             // A state the compact finish has no code for.
-            ("weird", #"{"outputs":{},"status":"weird"}"#, false),
+            ("weird", .stateOnly),
         ]
         for (index, item) in cases.enumerated() {
             journal.record(
                 .stepFinished(
                     run: run, step: "s\(index)", item: nil, state: item.state, attempts: 1,
                     startedAt: Date(timeIntervalSince1970: Double(index)), finishedAt: Date(),
-                    outputsJSON: item.outputs,
-                    containsSecret: item.secret, error: nil))
+                    outputs: item.outputs, error: nil))
         }
         try await journal.flushed()
         let steps = try #require(try journal.run(id: run)).steps
-        #expect(steps.map(\.outputsJSON) == cases.map { $0.secret ? nil : $0.outputs })
-        #expect(steps.map(\.containsSecret) == cases.map(\.secret))
+        #expect(steps.map(\.outputs) == cases.map(\.outputs))
         #expect(steps.map(\.state) == cases.map(\.state))
         #expect(steps.map(\.startedAt) == cases.indices.map { Date(timeIntervalSince1970: Double($0)) })
     }
@@ -100,23 +101,23 @@ struct StepLogTests {
         plain.add(
             .stepFinished(
                 run: "r", step: "build", item: nil, state: "succeeded", attempts: 2, startedAt: at, finishedAt: at,
-                outputsJSON: #"{"outputs":{},"status":"succeeded"}"#, containsSecret: false, error: nil))
+                outputs: .stateOnly, error: nil))
         general.add(
             .stepFinished(
                 run: "r", step: "build", item: nil, state: "succeeded", attempts: 2, startedAt: at, finishedAt: at,
-                outputsJSON: #"{"outputs":{},"status":"succeeded"}"#, containsSecret: false, error: "kept"))
+                outputs: .stateOnly, error: "kept"))
         #expect(plain.bytes.first == StepLogTag.finishedStateOnly.rawValue)
         #expect(plain.bytes.count + 10 <= general.bytes.count, "\(plain.bytes.count) against \(general.bytes.count)")
         var decoder = StepLogDecoder(plain.bytes)
         guard
-            case .finished(let key, let state, let attempts, let startedAt, _, let outputs, let secret, let error) =
+            case .finished(let key, let state, let attempts, let startedAt, _, let outputs, let error) =
                 try decoder.next()
         else {
             Issue.record("not a finish")
             return
         }
         #expect(key.step == "build" && key.item == nil && state == "succeeded" && attempts == 2)
-        #expect(startedAt == at && outputs == #"{"outputs":{},"status":"succeeded"}"# && !secret && error == nil)
+        #expect(startedAt == at && outputs == .stateOnly && error == nil)
         #expect(try decoder.next() == nil)
     }
 
@@ -133,20 +134,19 @@ struct StepLogTests {
         for state in StepLogEncoder.stateCodes {
             log.addFinished(
                 step: step, item: item, state: state, attempts: attempts, startedAt: startedAt, finishedAt: finishedAt,
-                outputsJSON: StepLogEncoder.stateOnlyOutputs(state), containsSecret: false, error: nil)
+                outputs: .stateOnly, error: nil)
         }
         var decoder = StepLogDecoder(log.bytes)
         for expected in StepLogEncoder.stateCodes {
             guard
-                case .finished(let key, let state, let count, let start, let end, let outputs, let secret, let error) =
+                case .finished(let key, let state, let count, let start, let end, let outputs, let error) =
                     try decoder.next()
             else {
                 Issue.record("not a finish")
                 return
             }
             #expect(key.step == step && key.item == item && state == expected && count == attempts)
-            #expect(start == startedAt && end == finishedAt && !secret && error == nil)
-            #expect(outputs == StepLogEncoder.stateOnlyOutputs(expected))
+            #expect(start == startedAt && end == finishedAt && outputs == .stateOnly && error == nil)
         }
         #expect(try decoder.next() == nil)
     }
@@ -209,8 +209,7 @@ struct StepLogTests {
             journal.record(
                 .stepFinished(
                     run: run, step: step, item: item, state: state, attempts: 1, startedAt: nil, finishedAt: at,
-                    outputsJSON: outputs ?? #"{"outputs":{},"status":"\#(state)"}"#, containsSecret: secret,
-                    error: error))
+                    outputs: secret ? .secret : outputs.map { .json($0) } ?? .stateOnly, error: error))
         }
         start("a")
         finish("a", "succeeded")  // the compact finish
@@ -259,7 +258,7 @@ struct StepLogTests {
             journal.record(
                 .stepFinished(
                     run: run, step: "s\(index)", item: nil, state: "succeeded", attempts: 1, startedAt: nil,
-                    finishedAt: at, outputsJSON: "{}", containsSecret: false, error: nil))
+                    finishedAt: at, outputs: .json("{}"), error: nil))
         }
         try await journal.flushed()
         // One cell per batch: the writer takes at most 1,000 changes a batch (`batchLimit`), so 2,000

@@ -1,4 +1,5 @@
 import FlowSandbox
+import FlowTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import Dispatch
 import FlowTasks
+import FlowTestSupport
 import Foundation
 import Testing
 

@@ -32,16 +32,6 @@ struct TestError: Error, Equatable, CustomStringConvertible {
     var description: String { name }
 }
 
-/// Waits on a plain thread (not a Dispatch worker) until `condition` holds or `seconds` pass.
-func eventually(within seconds: Double = 5, _ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
-    while DispatchTime.now().uptimeNanoseconds < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-    return condition()
-}
-
 func makeQueue(_ name: String = #function) -> DispatchQueue {
     DispatchQueue(label: "test.\(name)")
 }

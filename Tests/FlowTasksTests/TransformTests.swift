@@ -1,5 +1,6 @@
 import Dispatch
 import FlowTasks
+import FlowTestSupport
 import Testing
 
 @Suite struct TransformTests {

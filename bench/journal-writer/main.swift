@@ -29,7 +29,7 @@ func stepChanges(run: String, index: Int) -> [JournalChange] {
         .stepStarted(run: run, step: step, item: nil, attempt: 1, at: now),
         .stepFinished(
             run: run, step: step, item: nil, state: "succeeded", attempts: 1, startedAt: now, finishedAt: now,
-            outputsJSON: #"{"index":\#(index),"status":200}"#, containsSecret: false, error: nil),
+            outputs: .json(#"{"index":\#(index),"status":200}"#), error: nil),
     ]
 }
 

@@ -73,13 +73,17 @@ package struct StepFinish: Sendable {
 }
 
 /// A finished step's or item's outputs as the journal keeps them.
-package struct StepOutputs: Sendable {
+package enum StepOutputs: Sendable, Equatable {
+    /// Nothing to keep: an item that did not succeed.
+    case none
+    /// The step's record is its state alone: no outputs, items, error or winner (most steps).
+    /// `JournalEntry.decode` makes the record again from the state.
+    case stateOnly
     /// A step's record as `StepRecordsFile` encodes it (status, outputs, items, error), or an
-    /// item's value and outputs, as JSON text; nil when it holds a secret value, and for an item
-    /// that did not succeed.
-    package let json: String?
-    /// Whether the outputs held a secret value: they are not kept, and the step runs again on resume.
-    package let containsSecret: Bool
+    /// item's value and outputs (`PriorItem.jsonText`), as JSON text.
+    case json(String)
+    /// The outputs held a secret value: they are not kept, and the step runs again on resume.
+    case secret
 }
 
 /// An upload's session: what a resumed run needs to continue it on the server instead of starting over.

@@ -100,14 +100,11 @@ final class RunRecording: Sendable {
         case .finished:
             let (record, masker) = (event.record, masker)
             let outputs: StepFinish.Outputs
-            if let text = JournalEntry.plainText(record) {
+            if JournalEntry.isStateOnly(record) {
                 // Nothing to encode: the record is not kept alive for the journal's thread.
-                outputs = .ready(StepOutputs(json: text, containsSecret: false))
+                outputs = .ready(.stateOnly)
             } else {
-                outputs = .encode {
-                    let (json, containsSecret) = JournalEntry.encode(record, masker: masker)
-                    return StepOutputs(json: json, containsSecret: containsSecret)
-                }
+                outputs = .encode { JournalEntry.encode(record, masker: masker) }
             }
             recorder.stepFinished(
                 StepFinish(
@@ -151,10 +148,10 @@ final class RunRecording: Sendable {
                     step: step, item: item.index, state: state, attempts: begun?.attempt ?? 1, startedAt: begun?.date,
                     finishedAt: now,
                     outputs: .encode {
-                        guard state == .succeeded else { return StepOutputs(json: nil, containsSecret: false) }
+                        guard state == .succeeded else { return StepOutputs.none }
                         let text = PriorItem(item: value, outputs: outputs).jsonText
                         let containsSecret = !masker.isEmpty && masker(text) != text
-                        return StepOutputs(json: containsSecret ? nil : text, containsSecret: containsSecret)
+                        return containsSecret ? .secret : .json(text)
                     },
                     error: message.map { masker($0) }))
             markUnknownOutcomes(step: step, item: item.index, at: now)

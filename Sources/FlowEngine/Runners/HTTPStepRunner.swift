@@ -235,9 +235,8 @@ struct HTTPStepRunner: Sendable {
         case let transport as HTTPError:
             // curl's text may quote the server (a malformed status line): escaped like server text.
             var message = Echo.escapingUnprintable(masker(transport.description))
-            if transport.kind == .timeout, http.timeout ?? defaults.http.timeout == nil,
-                transport.message.contains("(limit \(DurationFormat.text(defaultRequestTimeout)))")
-            {
+            // The limit that passed is the one flow set for want of one in the file.
+            if transport.timeLimit == .request(defaultRequestTimeout), http.timeout ?? defaults.http.timeout == nil {
                 message += "; that is flow's default limit for a request, set 'timeout' to change it"
             }
             return StepError(message, at: http.location)

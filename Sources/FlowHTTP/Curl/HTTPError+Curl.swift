@@ -55,6 +55,7 @@ extension HTTPError {
         }
         let kind = Self.kind(of: code, failure: failure)
         let message: String
+        var timeLimit: TimeLimit?
         switch kind {
         case .dns:
             message = "could not resolve the host of \(url): \(detail)"
@@ -67,6 +68,7 @@ extension HTTPError {
                 ?? "TLS failed with \(url): \(detail)"
         case .timeout:
             let connecting = detail.hasPrefix("Connection timed out") || detail.hasPrefix("Failed to connect")
+            timeLimit = connecting ? failure.connectTimeout.map { .connect($0) } : failure.timeout.map { .request($0) }
             let limit =
                 (connecting ? failure.connectTimeout : failure.timeout).map { " (limit \(DurationFormat.text($0)))" }
                 ?? ""
@@ -98,7 +100,7 @@ extension HTTPError {
         case .other:
             message = "the request to \(url) failed: \(detail)"
         }
-        self.init(kind: kind, curlCode: Int(code.rawValue), message: message, url: url)
+        self.init(kind: kind, curlCode: Int(code.rawValue), message: message, url: url, timeLimit: timeLimit)
     }
 
     /// Failures curl names after a symptom rather than their cause: descriptors running out

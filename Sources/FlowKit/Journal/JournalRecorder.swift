@@ -36,14 +36,14 @@ final class JournalRecorder: RunRecorder {
             .stepFinished(
                 run: runID, step: finish.step, item: finish.item, state: finish.state.rawValue,
                 attempts: finish.attempts, startedAt: finish.startedAt, finishedAt: finish.finishedAt,
-                outputsJSON: outputs.json, containsSecret: outputs.containsSecret, error: finish.error)
+                outputs: JournalOutputs(outputs), error: finish.error)
         }
         switch finish.outputs {
         case .ready(let outputs):
             journal.recordStepFinished(
                 run: runID, step: finish.step, item: finish.item, state: finish.state.rawValue,
                 attempts: finish.attempts, startedAt: finish.startedAt, finishedAt: finish.finishedAt,
-                outputsJSON: outputs.json, containsSecret: outputs.containsSecret, error: finish.error)
+                outputs: JournalOutputs(outputs), error: finish.error)
         case .encode(let encode):
             // Encoded on the journal's thread, not the run's queue.
             journal.record(.deferred { change(encode()) })
@@ -68,6 +68,18 @@ final class JournalRecorder: RunRecorder {
             .transfer(
                 run: runID, step: session.step, item: session.item, kind: session.kind, target: session.target,
                 bytesConfirmed: session.bytesConfirmed, fileIdentity: session.fileIdentity))
+    }
+}
+
+extension JournalOutputs {
+    /// What the journal keeps of the outputs the run gave, case for case.
+    fileprivate init(_ outputs: StepOutputs) {
+        switch outputs {
+        case .none: self = .none
+        case .stateOnly: self = .stateOnly
+        case .json(let text): self = .json(text)
+        case .secret: self = .secret
+        }
     }
 }
 

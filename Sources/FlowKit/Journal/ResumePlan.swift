@@ -20,13 +20,13 @@ package struct ResumePlan {
     init(_ detail: JournalRunDetail, workflow: Workflow, hashes: [String: String], reruns: Set<String>) {
         let changed = Set(hashes.keys.filter { detail.stepHashes[$0] != hashes[$0] })
         let invalidated = StepDefinitionHash.invalidated(by: changed, in: workflow)
-        var entries: [String: String] = [:]
+        var entries: [String: (state: StepState, outputs: StepOutputs)] = [:]
         var secretHolders: Set<String> = []
         for step in detail.steps where step.item == nil && step.state == StepState.succeeded.rawValue {
-            if step.containsSecret {
+            if step.outputs.containsSecret {
                 secretHolders.insert(step.step)
-            } else if let json = step.outputsJSON {
-                entries[step.step] = json
+            } else if let outputs = StepOutputs(step.outputs) {
+                entries[step.step] = (.succeeded, outputs)
             }
         }
         for step in workflow.allSteps {
@@ -68,9 +68,9 @@ package struct ResumePlan {
         -> [String: [Int: PriorItem]]
     {
         var items: [String: [Int: PriorItem]] = [:]
-        for step in detail.steps where step.state == StepState.succeeded.rawValue && !step.containsSecret {
+        for step in detail.steps where step.state == StepState.succeeded.rawValue {
             guard let index = step.item, invalidated[step.step] == nil, workflow.step(step.step)?.forEach != nil,
-                let text = step.outputsJSON, let item = PriorItem(jsonText: text)
+                let text = step.outputs.json, let item = PriorItem(jsonText: text)
             else { continue }
             items[step.step, default: [:]][index] = item
         }
@@ -96,5 +96,17 @@ package struct ResumePlan {
         guard workflow.step(id) == nil else { return id }
         let head = id.prefix { $0 != "/" && $0 != "[" }
         return String(head)
+    }
+}
+
+extension StepOutputs {
+    /// What the run reads back of what the journal kept, case for case; nil when nothing was kept.
+    fileprivate init?(_ kept: JournalOutputs) {
+        switch kept {
+        case .none: return nil
+        case .stateOnly: self = .stateOnly
+        case .json(let text): self = .json(text)
+        case .secret: self = .secret
+        }
     }
 }

@@ -1,3 +1,4 @@
+import FlowDSL
 import FlowEngine
 import Foundation
 
@@ -98,20 +99,8 @@ struct TraceReport {
         seconds.isFinite ? Int((seconds * 1_000_000).rounded()) : 0
     }
 
-    /// `value` masked, as a JSON string.
+    /// `value` masked, as a JSON string (by the one JSON writer, `Value.jsonText`'s).
     private func string(_ value: String) -> String {
-        var json = "\""
-        for scalar in masker(value).unicodeScalars {
-            switch scalar {
-            case "\"": json += "\\\""
-            case "\\": json += "\\\\"
-            case "\n": json += "\\n"
-            case "\r": json += "\\r"
-            case "\t": json += "\\t"
-            case _ where scalar.value < 0x20: json += String(format: "\\u%04x", scalar.value)
-            default: json.unicodeScalars.append(scalar)
-            }
-        }
-        return json + "\""
+        Value.string(masker(value)).jsonText
     }
 }

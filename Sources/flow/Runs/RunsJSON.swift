@@ -50,12 +50,12 @@ enum RunsJSON {
         let duration = step.startedAt.flatMap { start in step.finishedAt.map { $0.timeIntervalSince(start) } }
         return [
             ("attempts", String(step.attempts)),
-            ("containsSecret", step.containsSecret ? "true" : "false"),
+            ("containsSecret", step.outputs.containsSecret ? "true" : "false"),
             ("durationSeconds", number(duration)),
             ("error", step.error.map(string) ?? "null"),
             ("finishedAt", step.finishedAt.map { string(RunsTime.iso($0)) } ?? "null"),
             ("item", step.item.map(String.init) ?? "null"),
-            ("outputs", outputs(step.outputsJSON)),
+            ("outputs", outputs(step.outputs)),
             ("startedAt", step.startedAt.map { string(RunsTime.iso($0)) } ?? "null"),
             ("state", string(step.state)),
             ("step", string(step.step)),
@@ -74,11 +74,16 @@ enum RunsJSON {
         ]
     }
 
-    /// The outputs in the stored record (see `RunsText.outputs`), which are JSON text, as they are;
-    /// text that cannot begin a JSON value (never written by flow) is given as a string rather than
-    /// breaking the document.
-    private static func outputs(_ stored: String?) -> String {
-        guard let text = stored.map(RunsText.outputs) else { return "null" }
+    /// The outputs in the stored record (see `RunsText.outputs`), which are JSON text, as they are
+    /// (none, `{}`, for a record of its state alone); text that cannot begin a JSON value (never
+    /// written by flow) is given as a string rather than breaking the document.
+    private static func outputs(_ stored: JournalOutputs) -> String {
+        let text: String
+        switch stored {
+        case .stateOnly: return "{}"
+        case .none, .secret: return "null"
+        case .json(let json): text = RunsText.outputs(json)
+        }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let first = trimmed.first, "{[\"-0123456789tfn".contains(first) else { return string(text) }
         return trimmed

@@ -65,9 +65,9 @@ enum RunsText {
                 lines.append("    an unsafe request was being sent: its outcome is unknown")
             }
             if let error = step.error { lines.append("    error: \(error)") }
-            if step.containsSecret {
+            if step.outputs.containsSecret {
                 lines.append("    outputs: not stored (they held a secret; the step runs again on --resume)")
-            } else if let outputs = step.outputsJSON.map(outputs), outputs != "{}" {
+            } else if let outputs = step.outputs.json.map(outputs), outputs != "{}" {
                 lines.append("    outputs: \(shortened(outputs))")
             }
         }

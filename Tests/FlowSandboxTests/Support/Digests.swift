@@ -1,3 +1,4 @@
+import FlowTestSupport
 import Foundation
 
 /// Digests computed by coreutils (`sha1sum`, `sha256sum`), independent of the server's swift-crypto.

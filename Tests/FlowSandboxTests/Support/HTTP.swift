@@ -1,3 +1,4 @@
+import FlowTestSupport
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -28,12 +29,6 @@ struct Reply {
         }
         return array
     }
-}
-
-/// A failure with a message, thrown where a test cannot go on.
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// Requests through Foundation's URLSession (libcurl underneath on Linux): a real, independent client.

@@ -3,20 +3,6 @@ import GRDB
 
 @testable import FlowJournal
 
-/// A fresh folder under the system's temporary folder, removed when the value goes away.
-final class TemporaryFolder {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "flow-journal-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
 extension Journal {
     /// A synchronous read of the journal's database (in an async test, `database.read` would pick
     /// GRDB's async form).
