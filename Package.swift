@@ -106,6 +106,8 @@ let package = Package(
         .executableTarget(
             name: "BenchValidate", dependencies: ["FlowDSL", .product(name: "Yams", package: "Yams")],
             path: "bench/validate-core"),
+        // bench/flowkit's in-process run observed through FlowKit's events.
+        .executableTarget(name: "BenchFlowKit", dependencies: ["FlowKit"], path: "bench/flowkit-driver"),
         .executableTarget(name: "BenchHTTP", dependencies: ["FlowHTTP", "FlowTasks"], path: "bench/http-client"),
         // bench/journal's workload; FlowJournalTests also run it as a second process on one journal.
         .executableTarget(name: "BenchJournal", dependencies: ["FlowJournal"], path: "bench/journal-writer"),

@@ -1,3 +1,4 @@
+import Dispatch
 import FlowTasks
 
 /// A run's events as an `AsyncSequence`; it ends after `.runFinished`.
@@ -30,15 +31,30 @@ public struct FlowEvents: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         let buffer: FlowEventBuffer
         let onCancel: @Sendable () -> Void
+        /// Events taken from the buffer at once and not yet returned: one wake-up of the consumer
+        /// for a burst of events rather than one a event.
+        private var batch: [FlowEvent] = []
+        private var position = 0
+
+        init(buffer: FlowEventBuffer, onCancel: @escaping @Sendable () -> Void) {
+            self.buffer = buffer
+            self.onCancel = onCancel
+        }
 
         /// The next event, or nil after `runFinished`.
         public mutating func next() async -> FlowEvent? {
+            if position < batch.count {
+                defer { position += 1 }
+                return batch[position]
+            }
             let (buffer, onCancel) = (buffer, onCancel)
-            return await withTaskCancellationHandler {
-                await buffer.next()
+            batch = await withTaskCancellationHandler {
+                await buffer.nextBatch()
             } onCancel: {
                 onCancel()
             }
+            position = 1
+            return batch.first
         }
     }
 
@@ -84,9 +100,12 @@ package final class FlowEventBuffer: Sendable {
         var coalesced: [Key: Int] = [:]
         var dropped = 0
         var finished = false
-        var consumers: [CheckedContinuation<FlowEvent?, Never>] = []
+        /// Consumers waiting for events, woken once for whatever came meanwhile.
+        var consumers: [CheckedContinuation<Void, Never>] = []
         /// The most events that ever waited at once.
         var peak = 0
+        /// Whether a wake-up of the waiting consumers is due shortly (see `push`).
+        var wakeScheduled = false
     }
 
     /// The most limited events (lines, nested steps' events) that wait at once.
@@ -102,10 +121,19 @@ package final class FlowEventBuffer: Sendable {
     /// 5 coalesced events a step (+1 for `dropped`).
     package var peakWaiting: Int { state.withLock { $0.peak } }
 
-    /// Adds an event (or hands it to a consumer waiting for one).
+    /// Where the consumers' wake-ups are scheduled.
+    private static let wakeups = DispatchQueue(label: "flow.kit.events")
+    /// How long a waiting consumer may be left before it is woken for the events that came: one
+    /// wake-up for a burst rather than one for each event, which a thread hop each made the
+    /// events cost twice the run (bench/flowkit).
+    static let wakeDelay = DispatchTimeInterval.microseconds(500)
+    /// A consumer is woken at once when this many events wait.
+    static let wakeCount = 256
+
+    /// Adds an event, and wakes a consumer waiting for one: at once when `wakeCount` events wait,
+    /// otherwise after `wakeDelay`.
     func push(_ event: FlowEvent, _ policy: Policy) {
-        let consumer: CheckedContinuation<FlowEvent?, Never>? = state.withLock { state in
-            if !state.consumers.isEmpty, state.waiting == 0 { return state.consumers.removeFirst() }
+        let consumer: CheckedContinuation<Void, Never>? = state.withLock { state in
             switch policy {
             case .kept: Self.append(Entry(event: event, key: nil, limited: false), to: &state)
             case .coalesced(let key): Self.replace(event, key: key, in: &state)
@@ -118,9 +146,25 @@ package final class FlowEventBuffer: Sendable {
                     Self.append(Entry(event: event, key: nil, limited: true), to: &state)
                 }
             }
+            guard !state.consumers.isEmpty else { return nil }
+            if state.waiting >= Self.wakeCount { return state.consumers.removeFirst() }
+            if !state.wakeScheduled {
+                state.wakeScheduled = true
+                Self.wakeups.asyncAfter(deadline: .now() + Self.wakeDelay) { [self] in wake() }
+            }
             return nil
         }
-        consumer?.resume(returning: event)
+        consumer?.resume()
+    }
+
+    /// Wakes the waiting consumers.
+    private func wake() {
+        let consumers = state.withLock { state in
+            state.wakeScheduled = false
+            defer { state.consumers = [] }
+            return state.consumers
+        }
+        for consumer in consumers { consumer.resume() }
     }
 
     /// No more events: consumers get nil once the waiting ones are taken.
@@ -128,21 +172,29 @@ package final class FlowEventBuffer: Sendable {
         let consumers = state.withLock { state in
             state.finished = true
             defer { state.consumers = [] }
-            return state.waiting == 0 ? state.consumers : []
+            return state.consumers
         }
-        for consumer in consumers { consumer.resume(returning: nil) }
+        for consumer in consumers { consumer.resume() }
     }
 
-    /// The next event, waiting (suspended, no thread held) for one; nil once finished.
-    func next() async -> FlowEvent? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<FlowEvent?, Never>) in
-            let ready: FlowEvent?? = state.withLock { state in
-                if let event = Self.take(from: &state) { return .some(event) }
-                if state.finished { return .some(nil) }
-                state.consumers.append(continuation)
-                return .none
+    /// The events waiting now (at most 1,024), waiting (suspended, no thread held) for one when
+    /// there is none; empty once finished and taken.
+    func nextBatch() async -> [FlowEvent] {
+        while true {
+            let (batch, finished) = state.withLock { state in
+                var batch: [FlowEvent] = []
+                while batch.count < 1024, let event = Self.take(from: &state) { batch.append(event) }
+                return (batch, state.finished)
             }
-            if let ready { continuation.resume(returning: ready) }
+            if !batch.isEmpty || finished { return batch }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state in
+                    if state.waiting > 0 || state.finished { return true }
+                    state.consumers.append(continuation)
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
         }
     }
 
