@@ -51,6 +51,28 @@ public struct HTTPStep: Sendable, Hashable {
     public let location: SourceLocation
     /// `save-to`, `resume` and `max-body`.
     public var responseBody = ResponseBodyOptions()
+    /// `body-file: { path, offset, length }`: the bytes of the file sent; nil for all of it.
+    public var bodyRange: FileRange?
+
+    /// A byte range of a `body-file` (an S3 part from a presigned URL, a chunk of a bigger file).
+    public struct FileRange: Sendable, Hashable {
+        /// `offset`: the first byte sent (0 when not given).
+        public let offset: ScalarText?
+        /// `length`: how many bytes; to the file's end when not given.
+        public let length: ScalarText?
+        /// Where `body-file:` is written.
+        public let location: SourceLocation
+
+        /// Creates a range.
+        public init(offset: ScalarText?, length: ScalarText?, location: SourceLocation) {
+            self.offset = offset
+            self.length = length
+            self.location = location
+        }
+
+        /// The texts that may hold `${{ }}`.
+        public var texts: [ScalarText] { [offset, length].compactMap { $0 } }
+    }
 
     /// Creates an HTTP step.
     public init(
