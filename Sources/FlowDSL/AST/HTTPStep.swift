@@ -51,6 +51,28 @@ package struct HTTPStep: Sendable, Hashable {
     package let location: SourceLocation
     /// `save-to`, `resume` and `max-body`.
     package var responseBody = ResponseBodyOptions()
+    /// `body-file: { path, offset, length }`: the bytes of the file sent; nil for all of it.
+    package var bodyRange: FileRange?
+
+    /// A byte range of a `body-file` (an S3 part from a presigned URL, a chunk of a bigger file).
+    package struct FileRange: Sendable, Hashable {
+        /// `offset`: the first byte sent (0 when not given).
+        package let offset: ScalarText?
+        /// `length`: how many bytes; to the file's end when not given.
+        package let length: ScalarText?
+        /// Where `body-file:` is written.
+        package let location: SourceLocation
+
+        /// Creates a range.
+        package init(offset: ScalarText?, length: ScalarText?, location: SourceLocation) {
+            self.offset = offset
+            self.length = length
+            self.location = location
+        }
+
+        /// The texts that may hold `${{ }}`.
+        package var texts: [ScalarText] { [offset, length].compactMap { $0 } }
+    }
 
     /// Creates an HTTP step.
     package init(

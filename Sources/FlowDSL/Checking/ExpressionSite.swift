@@ -103,6 +103,7 @@ struct ExpressionSite {
             case .multipart(let parts): for part in parts { for partText in part.texts { text(partText) } }
             case nil: break
             }
+            for rangeText in http.bodyRange?.texts ?? [] { text(rangeText) }
             assertions = http.expect.assertions
             headerValues = http.expect.headers
         case .upload(let upload):

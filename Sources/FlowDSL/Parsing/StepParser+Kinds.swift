@@ -25,13 +25,19 @@ extension StepParser {
             )
         }
         var body: HTTPStep.Body?
+        var bodyRange: HTTPStep.FileRange?
         if let first = bodies.first {
             switch first.key {
             case "json": body = .json(reader.valueTemplate(first.value))
             case "form": body = .form(reader.repeatableNamedValues(first.value, "'form'"))
             case "body": body = parseBody(first.value)
             case "multipart": body = .multipart(parseMultipart(first.value))
-            default: body = reader.text(first.value, "'body-file'").map(HTTPStep.Body.file)
+            default:
+                if case .mapping = first.value {
+                    (body, bodyRange) = parseBodyFileRange(first)
+                } else {
+                    body = reader.text(first.value, "'body-file'").map(HTTPStep.Body.file)
+                }
             }
         }
         let method = field["method"].flatMap { parseMethod($0.value) } ?? .get
@@ -72,7 +78,26 @@ extension StepParser {
         step.delay = field["delay"].flatMap { reader.duration($0.value, "'delay'") }
         step.compressed = field["compressed"].flatMap { reader.bool($0.value, "'compressed'") }
         step.version = parseHTTPVersion(field)
+        step.bodyRange = bodyRange
         return step
+    }
+
+    /// `body-file: { path, offset, length }`: a byte range of a file as the body.
+    private mutating func parseBodyFileRange(_ entry: NodeReader.Entry) -> (HTTPStep.Body?, HTTPStep.FileRange?) {
+        guard let fields = reader.mapping(entry.value, "'body-file'") else { return (nil, nil) }
+        reader.rejectUnknownKeys(fields, allowed: ["path", "offset", "length"], in: "'body-file'")
+        let field = NodeReader.Fields(fields)
+        guard let pathField = field["path"] else {
+            reader.error(
+                "'body-file' has no 'path'", at: entry.keyNode,
+                hint: "write 'body-file: { path: FILE, offset: BYTES, length: BYTES }'")
+            return (nil, nil)
+        }
+        let range = HTTPStep.FileRange(
+            offset: field["offset"].flatMap { reader.text($0.value, "'offset'") },
+            length: field["length"].flatMap { reader.text($0.value, "'length'") },
+            location: reader.location(entry.keyNode))
+        return (reader.text(pathField.value, "'path'").map(HTTPStep.Body.file), range)
     }
 
     mutating func parseUpload(_ kindEntry: NodeReader.Entry, stepExpect: NodeReader.Entry?, id: String) -> UploadStep? {

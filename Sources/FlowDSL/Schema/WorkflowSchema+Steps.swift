@@ -209,7 +209,19 @@ extension WorkflowSchema {
                                     required: [encoding.rawValue])
                             }),
                 ]),
-                "body-file": V.text("A file sent as the body, streamed."),
+                "body-file": V.either(
+                    "A file sent as the body, streamed; or a byte range of it.",
+                    [
+                        V.text("The file."),
+                        V.closedObject(
+                            "`length` bytes of the file from `offset` (an S3 part, a chunk).",
+                            properties: [
+                                "path": V.text("The file."),
+                                "offset": V.text("The first byte sent (default 0); a number or `${{ }}`."),
+                                "length": V.text("How many bytes (default: to the end); a number or `${{ }}`."),
+                            ],
+                            required: ["path"]),
+                    ]),
                 "multipart": multipartDefinition,
                 "timeout": V.orExpression("The request's timeout.", V.ref("duration")),
                 "follow-redirects": V.boolean("Whether to follow redirects (default true)."),

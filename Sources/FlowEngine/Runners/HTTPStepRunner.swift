@@ -141,7 +141,9 @@ struct HTTPStepRunner: Sendable {
     private func makeRequest(_ step: Step, _ http: HTTPStep, start: StepStart<StepResult>) throws(StepError)
         -> (HTTPRequest, AWSRequestSigning?)
     {
-        let texts = [http.url] + http.query.map(\.value) + http.headers.map(\.value) + bodyTexts(http.body)
+        let texts =
+            [http.url] + http.query.map(\.value) + http.headers.map(\.value) + bodyTexts(http.body)
+            + (http.bodyRange?.texts ?? [])
         let scope = values.scope(
             for: texts + defaults.http.headers.map(\.value) + http.transport.texts + defaults.http.transportTexts,
             records: start.records, locals: start.locals)
@@ -181,7 +183,9 @@ struct HTTPStepRunner: Sendable {
                     "cannot read body-file '\(masker(file))' (a relative path is read from the workflow file's folder)",
                     at: location)
             }
-            body = .file(path: file, offset: 0, length: size)
+            body = try Self.fileBody(file, size: size, range: http.bodyRange, masker: masker) {
+                text throws(StepError) in try text.string(in: scope)
+            }
         case .multipart(let parts):
             var fields: [MultipartField] = []
             for part in parts { fields.append(try multipartField(part)) }

@@ -296,7 +296,8 @@ package struct DryRunPlan {
         case .binary(let bytes): lines.append("      body " + DryRunBinary.describe(bytes))
         case .binaryKnownAtRunTime(let encoding, let text):
             lines.append("      body \(encoding.rawValue) \(text) (decoded at run time)")
-        case .file(let path): lines.append("      body from file \(path)")
+        case .file(let path):
+            lines.append("      body from file \(path)" + (http.bodyRange.map { Self.describeRange($0, render) } ?? ""))
         case .multipart(let parts): lines += DryRunMultipart.lines(parts)
         case .none: break
         }
@@ -336,6 +337,11 @@ package struct DryRunPlan {
     /// A value with inputs, defaults and env substituted, secrets masked, runtime values as placeholders.
     /// `render`, for the plan's extensions.
     func renderText(_ text: ScalarText) -> String { render(text) }
+
+    /// ` bytes OFFSET+LENGTH` of a `body-file` range, as the dry run shows it.
+    static func describeRange(_ range: HTTPStep.FileRange, _ render: (ScalarText) -> String) -> String {
+        ", \(range.length.map(render) ?? "to the end") bytes from offset \(range.offset.map(render) ?? "0")"
+    }
 
     private func render(_ text: ScalarText) -> String {
         guard let template = text.template else { return text.text }
