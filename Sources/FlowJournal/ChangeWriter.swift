@@ -100,7 +100,7 @@ struct ChangeWriter {
         switch change {
         case .runFinished(let run, let state, let at):
             try perform(runFinished) { bind in
-                bind.text(state)
+                bind.text(state.rawValue)
                 bind.real(at.timeIntervalSince1970)
                 bind.text(run)
             }

@@ -21,7 +21,7 @@ package enum JournalChange: Sendable {
         run: String, step: String, item: Int?, kind: String, target: String, bytesConfirmed: Int64,
         fileIdentity: String)
     /// The run ended: succeeded, failed or interrupted.
-    case runFinished(run: String, state: String, at: Date)
+    case runFinished(run: String, state: JournalRunState, at: Date)
     /// The run's step definition hashes (replacing those `beginRun` stored): recorded right after
     /// it, so that computing and writing a large workflow's hashes does not delay its first step.
     /// Changes are committed in order, so no step of the run is in the journal without them.

@@ -47,7 +47,7 @@ import Testing
                 .transfer(
                     run: failed, step: "upload", item: nil, kind: "tus", target: "http://127.0.0.1:9/files/abc",
                     bytesConfirmed: 1_048_576, fileIdentity: "/data/big.bin:4194304:1800000000"))
-            journal.record(.runFinished(run: failed, state: "failed", at: start.addingTimeInterval(4)))
+            journal.record(.runFinished(run: failed, state: .failed, at: start.addingTimeInterval(4)))
             succeeded = try journal.beginRun(
                 NewRun(
                     file: canonical, fileHash: "f1", stepHashes: [:], inputs: [:],
@@ -57,7 +57,7 @@ import Testing
                     run: succeeded, step: "build", item: nil, state: "succeeded", attempts: 1,
                     startedAt: start.addingTimeInterval(3600), finishedAt: start.addingTimeInterval(3601),
                     outputs: .stateOnly, error: nil))
-            journal.record(.runFinished(run: succeeded, state: "succeeded", at: start.addingTimeInterval(3725)))
+            journal.record(.runFinished(run: succeeded, state: .succeeded, at: start.addingTimeInterval(3725)))
             try journal.flushAndWait()
         }
 

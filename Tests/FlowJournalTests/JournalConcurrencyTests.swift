@@ -35,7 +35,7 @@ struct JournalConcurrencyTests {
                                 startedAt: Date(), finishedAt: Date(), outputs: .json(#"{"i":\#(index)}"#), error: nil))
                         if index % 500 == 0 { journal.flush { _ in } }
                     }
-                    journal.record(.runFinished(run: run, state: "succeeded", at: Date()))
+                    journal.record(.runFinished(run: run, state: .succeeded, at: Date()))
                 }
             }
         }

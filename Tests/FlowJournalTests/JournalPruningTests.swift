@@ -18,7 +18,7 @@ struct JournalPruningTests {
         var ids: [String] = []
         let other = try journal.beginRun(
             NewRun(file: "/w/other.yaml", fileHash: "o", stepHashes: [:], inputs: [:], startedAt: base))
-        journal.record(.runFinished(run: other, state: "succeeded", at: base))
+        journal.record(.runFinished(run: other, state: .succeeded, at: base))
         for index in 0..<60 {
             let started = base.addingTimeInterval(Double(index) * 60)
             let id = try journal.beginRun(
@@ -27,7 +27,7 @@ struct JournalPruningTests {
                 .stepFinished(
                     run: id, step: "only", item: nil, state: index == 3 ? "failed" : "succeeded", attempts: 1,
                     startedAt: started, finishedAt: started, outputs: .json("{}"), error: nil))
-            journal.record(.runFinished(run: id, state: index == 3 ? "failed" : "succeeded", at: started))
+            journal.record(.runFinished(run: id, state: index == 3 ? .failed : .succeeded, at: started))
             // Finished before the next begins: a run still running is never pruned.
             try await journal.flushed()
             ids.append(id)

@@ -134,7 +134,7 @@ struct JournalWriterTests {
         let journal = try Journal.open(stateDirectory: folder.path)
         let run = try begin(journal)
         for index in 0..<300 { journal.record(finished(run, "s\(index)")) }
-        journal.record(.runFinished(run: run, state: "failed", at: Date()))
+        journal.record(.runFinished(run: run, state: .failed, at: Date()))
         try journal.flushAndWait()
         // A fresh connection (another process's view) sees all of it.
         let other = try Journal.open(stateDirectory: folder.path)

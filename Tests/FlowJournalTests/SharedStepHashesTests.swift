@@ -83,7 +83,7 @@ struct SharedStepHashesTests {
                 file: "/w/a.yaml", fileHash: "fa", stepHashes: [:], stepHashesKey: "1:fa", inputs: [:],
                 startedAt: Date()))
         journal.record(.sharedStepHashes(key: "1:fa", hashes: Made().hashes(["a": "1:old"])))
-        journal.record(.runFinished(run: run, state: "interrupted", at: Date()))
+        journal.record(.runFinished(run: run, state: .interrupted, at: Date()))
         try await journal.flushed()
         try journal.reopenRun(id: run, fileHash: "fc", stepHashes: ["a": "1:new"])
         #expect(try journal.run(id: run)?.stepHashes == ["a": "1:new"])
@@ -105,7 +105,7 @@ struct SharedStepHashesTests {
                     file: "/w/p.yaml", fileHash: key, stepHashes: [:], stepHashesKey: key, inputs: [:],
                     startedAt: started))
             journal.record(.sharedStepHashes(key: key, hashes: Made().hashes(["s": key])))
-            journal.record(.runFinished(run: id, state: "succeeded", at: started))
+            journal.record(.runFinished(run: id, state: .succeeded, at: started))
             try await journal.flushed()
             ids.append(id)
         }

@@ -67,7 +67,7 @@ do {
         try journal.flushAndWait()
         let flushed = ContinuousClock.now
         let cpu = processCPUSeconds() - cpuBefore
-        journal.record(.runFinished(run: run, state: "succeeded", at: Date()))
+        journal.record(.runFinished(run: run, state: .succeeded, at: Date()))
         journal.close()
         let seconds = { (duration: Duration) in
             Double(duration.components.attoseconds) / 1e18 + Double(duration.components.seconds)
@@ -91,7 +91,7 @@ do {
             say("ready")
             while true { sleep(60) }
         }
-        journal.record(.runFinished(run: run, state: "succeeded", at: Date()))
+        journal.record(.runFinished(run: run, state: .succeeded, at: Date()))
         try journal.flushAndWait()
         journal.close()
     default:

@@ -119,7 +119,7 @@ struct DurableRun {
 
     /// Records the run's end and waits (without holding a thread) until the journal has it all;
     /// a warning when it could not.
-    func finish(_ state: String) async -> String? {
+    func finish(_ state: JournalRunState) async -> String? {
         journal.record(.runFinished(run: runID, state: state, at: Date()))
         let error: JournalError? = await withCheckedContinuation { continuation in
             journal.flush { continuation.resume(returning: $0) }

@@ -1,6 +1,7 @@
 import FlowDSL
 import FlowEngine
 import FlowHTTP
+import FlowJournal
 import FlowTasks
 import Foundation
 
@@ -238,7 +239,7 @@ package final class RunSession: Sendable {
             options.priorItems = durable.prior.items
         }
         let journal = durable
-        func finishJournal(_ state: String) async {
+        func finishJournal(_ state: JournalRunState) async {
             if let warning = await journal?.finish(state) { observer.message(warning) }
         }
         @Sendable func makeRun(_ options: RunOptions) throws(RunSetupError) -> WorkflowRun {
@@ -254,7 +255,7 @@ package final class RunSession: Sendable {
         do {
             run = try makeRun(options)
         } catch {
-            await finishJournal("failed")
+            await finishJournal(.failed)
             observer.message(diagnosticsText(error.diagnostics))
             return invalid()
         }
@@ -262,7 +263,7 @@ package final class RunSession: Sendable {
             services = try ServiceSet(workflow: workflow, options: options)
         } catch {
             run.abandon()
-            await finishJournal("failed")
+            await finishJournal(.failed)
             observer.message(diagnosticsText(error.diagnostics))
             return invalid()
         }
@@ -299,7 +300,7 @@ package final class RunSession: Sendable {
                 await processGroups.terminateAll(grace: .seconds(1))
                 await observer.finishing()
                 run.abandon()
-                await finishJournal("failed")
+                await finishJournal(.failed)
                 observer.message(diagnosticsText(error.diagnostics))
                 return invalid()
             }
@@ -330,9 +331,9 @@ package final class RunSession: Sendable {
         let outcome = WorkflowRun.outcome(
             of: workflow, records: records, interrupted: interrupted, setupFailed: setupFailure != nil)
         switch outcome {
-        case .cancelled: await finishJournal("interrupted")
-        case .succeeded: await finishJournal("succeeded")
-        case .failed: await finishJournal("failed")
+        case .cancelled: await finishJournal(.interrupted)
+        case .succeeded: await finishJournal(.succeeded)
+        case .failed: await finishJournal(.failed)
         }
         // A cookie jar that could not be saved (`defaults.http.cookies.save`) fails the run like a report.
         if let cookieError = run.cookieSaveError { observer.message("flow: \(cookieError)\n") }
