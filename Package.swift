@@ -88,11 +88,11 @@ let package = Package(
         // the engine's owner of a whole run (services, processes, journal, reports, outcome).
         .target(
             name: "FlowKit",
-            dependencies: ["FlowDSL", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowTasks"]),
+            dependencies: ["FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowTasks"]),
         .executableTarget(
             name: "flow",
             dependencies: [
-                "FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowKit", "FlowSandbox", "FlowTasks",
+                "FlowKit", "FlowSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

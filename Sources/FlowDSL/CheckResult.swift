@@ -1,22 +1,22 @@
 /// What checking a workflow file produced: the workflow when it is valid, and every diagnostic.
-public struct CheckResult: Sendable {
+package struct CheckResult: Sendable {
     /// The checked workflow, or nil when the file has errors.
-    public let workflow: Workflow?
+    package let workflow: Workflow?
     /// Every error and warning, in file order.
-    public let diagnostics: [Diagnostic]
+    package let diagnostics: [Diagnostic]
     /// The file name as given, used in diagnostics without a location.
-    public let file: String
+    package let file: String
     /// The file's lines, for source snippets in rendered diagnostics (empty when unreadable).
-    public let sourceLines: [Substring]
+    package let sourceLines: [Substring]
     /// The lines of every file its `uses` steps call (directly or not), by the name locations
     /// give them: diagnostics and runtime failures inside a called file show its line.
-    public let calledFiles: [String: [Substring]]
+    package let calledFiles: [String: [Substring]]
 
     /// Whether any diagnostic is an error (the workflow must not run).
-    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
     /// Creates a result; diagnostics are sorted into file order (unlocated ones first).
-    public init(
+    package init(
         workflow: Workflow?, diagnostics: [Diagnostic], file: String, sourceLines: [Substring],
         calledFiles: [String: [Substring]] = [:]
     ) {
@@ -39,17 +39,17 @@ public struct CheckResult: Sendable {
     }
 
     /// The lines of `file`: this one's or a called file's (empty when unknown).
-    public func lines(of file: String) -> [Substring] {
+    package func lines(of file: String) -> [Substring] {
         file == self.file ? sourceLines : calledFiles[file] ?? []
     }
 
     /// Every file's lines by name, this one's included.
-    public var allSourceLines: [String: [Substring]] {
+    package var allSourceLines: [String: [Substring]] {
         calledFiles.merging([file: sourceLines]) { _, own in own }
     }
 
     /// Every diagnostic rendered compiler-style, one after the other.
-    public func renderedDiagnostics() -> String {
+    package func renderedDiagnostics() -> String {
         diagnostics.map { $0.rendered(sourceLines: lines(of: $0.location?.file ?? file), file: file) }.joined()
     }
 }

@@ -8,19 +8,19 @@ import Foundation
 // for three hash functions libcurl's OpenSSL already has (see "Dependencies" in README.md).
 
 /// The bytes of a finished hash.
-public struct HashDigest: RandomAccessCollection, Sendable, Hashable {
+package struct HashDigest: RandomAccessCollection, Sendable, Hashable {
     /// The digest's bytes.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// Index of the first byte.
-    public var startIndex: Int { bytes.startIndex }
+    package var startIndex: Int { bytes.startIndex }
     /// Index past the last byte.
-    public var endIndex: Int { bytes.endIndex }
+    package var endIndex: Int { bytes.endIndex }
     /// The byte at `position`.
-    public subscript(position: Int) -> UInt8 { bytes[position] }
+    package subscript(position: Int) -> UInt8 { bytes[position] }
 
     /// The digest in lowercase hex.
-    public var hexString: String {
+    package var hexString: String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)
@@ -33,7 +33,7 @@ public struct HashDigest: RandomAccessCollection, Sendable, Hashable {
 }
 
 /// A hash function fed in pieces; a copy carries the state so far.
-public protocol IncrementalHash: Sendable {
+package protocol IncrementalHash: Sendable {
     /// A new hash of nothing yet.
     init()
     /// Adds `bytes` to what is hashed.
@@ -44,14 +44,14 @@ public protocol IncrementalHash: Sendable {
 
 extension IncrementalHash {
     /// Adds `data` to what is hashed.
-    public mutating func update(data: some DataProtocol) {
+    package mutating func update(data: some DataProtocol) {
         for region in data.regions {
             region.withUnsafeBytes { update(bufferPointer: $0) }
         }
     }
 
     /// The digest of `data`.
-    public static func hash(data: some DataProtocol) -> HashDigest {
+    package static func hash(data: some DataProtocol) -> HashDigest {
         var hash = Self()
         hash.update(data: data)
         return hash.finalize()
@@ -59,21 +59,21 @@ extension IncrementalHash {
 }
 
 /// SHA-256.
-public struct SHA256: IncrementalHash, @unchecked Sendable {
+package struct SHA256: IncrementalHash, @unchecked Sendable {
     // A plain C struct, copied with the value; `@unchecked`: it holds no pointers.
     private var context = SHA256_CTX()
 
     /// A new hash.
-    public init() { flow_sha256_init(&context) }
+    package init() { flow_sha256_init(&context) }
 
     /// Adds `bytes`.
-    public mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) {
+    package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         flow_sha256_update(&context, base, bytes.count)
     }
 
     /// The digest so far.
-    public func finalize() -> HashDigest {
+    package func finalize() -> HashDigest {
         var copy = context
         var digest = [UInt8](repeating: 0, count: 32)
         flow_sha256_final(&copy, &digest)
@@ -82,22 +82,22 @@ public struct SHA256: IncrementalHash, @unchecked Sendable {
 }
 
 /// Hashes kept for protocols that name them (tus' sha1 checksum, GCS's md5), not for security.
-public enum Insecure {
+package enum Insecure {
     /// SHA-1.
-    public struct SHA1: IncrementalHash, @unchecked Sendable {
+    package struct SHA1: IncrementalHash, @unchecked Sendable {
         private var context = SHA_CTX()
 
         /// A new hash.
-        public init() { flow_sha1_init(&context) }
+        package init() { flow_sha1_init(&context) }
 
         /// Adds `bytes`.
-        public mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) {
+        package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
             flow_sha1_update(&context, base, bytes.count)
         }
 
         /// The digest so far.
-        public func finalize() -> HashDigest {
+        package func finalize() -> HashDigest {
             var copy = context
             var digest = [UInt8](repeating: 0, count: 20)
             flow_sha1_final(&copy, &digest)
@@ -106,20 +106,20 @@ public enum Insecure {
     }
 
     /// MD5.
-    public struct MD5: IncrementalHash, @unchecked Sendable {
+    package struct MD5: IncrementalHash, @unchecked Sendable {
         private var context = MD5_CTX()
 
         /// A new hash.
-        public init() { flow_md5_init(&context) }
+        package init() { flow_md5_init(&context) }
 
         /// Adds `bytes`.
-        public mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) {
+        package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
             flow_md5_update(&context, base, bytes.count)
         }
 
         /// The digest so far.
-        public func finalize() -> HashDigest {
+        package func finalize() -> HashDigest {
             var copy = context
             var digest = [UInt8](repeating: 0, count: 16)
             flow_md5_final(&copy, &digest)

@@ -1,9 +1,9 @@
 internal import CCurlShim
 
 /// What the linked libcurl reports about itself.
-public enum CurlVersion {
+package enum CurlVersion {
     /// libcurl's version string, such as `7.88.1`.
-    public static var text: String {
+    package static var text: String {
         let info = flow_curl_version_info()
         return String(cString: info.pointee.version)
     }

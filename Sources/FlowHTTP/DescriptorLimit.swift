@@ -12,11 +12,11 @@
 /// curl reports as "Couldn't connect" — indistinguishable from a dead server. So a program about to
 /// open many connections raises its soft limit as far as the hard limit allows, and each client
 /// caps its connections below what is left (further requests wait for a free connection).
-public enum DescriptorLimit {
+package enum DescriptorLimit {
     /// Raises the soft limit to the hard limit (the most an unprivileged process may have);
     /// returns the soft limit in force afterwards, `nil` when unlimited.
     @discardableResult
-    public static func raiseSoftLimit() -> Int? {
+    package static func raiseSoftLimit() -> Int? {
         var limit = rlimit()
         guard getrlimit(Self.resource, &limit) == 0 else { return current }
         if limit.rlim_cur < limit.rlim_max {
@@ -33,7 +33,7 @@ public enum DescriptorLimit {
     }
 
     /// The soft limit now, `nil` when unlimited.
-    public static var current: Int? {
+    package static var current: Int? {
         var limit = rlimit()
         guard getrlimit(Self.resource, &limit) == 0, limit.rlim_cur != Self.unlimited else { return nil }
         return Int(clamping: limit.rlim_cur)
@@ -41,14 +41,14 @@ public enum DescriptorLimit {
 
     /// The most connections a client should open at once so that sockets never run the process out
     /// of descriptors (see `descriptorShare`). `nil` when there is no limit worth a cap.
-    public static var connectionCap: Int? { descriptorShare }
+    package static var connectionCap: Int? { descriptorShare }
 
     /// The descriptors one kind of many (connections, or the pipes of commands) may hold at once:
     /// the limit minus those already open, minus headroom for everything else the program opens
     /// meanwhile (files, the journal, the report) — 32 descriptors or an eighth of the limit,
     /// whichever is more. `nil` when unlimited. Never below 4, so work still progresses when the
     /// limit is tiny.
-    public static var descriptorShare: Int? {
+    package static var descriptorShare: Int? {
         guard let limit = current else { return nil }
         let available = limit - openDescriptors()
         let headroom = max(32, limit / 8)
@@ -56,7 +56,7 @@ public enum DescriptorLimit {
     }
 
     /// `too many open files (ulimit -n 256)`: what flow says when the limit stopped something.
-    public static var exhaustedReason: String {
+    package static var exhaustedReason: String {
         "too many open files (ulimit -n \(current.map(String.init) ?? "unlimited"))"
     }
 

@@ -1,5 +1,5 @@
 /// What a request sends after its headers.
-public enum HTTPBody: Sendable, Equatable {
+package enum HTTPBody: Sendable, Equatable {
     /// No body.
     case empty
     /// Bytes held in memory.
@@ -15,7 +15,7 @@ public enum HTTPBody: Sendable, Equatable {
     case multipart([MultipartField])
 
     /// How many bytes the body holds (for `multipart`, the parts' contents without their framing).
-    public var count: Int64 {
+    package var count: Int64 {
         switch self {
         case .empty: return 0
         case .bytes(let bytes): return Int64(bytes.count)

@@ -8,12 +8,12 @@ import FlowTasks
 /// network. Futures run their default callbacks on the client's own serial queue, so heavy work
 /// belongs on a queue the caller names. Cancelling a returned future aborts its transfer and
 /// closes its connection; releasing the client shuts it down.
-public final class HTTPClient: Sendable {
+package final class HTTPClient: Sendable {
     private let loop: CurlLoop
     private let queue = DispatchQueue(label: "flow.http.client")
 
     /// A client with its own connection pool.
-    public init(configuration: HTTPClientConfiguration = .init()) {
+    package init(configuration: HTTPClientConfiguration = .init()) {
         // Before the loop thread starts, so curl is set up once while no other thread uses it.
         _ = CurlGlobal.initialized
         loop = CurlLoop(configuration: configuration)
@@ -26,7 +26,7 @@ public final class HTTPClient: Sendable {
     /// Sends `request`; the future gives the response whatever its status, or fails with an
     /// `HTTPError` (or `FutureError.cancelled` once cancelled). `progress` runs on a private
     /// serial queue, in order, as bytes move.
-    public func execute(
+    package func execute(
         _ request: HTTPRequest,
         progress: (@Sendable (HTTPProgress) -> Void)? = nil
     ) -> Future<HTTPResponse> {
@@ -46,7 +46,7 @@ public final class HTTPClient: Sendable {
     /// cookie file (curl's `-b FILE`; comments and blank lines are skipped by curl). The future
     /// gives every cookie then in the jar, as lines of such a file (curl's `-c FILE`), so
     /// `cookies(adding: [])` reads the jar.
-    public func cookies(adding lines: [String]) -> Future<[String]> {
+    package func cookies(adding lines: [String]) -> Future<[String]> {
         let promise = Promise<[String]>(on: queue)
         loop.cookies(adding: lines, promise: promise)
         return promise.future
@@ -54,7 +54,7 @@ public final class HTTPClient: Sendable {
 
     /// Aborts every request in flight (their futures fail with kind `.cancelled`) and frees the
     /// connections. Later requests fail at once. Safe to call more than once.
-    public func shutdown() {
+    package func shutdown() {
         loop.shutdown()
     }
 }

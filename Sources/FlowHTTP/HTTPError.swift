@@ -1,7 +1,7 @@
 /// Why a request produced no response, classified so retry logic can decide.
-public struct HTTPError: Error, Sendable, CustomStringConvertible, Equatable {
+package struct HTTPError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The broad cause.
-    public enum Kind: String, Sendable, Equatable, CaseIterable {
+    package enum Kind: String, Sendable, Equatable, CaseIterable {
         /// The host name could not be resolved.
         case dns
         /// No connection could be opened (refused, unreachable).
@@ -25,16 +25,16 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible, Equatable {
     }
 
     /// The broad cause.
-    public var kind: Kind
+    package var kind: Kind
     /// libcurl's `CURLcode`, or 0 when flow found the problem before curl ran.
-    public var curlCode: Int
+    package var curlCode: Int
     /// What went wrong: curl's own text plus what flow knows (the URL, the limit, a hint).
-    public var message: String
+    package var message: String
     /// The URL requested.
-    public var url: String
+    package var url: String
 
     /// An error; the client builds these from curl's results.
-    public init(kind: Kind, curlCode: Int = 0, message: String, url: String) {
+    package init(kind: Kind, curlCode: Int = 0, message: String, url: String) {
         self.kind = kind
         self.curlCode = curlCode
         self.message = message
@@ -42,7 +42,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible, Equatable {
     }
 
     /// Whether trying again may work: connection failures, broken connections and time-outs.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         switch kind {
         case .connect, .connectionReset, .timeout: return true
         case .dns, .tls, .cancelled, .bodyTooLarge, .fileTooLarge, .invalidRequest, .other: return false
@@ -50,7 +50,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible, Equatable {
     }
 
     /// The message, with curl's code when curl reported the problem.
-    public var description: String {
+    package var description: String {
         curlCode == 0 ? message : "\(message) (curl error \(curlCode))"
     }
 }

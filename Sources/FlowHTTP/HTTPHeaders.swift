@@ -2,53 +2,53 @@
 ///
 /// A name may appear several times (`Set-Cookie`); lookups ignore the case of names, as HTTP does,
 /// while the spelling given is kept for sending.
-public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, Equatable {
+package struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, Equatable {
     /// One header field.
-    public typealias Element = (name: String, value: String)
+    package typealias Element = (name: String, value: String)
 
     private var fields: [Element] = []
 
     /// No fields.
-    public init() {}
+    package init() {}
 
     /// Fields from `(name, value)` pairs, in the order given.
-    public init(_ pairs: [(String, String)]) {
+    package init(_ pairs: [(String, String)]) {
         fields = pairs.map { (name: $0.0, value: $0.1) }
     }
 
     /// Fields from a literal such as `["Accept": "application/json"]`, in the order written.
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
 
     /// The first value of the field `name` (any case), or `nil`.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         fields.first { Self.same($0.name, name) }?.value
     }
 
     /// Every value of the field `name` (any case), in order.
-    public func values(for name: String) -> [String] {
+    package func values(for name: String) -> [String] {
         fields.filter { Self.same($0.name, name) }.map(\.value)
     }
 
     /// Whether a field `name` (any case) is present.
-    public func contains(_ name: String) -> Bool {
+    package func contains(_ name: String) -> Bool {
         fields.contains { Self.same($0.name, name) }
     }
 
     /// Appends a field, keeping those already present under the same name.
-    public mutating func add(_ name: String, _ value: String) {
+    package mutating func add(_ name: String, _ value: String) {
         fields.append((name: name, value: value))
     }
 
     /// Replaces every field `name` (any case) by one with `value`.
-    public mutating func set(_ name: String, _ value: String) {
+    package mutating func set(_ name: String, _ value: String) {
         remove(name)
         add(name, value)
     }
 
     /// Removes every field `name` (any case).
-    public mutating func remove(_ name: String) {
+    package mutating func remove(_ name: String) {
         fields.removeAll { Self.same($0.name, name) }
     }
 
@@ -59,15 +59,15 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
     }
 
     /// How many fields there are, repeated names counted each time.
-    public var count: Int { fields.count }
+    package var count: Int { fields.count }
 
     /// Iterates the fields in order.
-    public func makeIterator() -> IndexingIterator<[Element]> {
+    package func makeIterator() -> IndexingIterator<[Element]> {
         fields.makeIterator()
     }
 
     /// Same fields in the same order; names compared without case.
-    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+    package static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.count == rhs.fields.count
             && zip(lhs.fields, rhs.fields).allSatisfy { same($0.name, $1.name) && $0.value == $1.value }
     }

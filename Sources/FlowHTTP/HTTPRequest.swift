@@ -1,75 +1,75 @@
 /// One HTTP request and how to carry it out.
-public struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     /// The method, such as `GET` or `PUT`, sent as written.
-    public var method: String
+    package var method: String
     /// An absolute `http` or `https` URL.
-    public var url: String
+    package var url: String
     /// Query parameters, percent-encoded and appended to `url` in order.
-    public var query: [(String, String)]
+    package var query: [(String, String)]
     /// Header fields to send; an empty `Expect:` is always added so uploads never wait for `100 Continue`.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// What to send after the headers.
-    public var body: HTTPBody
+    package var body: HTTPBody
     /// The whole exchange's limit, redirects included; `nil` for none.
-    public var timeout: Duration?
+    package var timeout: Duration?
     /// The limit for opening the connection (TCP and TLS), `defaultConnectTimeout` unless set;
     /// `nil` for curl's own (300 s).
-    public var connectTimeout: Duration?
+    package var connectTimeout: Duration?
     /// Whether to follow redirects (at most `maxRedirects`), one hop at a time as `HTTPRedirect` says.
-    public var followRedirects: Bool
+    package var followRedirects: Bool
     /// Names of headers sent only to the origin (scheme, host and port) of `url`, such as those
     /// holding a secret: a redirect to another origin drops them, as it drops `Authorization`
     /// and `Cookie`, and the response names them (`HTTPResponse.droppedHeaders`).
-    public var originBoundHeaders: [String] = []
+    package var originBoundHeaders: [String] = []
     /// Whether a redirect from `https` to plain `http` is followed (it is refused by default).
-    public var allowsInsecureRedirect = false
+    package var allowsInsecureRedirect = false
     /// Whether `Authorization`, `Cookie` and `originBoundHeaders` are sent on after a redirect to
     /// another origin, as curl's `--location-trusted` does (they are dropped by default).
-    public var keepsCredentialsOnRedirect = false
+    package var keepsCredentialsOnRedirect = false
     /// The redirects followed so far, on the requests `HTTPRedirect` makes for the later hops.
     var redirectTrail: HTTPRedirect.Trail?
     /// Whether to check the server's TLS certificate and host name.
-    public var verifyTLS: Bool
+    package var verifyTLS: Bool
     /// Certificates, proxy and cookie jar (see `HTTPTransportOptions`).
-    public var transport = HTTPTransportOptions()
+    package var transport = HTTPTransportOptions()
     /// The HTTP version to use; `nil` for HTTP/2 where TLS offers it, else HTTP/1.1.
-    public var version: HTTPVersion?
+    package var version: HTTPVersion?
     /// The largest response body accepted; a larger one fails with `HTTPError.Kind.bodyTooLarge`.
-    public var maxResponseBodySize: Int
+    package var maxResponseBodySize: Int
     /// Sees every piece of the body as it is read to be sent, with its offset in the body's file
     /// (or in the bytes); a piece curl must send again is seen again. Runs on the client's transfer
     /// thread, so it must be quick (hashing is; waiting is not).
-    public var bodyObserver: BodyObserver?
+    package var bodyObserver: BodyObserver?
     /// Whether libcurl may send the body again by itself: when a kept-alive connection dies
     /// before any answer, curl silently repeats the request on a fresh one (and a redirect that
     /// keeps the method repeats it too). Upload chunks turn this off: the server may have stored
     /// the first copy, so the request fails instead (a lost connection) and the upload asks the
     /// server what it holds before sending anything again.
-    public var mayResendBody: Bool = true
+    package var mayResendBody: Bool = true
     /// Writes a 2xx response's body to a file as it arrives instead of keeping it in memory
     /// (`maxResponseBodySize` then bounds only other statuses' bodies). Offers no
     /// `Accept-Encoding`: the file holds the bytes as served, so `Range` offsets are file offsets.
-    public var saveTo: HTTPSaveTarget?
+    package var saveTo: HTTPSaveTarget?
     /// Whether to offer every content encoding this libcurl decodes (`CURLOPT_ACCEPT_ENCODING ""`:
     /// gzip and deflate, br and zstd when built in) and decode the body. A request's own
     /// `Accept-Encoding` header replaces the offer (curl still decodes what it can). Not with `saveTo`.
-    public var decodesContent: Bool = true
+    package var decodesContent: Bool = true
 
     /// What `bodyObserver` is: the offset of the piece and its bytes, valid only during the call.
-    public typealias BodyObserver = @Sendable (_ offset: Int64, _ bytes: UnsafeRawBufferPointer) -> Void
+    package typealias BodyObserver = @Sendable (_ offset: Int64, _ bytes: UnsafeRawBufferPointer) -> Void
 
     /// How many redirects are followed at most.
-    public static let maxRedirects = 10
+    package static let maxRedirects = 10
     /// The default connection limit: 30 s. A server that takes longer to accept is down or
     /// unreachable; without a limit a dropped SYN would hang for curl's five minutes.
-    public static let defaultConnectTimeout: Duration = .seconds(30)
+    package static let defaultConnectTimeout: Duration = .seconds(30)
     /// The `User-Agent` sent when a request sets none: `flow (libcurl/VERSION)`.
-    public static let defaultUserAgent = "flow (libcurl/\(CurlVersion.text))"
+    package static let defaultUserAgent = "flow (libcurl/\(CurlVersion.text))"
     /// The default response body limit: 64 MiB.
-    public static let defaultMaxResponseBodySize = 64 << 20
+    package static let defaultMaxResponseBodySize = 64 << 20
 
     /// A request; only the URL is required.
-    public init(
+    package init(
         method: String = "GET",
         url: String,
         query: [(String, String)] = [],
@@ -96,11 +96,11 @@ public struct HTTPRequest: Sendable {
     }
 
     /// `url` with `query` percent-encoded onto it.
-    public var fullURL: String { Self.url(url, query: query) }
+    package var fullURL: String { Self.url(url, query: query) }
 
     /// `url` with `query` added before any `#fragment`, each name and value passed through
     /// `encode` (percent-encoding by default): the one way flow puts a query on a URL.
-    public static func url(
+    package static func url(
         _ url: String, query: [(String, String)], encode: (String) -> String = PercentEncoding.encode
     ) -> String {
         guard !query.isEmpty else { return url }
@@ -113,9 +113,9 @@ public struct HTTPRequest: Sendable {
 }
 
 /// Percent-encoding of query components (RFC 3986: everything but unreserved characters).
-public enum PercentEncoding {
+package enum PercentEncoding {
     /// `text` with every byte but the unreserved characters (`A-Z a-z 0-9 - . _ ~`) as `%XX`.
-    public static func encode(_ text: String) -> String {
+    package static func encode(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

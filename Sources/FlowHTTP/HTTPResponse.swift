@@ -1,28 +1,28 @@
 /// What the server answered, after any redirects.
-public struct HTTPResponse: Sendable {
+package struct HTTPResponse: Sendable {
     /// The status code, such as 200.
-    public var status: Int
+    package var status: Int
     /// The header fields of the final response.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body, decoded from chunked transfer encoding but otherwise as sent.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// The URL that answered, after redirects.
-    public var effectiveURL: String
+    package var effectiveURL: String
     /// The protocol version used: `1.0`, `1.1`, `2` or `3`.
-    public var httpVersion: String
+    package var httpVersion: String
     /// How long the phases of the exchange took.
-    public var timings: HTTPTimings
+    package var timings: HTTPTimings
     /// Where the body went when the request saved it to a file (`HTTPRequest.saveTo`) and the
     /// status was 2xx; `body` is then empty.
-    public var saved: HTTPSavedBody?
+    package var saved: HTTPSavedBody?
     /// Headers of `HTTPRequest.originBoundHeaders` a redirect to another origin dropped, as the
     /// request named them; empty when none was.
-    public var droppedHeaders: [String] = []
+    package var droppedHeaders: [String] = []
     /// The URL of the other origin where `droppedHeaders` were dropped.
-    public var droppedHeadersAt: String?
+    package var droppedHeadersAt: String?
 
     /// A response; the client builds these, tests and callers may too.
-    public init(
+    package init(
         status: Int,
         headers: HTTPHeaders = [:],
         body: [UInt8] = [],
@@ -39,20 +39,20 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The body read as UTF-8 (invalid sequences replaced).
-    public var text: String { String(decoding: body, as: UTF8.self) }
+    package var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// Times from the start of a request, as curl measures them.
-public struct HTTPTimings: Sendable, Equatable {
+package struct HTTPTimings: Sendable, Equatable {
     /// Until the connection was open (TCP; TLS excluded). Zero when a kept-alive one was reused.
-    public var connect: Duration
+    package var connect: Duration
     /// Until the first byte of the response arrived.
-    public var firstByte: Duration
+    package var firstByte: Duration
     /// The whole exchange, redirects included.
-    public var total: Duration
+    package var total: Duration
 
     /// Timings; all zero by default.
-    public init(connect: Duration = .zero, firstByte: Duration = .zero, total: Duration = .zero) {
+    package init(connect: Duration = .zero, firstByte: Duration = .zero, total: Duration = .zero) {
         self.connect = connect
         self.firstByte = firstByte
         self.total = total
@@ -60,18 +60,18 @@ public struct HTTPTimings: Sendable, Equatable {
 }
 
 /// How far a transfer has got, for progress bars. Totals are 0 while unknown.
-public struct HTTPProgress: Sendable, Equatable {
+package struct HTTPProgress: Sendable, Equatable {
     /// Request body bytes sent so far.
-    public var bytesSent: Int64
+    package var bytesSent: Int64
     /// Request body bytes to send in all.
-    public var totalToSend: Int64
+    package var totalToSend: Int64
     /// Response body bytes received so far.
-    public var bytesReceived: Int64
+    package var bytesReceived: Int64
     /// Response body bytes expected in all (from `Content-Length`), 0 when unknown.
-    public var totalToReceive: Int64
+    package var totalToReceive: Int64
 
     /// A progress report.
-    public init(bytesSent: Int64, totalToSend: Int64, bytesReceived: Int64, totalToReceive: Int64) {
+    package init(bytesSent: Int64, totalToSend: Int64, bytesReceived: Int64, totalToReceive: Int64) {
         self.bytesSent = bytesSent
         self.totalToSend = totalToSend
         self.bytesReceived = bytesReceived

@@ -1,6 +1,6 @@
 /// The HTTP version a request asks for (`HTTPRequest.version`); without one, HTTP/2 where TLS
 /// offers it (ALPN) and HTTP/1.1 elsewhere.
-public enum HTTPVersion: String, Sendable, CaseIterable {
+package enum HTTPVersion: String, Sendable, CaseIterable {
     /// HTTP/1.0: no keep-alive unless the server offers it, no chunked request bodies.
     case http1_0 = "1.0"
     /// HTTP/1.1 only, even where TLS offers HTTP/2.

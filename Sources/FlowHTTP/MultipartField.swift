@@ -1,7 +1,7 @@
 /// One part of a `multipart/form-data` request body (`HTTPBody.multipart`).
-public struct MultipartField: Sendable, Equatable {
+package struct MultipartField: Sendable, Equatable {
     /// Where the part's bytes come from.
-    public enum Source: Sendable, Equatable {
+    package enum Source: Sendable, Equatable {
         /// Bytes held in memory (a text field).
         case bytes([UInt8])
         /// A file that libcurl reads from disk as it sends the part (and reads again from the
@@ -10,18 +10,18 @@ public struct MultipartField: Sendable, Equatable {
     }
 
     /// The field name.
-    public var name: String
+    package var name: String
     /// The part's `filename` in its `Content-Disposition`; `nil` sends none for bytes, and the
     /// path's last component for a file.
-    public var filename: String?
+    package var filename: String?
     /// The part's `Content-Type`; `nil` lets libcurl choose (none for a text field; for a file,
     /// from its name's extension, else `application/octet-stream`).
-    public var contentType: String?
+    package var contentType: String?
     /// The part's bytes.
-    public var source: Source
+    package var source: Source
 
     /// A part.
-    public init(name: String, filename: String? = nil, contentType: String? = nil, source: Source) {
+    package init(name: String, filename: String? = nil, contentType: String? = nil, source: Source) {
         self.name = name
         self.filename = filename
         self.contentType = contentType
@@ -29,7 +29,7 @@ public struct MultipartField: Sendable, Equatable {
     }
 
     /// How many bytes of content the part holds (its framing not counted).
-    public var size: Int64 {
+    package var size: Int64 {
         switch source {
         case .bytes(let bytes): Int64(bytes.count)
         case .file(_, let size): size

@@ -6,13 +6,13 @@
 /// The rule that makes it safe to share: the caller changes the bytes only while no request that
 /// sends them is in flight (before it starts, or after its future completed: the HTTP client reads
 /// a body on its own thread, and stops for good before it completes the request's future).
-public final class ReusableBytes: @unchecked Sendable, Equatable {
+package final class ReusableBytes: @unchecked Sendable, Equatable {
     /// How many bytes it holds.
-    public let capacity: Int
+    package let capacity: Int
     private let memory: UnsafeMutableRawBufferPointer
 
     /// `capacity` bytes, uninitialized until written.
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = capacity
         memory = .allocate(byteCount: max(capacity, 1), alignment: 16)
     }
@@ -22,17 +22,17 @@ public final class ReusableBytes: @unchecked Sendable, Equatable {
     }
 
     /// The memory, to fill (see the rule in the type's comment).
-    public var mutableBytes: UnsafeMutableRawBufferPointer {
+    package var mutableBytes: UnsafeMutableRawBufferPointer {
         UnsafeMutableRawBufferPointer(rebasing: memory[0..<capacity])
     }
 
     /// The first `count` bytes.
-    public func bytes(count: Int) -> UnsafeRawBufferPointer {
+    package func bytes(count: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: memory[0..<min(count, capacity)])
     }
 
     /// The same memory.
-    public static func == (left: ReusableBytes, right: ReusableBytes) -> Bool {
+    package static func == (left: ReusableBytes, right: ReusableBytes) -> Bool {
         left === right
     }
 }

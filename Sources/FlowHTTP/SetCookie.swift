@@ -2,29 +2,29 @@
 /// name and value, then each attribute (names in any case; the last of a repeated one wins). An
 /// attribute the RFC says to ignore (a `Max-Age` that is not a whole number, a `Path` that does not
 /// start with `/`) is left out, as a browser would; an unknown attribute is skipped.
-public struct SetCookie: Sendable, Equatable {
+package struct SetCookie: Sendable, Equatable {
     /// The cookie's name (case-sensitive).
-    public var name: String
+    package var name: String
     /// The cookie's value, as sent (quotes kept).
-    public var value: String
+    package var value: String
     /// `Expires`, the date text as sent.
-    public var expires: String?
+    package var expires: String?
     /// `Max-Age` in seconds (zero or less expires the cookie at once).
-    public var maxAge: Int?
+    package var maxAge: Int?
     /// `Domain`, without a leading `.` and lower-cased.
-    public var domain: String?
+    package var domain: String?
     /// `Path`, when it starts with `/`.
-    public var path: String?
+    package var path: String?
     /// Whether `Secure` is present.
-    public var secure = false
+    package var secure = false
     /// Whether `HttpOnly` is present.
-    public var httpOnly = false
+    package var httpOnly = false
     /// `SameSite` as sent (`Strict`, `Lax`, `None`).
-    public var sameSite: String?
+    package var sameSite: String?
 
     /// Parses one header value; `nil` when RFC 6265 says to ignore it (no `=` in the name-value
     /// pair, or an empty name).
-    public init?(_ header: String) {
+    package init?(_ header: String) {
         var parts = header.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
         let pair = parts.removeFirst()
         guard let equals = pair.firstIndex(of: "=") else { return nil }

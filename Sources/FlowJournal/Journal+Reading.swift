@@ -4,7 +4,7 @@ import GRDB
 extension Journal {
     /// The runs of `file` (a path as `JournalLocation.canonicalFile` gives), or of every file when nil,
     /// newest first. Changes recorded but not yet flushed are not seen.
-    public func runs(file: String?) throws(JournalError) -> [JournalRun] {
+    package func runs(file: String?) throws(JournalError) -> [JournalRun] {
         do {
             return try database.read { db in
                 let filter = file == nil ? "" : "WHERE file = ?"
@@ -22,7 +22,7 @@ extension Journal {
 
     /// Everything about the run `id`, or nil when the journal has no such run (or it was pruned).
     /// Steps come in the order they started (those never started last), then by id and item.
-    public func run(id: String) throws(JournalError) -> JournalRunDetail? {
+    package func run(id: String) throws(JournalError) -> JournalRunDetail? {
         do {
             return try database.read { db in try JournalReading.detail(id: id, in: db) }
         } catch {
@@ -33,7 +33,7 @@ extension Journal {
     /// The newest run of `file` that ended failed or interrupted (a run whose process died counts as
     /// interrupted), which `--resume` continues; nil when there is none. A run still running in
     /// another process is never returned.
-    public func latestUnfinishedRun(file: String) throws(JournalError) -> JournalRunDetail? {
+    package func latestUnfinishedRun(file: String) throws(JournalError) -> JournalRunDetail? {
         do {
             return try database.read { db in
                 let rows = try Row.fetchAll(
@@ -204,7 +204,7 @@ enum JournalReading {
 extension Journal {
     /// SQLite's `PRAGMA integrity_check`: "ok" for a sound file, else the problems it finds, one a
     /// line (for tests and checks after a crash or two writers at once).
-    public func integrityCheck() throws(JournalError) -> String {
+    package func integrityCheck() throws(JournalError) -> String {
         do {
             return try database.read { db in
                 try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n")

@@ -13,14 +13,14 @@ import GRDBSQLite
 /// Pruning: when a run begins, older runs of the same file are deleted so that the 50 newest
 /// remain. Also kept, whatever their age: the newest unfinished (failed or interrupted) run, which
 /// `--resume` would continue, and runs whose process is still running.
-public final class Journal: Sendable {
+package final class Journal: Sendable {
     /// Runs kept per workflow file when a new one begins (see the type's comment).
-    public static let keptRunsPerFile = 50
+    package static let keptRunsPerFile = 50
     /// How long a write waits for another process's write before failing.
-    public static let busyTimeout: TimeInterval = 10
+    package static let busyTimeout: TimeInterval = 10
 
     /// The journal's file: DIR/journal.sqlite.
-    public let file: String
+    package let file: String
     let database: DatabaseQueue
     let writer: JournalWriter
 
@@ -36,7 +36,7 @@ public final class Journal: Sendable {
 
     /// Opens (creating) DIR/journal.sqlite in WAL mode and runs migrations. Checks first that the
     /// folder can be written and has space, so a clear `JournalError` comes before any request is sent.
-    public static func open(stateDirectory: String) throws(JournalError) -> Journal {
+    package static func open(stateDirectory: String) throws(JournalError) -> Journal {
         let directory = JournalLocation.absolute(stateDirectory)
         try StateDirectory.prepare(directory)
         let file = (directory as NSString).appendingPathComponent("journal.sqlite")
@@ -82,7 +82,7 @@ public final class Journal: Sendable {
 
     /// Opens DIR/journal.sqlite to read it (`flow runs`), without creating anything: nil when the
     /// folder has no journal yet. Writing through the returned journal fails.
-    public static func openForReading(stateDirectory: String) throws(JournalError) -> Journal? {
+    package static func openForReading(stateDirectory: String) throws(JournalError) -> Journal? {
         let directory = JournalLocation.absolute(stateDirectory)
         let file = (directory as NSString).appendingPathComponent("journal.sqlite")
         guard FileManager.default.fileExists(atPath: file) else { return nil }
@@ -106,7 +106,7 @@ public final class Journal: Sendable {
     /// (e.g. "20261123-130455-a1b2": UTC start time, random suffix). Pruning the file's old runs
     /// (see the type's comment for the rule) is recorded as the run's first change, which the
     /// journal's thread writes while the run goes on.
-    public func beginRun(_ run: NewRun) throws(JournalError) -> String {
+    package func beginRun(_ run: NewRun) throws(JournalError) -> String {
         let identity = ProcessIdentity.current
         do {
             let id = try database.write { db in try insert(run, identity: identity, in: db) }
@@ -120,7 +120,7 @@ public final class Journal: Sendable {
     /// Marks a resumed run as running again (same id, this process), with the file's new hash and
     /// step hashes. Fails when the journal has no run with that id, or when another process that is
     /// still alive runs it (two `--resume` of one run at once).
-    public func reopenRun(id: String, fileHash: String, stepHashes: [String: String]) throws(JournalError) {
+    package func reopenRun(id: String, fileHash: String, stepHashes: [String: String]) throws(JournalError) {
         let identity = ProcessIdentity.current
         do {
             try database.write { db in
@@ -155,13 +155,13 @@ public final class Journal: Sendable {
     /// Non-blocking: queues `change`; the journal's thread writes it with the others pending, in one
     /// transaction, at most `window` (20 ms) later or as soon as 1,000 changes wait or a flush asks.
     /// A change the database refuses (an unknown run id) is dropped alone.
-    public func record(_ change: JournalChange) {
+    package func record(_ change: JournalChange) {
         writer.record(change)
     }
 
     /// Non-blocking: the same as recording `.stepFinished` with these fields, without making the
     /// change first (the run's queue calls this once a step).
-    public func recordStepFinished(
+    package func recordStepFinished(
         run: String, step: String, item: Int?, state: String, attempts: Int, startedAt: Date?, finishedAt: Date,
         outputsJSON: String?, containsSecret: Bool, error: String?
     ) {
@@ -177,26 +177,26 @@ public final class Journal: Sendable {
     /// in that batch. For changes that are most often moot by then, such as the start of a step
     /// that ends within the batch window (its finish carries its start). `take` must not call into
     /// the journal.
-    public func addBatchSource(_ take: @escaping @Sendable () -> [JournalChange]) {
+    package func addBatchSource(_ take: @escaping @Sendable () -> [JournalChange]) {
         writer.addSource(take)
     }
 
     /// Non-blocking: makes the journal's thread write a batch within its window even if nothing is
     /// recorded, for a batch source that has changes.
-    public func wake() {
+    package func wake() {
         writer.wake()
     }
 
     /// Non-blocking write-ahead: `done` is called on the journal's thread once every change recorded
     /// before this call is committed, or with the error that prevented it (after one failed write,
     /// every later flush reports that failure). Do not call `flushAndWait` from `done`.
-    public func flush(_ done: @escaping @Sendable (JournalError?) -> Void) {
+    package func flush(_ done: @escaping @Sendable (JournalError?) -> Void) {
         writer.flush(done)
     }
 
     /// Blocking: waits until everything recorded so far is committed. Only for the CLI's main thread
     /// at the end of a run and for tests, never on a Dispatch worker.
-    public func flushAndWait() throws(JournalError) {
+    package func flushAndWait() throws(JournalError) {
         let outcome = FlushOutcome()
         writer.flush { error in outcome.finish(error) }
         if let error = outcome.wait() { throw error }
@@ -204,14 +204,14 @@ public final class Journal: Sendable {
 
     /// Batches the journal's thread has committed so far, one transaction each (for benchmarks and
     /// tests: recorded changes should take far fewer transactions than there are changes).
-    public var transactionsCommitted: Int {
+    package var transactionsCommitted: Int {
         writer.batches
     }
 
     /// Writes what is pending, stops the journal's thread (waits for it) and closes the database
     /// connection, so the folder can be unmounted or removed. Later `record`s are ignored; later
     /// flushes and reads fail.
-    public func close() {
+    package func close() {
         writer.close(wait: true)
         try? database.close()
     }

@@ -3,7 +3,7 @@ import Foundation
 /// One thing that happened in a run; `Journal.record` queues it for the journal's writer.
 ///
 /// `item` is the `for-each` item's index, nil for a step without items.
-public enum JournalChange: Sendable {
+package enum JournalChange: Sendable {
     /// An attempt of a step (or item) started; `attempt` counts from 1.
     case stepStarted(run: String, step: String, item: Int?, attempt: Int, at: Date)
     /// A step (or item) ended in `state`. `outputsJSON` nil with `containsSecret` true is the secret

@@ -1,5 +1,5 @@
 /// Why the journal cannot be opened, written or read; `description` is the message a user sees.
-public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The state directory (first value) cannot be written; the second value is the system's reason.
     case readOnly(String, reason: String)
     /// The file system holding the state directory is full.
@@ -10,7 +10,7 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     case io(String)
 
     /// One line naming the file or folder and what to do about it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .readOnly(let directory, let reason):
             return "state directory \(directory) is not writable: \(reason); use --state-dir or FLOW_STATE_DIR"

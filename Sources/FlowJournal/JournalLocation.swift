@@ -1,14 +1,14 @@
 import Foundation
 
 /// Where journals live, decided in one place for `flow run` and `flow runs`.
-public enum JournalLocation {
+package enum JournalLocation {
     /// The environment variable that moves the state directory.
-    public static let environmentVariable = "FLOW_STATE_DIR"
+    package static let environmentVariable = "FLOW_STATE_DIR"
 
     /// The state directory: `explicit` (`--state-dir`) when given, else `FLOW_STATE_DIR` when set and
     /// not empty, else `.flow` beside the workflow file, else (no file) `.flow` in the current directory.
     /// Relative paths are taken from the current directory; the result is absolute.
-    public static func stateDirectory(
+    package static func stateDirectory(
         explicit: String?, workflowFile: String?,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String {
@@ -21,7 +21,7 @@ public enum JournalLocation {
 
     /// The workflow file's path as runs are keyed by: absolute, with symbolic links resolved when the
     /// file exists, so that `flow run ./a.yaml` and `flow runs /abs/a.yaml` name the same runs.
-    public static func canonicalFile(_ path: String) -> String {
+    package static func canonicalFile(_ path: String) -> String {
         let full = absolute(path)
         guard let resolved = realpath(full, nil) else { return full }
         defer { free(resolved) }

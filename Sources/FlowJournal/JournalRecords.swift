@@ -1,26 +1,26 @@
 import Foundation
 
 /// One run as `flow runs` lists it.
-public struct JournalRun: Sendable, Codable, Equatable {
+package struct JournalRun: Sendable, Codable, Equatable {
     /// The run's id, e.g. "20261123-130455-a1b2" (UTC start time and a random suffix).
-    public var id: String
+    package var id: String
     /// The workflow file's absolute path.
-    public var file: String
+    package var file: String
     /// running, succeeded, failed or interrupted. A run recorded as running whose process is gone
     /// (killed, machine restarted) reads as interrupted.
-    public var state: String
+    package var state: String
     /// When the run started.
-    public var startedAt: Date
+    package var startedAt: Date
     /// When it ended; nil while running or when it was interrupted without ending.
-    public var finishedAt: Date?
+    package var finishedAt: Date?
     /// How many steps are in each state, e.g. ["succeeded": 3, "failed": 1]; a `for-each` step
     /// counts once.
-    public var stepCounts: [String: Int]
+    package var stepCounts: [String: Int]
     /// How many `for-each` items are in each state (empty when the run has none).
-    public var itemCounts: [String: Int]
+    package var itemCounts: [String: Int]
 
     /// A run as read from the journal.
-    public init(
+    package init(
         id: String, file: String, state: String, startedAt: Date, finishedAt: Date?, stepCounts: [String: Int],
         itemCounts: [String: Int] = [:]
     ) {
@@ -35,30 +35,30 @@ public struct JournalRun: Sendable, Codable, Equatable {
 }
 
 /// One step (or one `for-each` item) of a run.
-public struct JournalStep: Sendable, Codable, Equatable {
+package struct JournalStep: Sendable, Codable, Equatable {
     /// The step's id.
-    public var step: String
+    package var step: String
     /// The item's index, nil for a step without items.
-    public var item: Int?
+    package var item: Int?
     /// running, succeeded, failed, skipped, cancelled… as the run recorded it.
-    public var state: String
+    package var state: String
     /// Attempts made so far.
-    public var attempts: Int
+    package var attempts: Int
     /// When the latest first attempt started.
-    public var startedAt: Date?
+    package var startedAt: Date?
     /// When the step ended.
-    public var finishedAt: Date?
+    package var finishedAt: Date?
     /// The outputs as JSON text; nil when none were recorded or they held a secret.
-    public var outputsJSON: String?
+    package var outputsJSON: String?
     /// True when the outputs held a secret and were not stored (the step runs again on resume).
-    public var containsSecret: Bool
+    package var containsSecret: Bool
     /// The error message of the last failed attempt.
-    public var error: String?
+    package var error: String?
     /// True when an unsafe request was about to be sent and no outcome was recorded since.
-    public var unsafeInFlight: Bool
+    package var unsafeInFlight: Bool
 
     /// A step as read from the journal.
-    public init(
+    package init(
         step: String, item: Int?, state: String, attempts: Int, startedAt: Date?, finishedAt: Date?,
         outputsJSON: String?, containsSecret: Bool, error: String?, unsafeInFlight: Bool
     ) {
@@ -76,22 +76,22 @@ public struct JournalStep: Sendable, Codable, Equatable {
 }
 
 /// An upload's or resumable download's session, as last recorded.
-public struct JournalTransfer: Sendable, Codable, Equatable {
+package struct JournalTransfer: Sendable, Codable, Equatable {
     /// The step's id.
-    public var step: String
+    package var step: String
     /// The item's index, nil for a step without items.
-    public var item: Int?
+    package var item: Int?
     /// tus, content-range or download.
-    public var kind: String
+    package var kind: String
     /// The tus URL, PUT URL or file path.
-    public var target: String
+    package var target: String
     /// Bytes the server (or the file) confirmed.
-    public var bytesConfirmed: Int64
+    package var bytesConfirmed: Int64
     /// The local file's identity (path+size+mtime or hash).
-    public var fileIdentity: String
+    package var fileIdentity: String
 
     /// A transfer as read from the journal.
-    public init(step: String, item: Int?, kind: String, target: String, bytesConfirmed: Int64, fileIdentity: String) {
+    package init(step: String, item: Int?, kind: String, target: String, bytesConfirmed: Int64, fileIdentity: String) {
         self.step = step
         self.item = item
         self.kind = kind
@@ -102,22 +102,22 @@ public struct JournalTransfer: Sendable, Codable, Equatable {
 }
 
 /// Everything the journal keeps about one run.
-public struct JournalRunDetail: Sendable, Equatable {
+package struct JournalRunDetail: Sendable, Equatable {
     /// The run's summary.
-    public var run: JournalRun
+    package var run: JournalRun
     /// The workflow file's hash when the run started (or was last resumed).
-    public var fileHash: String
+    package var fileHash: String
     /// Each step's definition hash, by step id.
-    public var stepHashes: [String: String]
+    package var stepHashes: [String: String]
     /// The non-secret inputs, by name.
-    public var inputs: [String: String]
+    package var inputs: [String: String]
     /// Every step and item recorded, in step then item order.
-    public var steps: [JournalStep]
+    package var steps: [JournalStep]
     /// Every transfer session recorded.
-    public var transfers: [JournalTransfer]
+    package var transfers: [JournalTransfer]
 
     /// A run's details as read from the journal.
-    public init(
+    package init(
         run: JournalRun, fileHash: String, stepHashes: [String: String], inputs: [String: String],
         steps: [JournalStep], transfers: [JournalTransfer]
     ) {

@@ -1,23 +1,23 @@
 import Foundation
 
 /// A run about to start, as `Journal.beginRun` stores it.
-public struct NewRun: Sendable {
+package struct NewRun: Sendable {
     /// The workflow file's absolute path (see `JournalLocation.canonicalFile`).
-    public var file: String
+    package var file: String
     /// The hash of the file's content.
-    public var fileHash: String
+    package var fileHash: String
     /// Each step's definition hash, by step id.
-    public var stepHashes: [String: String]
+    package var stepHashes: [String: String]
     /// The key of step hashes the run shares with other runs of the same file text
     /// (see `JournalChange.sharedStepHashes`); nil when it has its own.
-    public var stepHashesKey: String?
+    package var stepHashesKey: String?
     /// The run's non-secret inputs, rendered as text, by name.
-    public var inputs: [String: String]
+    package var inputs: [String: String]
     /// When the run started.
-    public var startedAt: Date
+    package var startedAt: Date
 
     /// A run to begin.
-    public init(
+    package init(
         file: String, fileHash: String, stepHashes: [String: String], stepHashesKey: String? = nil,
         inputs: [String: String], startedAt: Date
     ) {

@@ -1,7 +1,7 @@
 /// A run's step definition hashes, built straight into the text the journal keeps them as
 /// (`StepHashText`): no string and no map entry a step. A 10,000-step run's hashes cost the
 /// journal's thread about 7 ms as a map of strings, encoded afterwards.
-public struct StepHashes: Sendable {
+package struct StepHashes: Sendable {
     /// The text so far, while every id could be written as a line (unused once `map` is set).
     private var bytes: [UInt8]
     private let shared: String
@@ -9,27 +9,27 @@ public struct StepHashes: Sendable {
     private var map: [String: String]?
 
     /// An empty list whose hashes all start with `shared`; each step gives the rest of its hash.
-    public init(shared: String) {
+    package init(shared: String) {
         self.shared = shared
         bytes = Array(StepHashText.header.utf8) + Array(shared.utf8)
     }
 
     /// The hashes of `map`.
-    public init(_ map: [String: String]) {
+    package init(_ map: [String: String]) {
         shared = ""
         bytes = []
         self.map = map
     }
 
     /// Adds `step`, whose hash is the shared start and `rest`.
-    public mutating func add(step: String, rest: String) {
+    package mutating func add(step: String, rest: String) {
         var rest = rest
         rest.withUTF8 { rest in add(step: step, count: rest.count) { $0.append(contentsOf: rest) } }
     }
 
     /// Adds `step`, whose hash is the shared start and `value` in lowercase hex without leading
     /// zeros (as `String(value, radix: 16)` writes it).
-    public mutating func add(step: String, hexDigitsOf value: UInt64) {
+    package mutating func add(step: String, hexDigitsOf value: UInt64) {
         let digits = max(1, (64 - value.leadingZeroBitCount + 3) / 4)
         add(step: step, count: digits) { bytes in
             for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
@@ -69,7 +69,7 @@ public struct StepHashes: Sendable {
     }
 
     /// The hashes by step id.
-    public var byStep: [String: String] {
+    package var byStep: [String: String] {
         map ?? (try? StepHashText.decode(text)) ?? [:]
     }
 }

@@ -6,11 +6,11 @@ internal import NIOCore
 internal import ServiceLifecycle
 
 /// A running local HTTP API for demos, tests and benchmarks; see "flow sandbox — endpoints" in README.md.
-public final class Sandbox: Sendable {
+package final class Sandbox: Sendable {
     /// The TCP port the sandbox listens on.
-    public let port: Int
+    package let port: Int
     /// The address to send requests to, e.g. `http://127.0.0.1:8089`.
-    public let baseURL: String
+    package let baseURL: String
 
     private let state: SandboxState
     private let serviceGroup: ServiceGroup
@@ -41,7 +41,7 @@ public final class Sandbox: Sendable {
     }
 
     /// Starts a sandbox and returns once it accepts connections; throws if the address cannot be bound.
-    public static func start(_ configuration: SandboxConfiguration = .init()) async throws -> Sandbox {
+    package static func start(_ configuration: SandboxConfiguration = .init()) async throws -> Sandbox {
         let (storage, ownsStorage) = try prepareStorage(configuration.storageDirectory)
         let state = SandboxState(storageDirectory: storage, recordsBodies: configuration.recordsBodies)
         let router = Router(context: SandboxContext.self, options: .autoGenerateHeadEndpoints)
@@ -99,17 +99,17 @@ public final class Sandbox: Sendable {
     }
 
     /// The requests seen since start or the last reset; what `GET /_events` returns.
-    public func events() -> [SandboxEvent] {
+    package func events() -> [SandboxEvent] {
         state.events.snapshot()
     }
 
     /// Forgets events, flaky counters, sessions and uploads; what `POST /_reset` does.
-    public func reset() {
+    package func reset() {
         state.reset()
     }
 
     /// Stops accepting connections, lets requests in flight finish, and removes a temporary storage folder.
-    public func stop() async {
+    package func stop() async {
         let first = stopped.withLockedValue { stopped in
             defer { stopped = true }
             return !stopped
@@ -135,12 +135,12 @@ public final class Sandbox: Sendable {
 }
 
 /// Why a sandbox could not start.
-public enum SandboxError: Error, CustomStringConvertible {
+package enum SandboxError: Error, CustomStringConvertible {
     /// Binding the address failed, e.g. the port is taken.
     case cannotListen(host: String, port: Int, reason: String)
 
     /// A one-line explanation for the command line.
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotListen(let host, let port, let reason):
             "cannot listen on \(host):\(port): \(reason)"

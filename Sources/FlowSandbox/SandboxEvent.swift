@@ -1,32 +1,32 @@
 /// One request as the sandbox saw it, as listed by `GET /_events`.
-public struct SandboxEvent: Sendable, Codable, Equatable {
+package struct SandboxEvent: Sendable, Codable, Equatable {
     /// The request number since start or the last reset, from 1.
-    public var id: Int
+    package var id: Int
     /// The HTTP method, e.g. `GET`.
-    public var method: String
+    package var method: String
     /// The path with its query string.
-    public var path: String
+    package var path: String
     /// The TCP connection the request came on; equal ids mean a reused keep-alive connection.
-    public var connection: Int
+    package var connection: Int
     /// Seconds since start or the last reset when the request head arrived.
-    public var startedAt: Double
+    package var startedAt: Double
     /// Seconds since start or the last reset when the response was finished; nil while in flight.
-    public var endedAt: Double?
+    package var endedAt: Double?
     /// The status sent, nil if none was sent.
-    public var status: Int?
+    package var status: Int?
     /// Whether the client hung up before the response was complete.
-    public var clientDisconnected: Bool
+    package var clientDisconnected: Bool
     /// The request body bytes the server received.
-    public var bytesReceived: Int
+    package var bytesReceived: Int
     /// The request's `Content-Range`, `Range`, `Upload-Offset` and `Upload-Length` headers, those it had.
-    public var headers: [String: String]
+    package var headers: [String: String]
     /// The SHA-256 (hex) of the body received, when the sandbox records bodies and one arrived.
-    public var bodySHA256: String?
+    package var bodySHA256: String?
     /// The body received as text, when the sandbox records bodies and it was UTF-8 of at most 1 MiB.
-    public var body: String?
+    package var body: String?
 
     /// Makes an event; the sandbox fills these in as a request progresses.
-    public init(
+    package init(
         id: Int,
         method: String,
         path: String,
@@ -55,7 +55,7 @@ public struct SandboxEvent: Sendable, Codable, Equatable {
     }
 
     /// Encodes every field, `null` included, so `/_events` readers always see the same keys.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(method, forKey: .method)

@@ -1,18 +1,18 @@
 import Dispatch
 
 /// The winner of `any` or one of the successes of `atLeast`: which input, and its value.
-public struct Success<Value: Sendable>: Sendable {
+package struct Success<Value: Sendable>: Sendable {
     /// The position of the future in the combinator's input.
-    public let index: Int
+    package let index: Int
     /// The value it succeeded with.
-    public let value: Value
+    package let value: Value
 }
 
 extension Future {
     /// Succeeds with every value, in input order, when all succeed (the seed's
     /// `statusOfFirstRequestToFail`). The first failure fails it with that error and cancels the
     /// others. Zero inputs succeed at once with `[]`. Cancelling the result cancels every input.
-    public static func all(_ futures: [Future<Value>], on queue: DispatchQueue) -> Future<[Value]> {
+    package static func all(_ futures: [Future<Value>], on queue: DispatchQueue) -> Future<[Value]> {
         let promise = Promise<[Value]>(on: queue)
         guard !futures.isEmpty else {
             promise.succeed([])
@@ -41,7 +41,7 @@ extension Future {
 
     /// Waits for every input whatever happens and reports each result, in input order.
     /// Never fails unless cancelled; cancelling it cancels every input.
-    public static func allSettled(
+    package static func allSettled(
         _ futures: [Future<Value>], on queue: DispatchQueue
     ) -> Future<[Result<Value, any Error>]> {
         let settled = futures.map { future in
@@ -56,7 +56,7 @@ extension Future {
     /// Succeeds with the first input to **succeed** (the seed's `statusOfFirstRequestToSucceed`)
     /// and cancels the others. Fails only when every input failed, with a `QuorumError` holding
     /// every error. Zero inputs fail at once (no input can succeed).
-    public static func any(_ futures: [Future<Value>], on queue: DispatchQueue) -> Future<Success<Value>> {
+    package static func any(_ futures: [Future<Value>], on queue: DispatchQueue) -> Future<Success<Value>> {
         atLeast(1, of: futures, on: queue).map { successes in successes[0] }
     }
 
@@ -64,7 +64,7 @@ extension Future {
     /// Fails with a `QuorumError` as soon as `count` successes became impossible, cancelling the rest.
     /// `count <= 0` succeeds at once with `[]` (and cancels every input, none being needed);
     /// `count` above the number of inputs fails at once.
-    public static func atLeast(
+    package static func atLeast(
         _ count: Int, of futures: [Future<Value>], on queue: DispatchQueue
     ) -> Future<[Success<Value>]> {
         let promise = Promise<[Success<Value>]>(on: queue)

@@ -15,7 +15,7 @@ private final class TimerItem: @unchecked Sendable {
 extension Future where Value == Void {
     /// A future that succeeds after `duration`, on `queue`. Cancelling it stops the timer, so a
     /// cancelled delay holds no thread and never fires.
-    public static func delay(_ duration: Duration, on queue: DispatchQueue) -> Future<Void> {
+    package static func delay(_ duration: Duration, on queue: DispatchQueue) -> Future<Void> {
         // No timer for no wait: arming one costs a kernel wake-up and a thread switch (measured in
         // bench/engine, where `sleep: 0s` steps spent most of their time there).
         guard duration > .zero else { return Future.succeeded((), on: queue) }
@@ -30,7 +30,7 @@ extension Future where Value == Void {
 extension Future {
     /// A future of this one that fails with `FutureError.timedOut` after `duration` and then
     /// cancels this one, so the work really stops. Cancelling the result cancels this one too.
-    public func timeout(after duration: Duration) -> Future<Value> {
+    package func timeout(after duration: Duration) -> Future<Value> {
         let promise = Promise<Value>(on: queue)
         let expired = LockedBox(false)
         let timer = TimerItem {

@@ -5,7 +5,7 @@ extension Future {
     ///
     /// Errors pass through untouched to the end of the chain. A throwing `transform` fails the
     /// new future. Cancelling the new future cancels this one.
-    public func map<NewValue: Sendable>(
+    package func map<NewValue: Sendable>(
         on queue: DispatchQueue? = nil,
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Future<NewValue> {
@@ -23,7 +23,7 @@ extension Future {
     /// A future of the future `next(value)` returns once this one succeeds (SPTask's `chain`).
     ///
     /// Cancelling the result cancels whichever of the two is running.
-    public func flatMap<NewValue: Sendable>(
+    package func flatMap<NewValue: Sendable>(
         on queue: DispatchQueue? = nil,
         _ next: @escaping @Sendable (Value) throws -> Future<NewValue>
     ) -> Future<NewValue> {
@@ -48,7 +48,7 @@ extension Future {
     ///
     /// Cancellation is not recovered: a cancelled future stays cancelled so that cancelling a
     /// chain really stops it.
-    public func recover(
+    package func recover(
         on queue: DispatchQueue? = nil,
         _ handler: @escaping @Sendable (any Error) throws -> Value
     ) -> Future<Value> {
@@ -60,7 +60,7 @@ extension Future {
     /// A future that replaces a failure with the future `handler` returns; successes pass through.
     ///
     /// As with `recover`, cancellation is passed on rather than handled.
-    public func flatMapError(
+    package func flatMapError(
         on queue: DispatchQueue? = nil,
         _ handler: @escaping @Sendable (any Error) throws -> Future<Value>
     ) -> Future<Value> {

@@ -9,7 +9,7 @@ extension Future {
     /// a serial queue that the future needs deadlocks; debug builds stop with a message when
     /// called from a Dispatch queue or the Swift concurrency pool. Elsewhere use callbacks or
     /// `try await value`.
-    public func wait() throws -> Value {
+    package func wait() throws -> Value {
         assert(
             CurrentQueue.mayBlock,
             "Future.wait() called on the Dispatch queue '\(CurrentQueue.label)'; use callbacks or `await value`"
@@ -23,7 +23,7 @@ extension Future {
     }
 
     /// The value, awaited without blocking a thread. Cancelling the awaiting task cancels the future.
-    public var value: Value {
+    package var value: Value {
         get async throws {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in

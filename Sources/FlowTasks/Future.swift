@@ -4,11 +4,11 @@ import Dispatch
 ///
 /// Callbacks run on a queue the caller names, or on the future's own queue by default, whichever
 /// thread completes it. A callback added after completion still runs, asynchronously, on its queue.
-public struct Future<Value: Sendable>: Sendable {
+package struct Future<Value: Sendable>: Sendable {
     let core: FutureCore<Value>
 
     /// The queue on which callbacks run unless another is named.
-    public let queue: DispatchQueue
+    package let queue: DispatchQueue
 
     init(core: FutureCore<Value>, queue: DispatchQueue) {
         self.core = core
@@ -16,23 +16,23 @@ public struct Future<Value: Sendable>: Sendable {
     }
 
     /// A future that has already succeeded with `value`.
-    public static func succeeded(_ value: Value, on queue: DispatchQueue) -> Future<Value> {
+    package static func succeeded(_ value: Value, on queue: DispatchQueue) -> Future<Value> {
         Future(core: FutureCore(result: .success(value)), queue: queue)
     }
 
     /// A future that has already failed with `error`.
-    public static func failed(_ error: any Error, on queue: DispatchQueue) -> Future<Value> {
+    package static func failed(_ error: any Error, on queue: DispatchQueue) -> Future<Value> {
         Future(core: FutureCore(result: .failure(error)), queue: queue)
     }
 
     /// The result, if the future has completed; `nil` while it is pending.
-    public var result: Result<Value, any Error>? { core.result }
+    package var result: Result<Value, any Error>? { core.result }
 
     /// Whether the future has completed (succeeded, failed or cancelled).
-    public var isCompleted: Bool { core.isCompleted }
+    package var isCompleted: Bool { core.isCompleted }
 
     /// Runs `body` with the result on `queue` (the future's own queue by default).
-    public func whenComplete(
+    package func whenComplete(
         on queue: DispatchQueue? = nil,
         _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
@@ -48,7 +48,7 @@ public struct Future<Value: Sendable>: Sendable {
     /// guard any state it shares (a `LockedBox`). It still runs exactly once, never inside the
     /// call that completes the future or adds it, and the inline callbacks of one future run in
     /// the order they were added.
-    public func whenCompleteInline(
+    package func whenCompleteInline(
         otherwiseOn queue: DispatchQueue? = nil,
         _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
@@ -56,14 +56,14 @@ public struct Future<Value: Sendable>: Sendable {
     }
 
     /// Runs `body` with the value on `queue` if the future succeeds.
-    public func whenSuccess(on queue: DispatchQueue? = nil, _ body: @escaping @Sendable (Value) -> Void) {
+    package func whenSuccess(on queue: DispatchQueue? = nil, _ body: @escaping @Sendable (Value) -> Void) {
         whenComplete(on: queue) { result in
             if case .success(let value) = result { body(value) }
         }
     }
 
     /// Runs `body` with the error on `queue` if the future fails (cancellation included).
-    public func whenFailure(
+    package func whenFailure(
         on queue: DispatchQueue? = nil,
         _ body: @escaping @Sendable (any Error) -> Void
     ) {
@@ -74,14 +74,14 @@ public struct Future<Value: Sendable>: Sendable {
 
     /// Cancels the work: fails the future with `FutureError.cancelled` and runs the producer's
     /// cancel handlers once. Does nothing if the future has already completed.
-    public func cancel() {
+    package func cancel() {
         core.cancel()
     }
 }
 
 extension DispatchQueue {
     /// Runs `body` on this queue and returns a future of its outcome.
-    public func submit<Value: Sendable>(
+    package func submit<Value: Sendable>(
         _ body: @escaping @Sendable () throws -> Value
     ) -> Future<Value> {
         let promise = Promise<Value>(on: self)

@@ -1,7 +1,7 @@
 import Dispatch
 
 /// The errors FlowTasks itself produces, distinguishable from the errors of the work.
-public enum FutureError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FutureError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `cancel()` was called before the work finished.
     case cancelled
     /// `timeout(after:)` fired before the work finished; the work was cancelled.
@@ -10,7 +10,7 @@ public enum FutureError: Error, Sendable, Equatable, CustomStringConvertible {
     case abandoned(file: String, line: Int)
 
     /// A one-line explanation for messages.
-    public var description: String {
+    package var description: String {
         switch self {
         case .cancelled:
             return "cancelled"
@@ -23,39 +23,39 @@ public enum FutureError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// One input's error inside a combined failure, with the input's position.
-public struct IndexedError: Error, Sendable, CustomStringConvertible {
+package struct IndexedError: Error, Sendable, CustomStringConvertible {
     /// The position of the failed future in the combinator's input.
-    public let index: Int
+    package let index: Int
     /// What that future failed with.
-    public let error: any Error
+    package let error: any Error
 
     /// A one-line explanation for messages.
     /// A one-line explanation for messages.
-    public var description: String { "#\(index): \(error)" }
+    package var description: String { "#\(index): \(error)" }
 }
 
 /// `any` or `atLeast(k)` could no longer reach the successes it needed.
 ///
 /// For `any` this means every input failed; `errors` then holds every input's error, in input order.
-public struct QuorumError: Error, Sendable, CustomStringConvertible {
+package struct QuorumError: Error, Sendable, CustomStringConvertible {
     /// How many successes were required.
-    public let required: Int
+    package let required: Int
     /// How many inputs succeeded before the quorum became impossible.
-    public let succeeded: Int
+    package let succeeded: Int
     /// The failures that made the quorum impossible, in input order.
-    public let errors: [IndexedError]
+    package let errors: [IndexedError]
 
     /// A one-line explanation for messages.
-    public var description: String {
+    package var description: String {
         let list = errors.map(\.description).joined(separator: "; ")
         return "needed \(required) success(es), got \(succeeded)" + (list.isEmpty ? "" : ": \(list)")
     }
 }
 
 /// Formats durations for messages: `250ms`, `1.5s`, `2m3s`.
-public enum DurationFormat {
+package enum DurationFormat {
     /// The duration as messages show it.
-    public static func text(_ duration: Duration) -> String {
+    package static func text(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let millis = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         if millis < 1000 { return "\(millis)ms" }
@@ -77,13 +77,13 @@ public enum DurationFormat {
 
 extension Duration {
     /// The span in seconds as a floating-point number.
-    public var seconds: Double {
+    package var seconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     /// The same span as a Dispatch interval, rounded to nanoseconds and clamped at zero.
-    public var dispatchInterval: DispatchTimeInterval {
+    package var dispatchInterval: DispatchTimeInterval {
         let (seconds, attoseconds) = components
         let nanos = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if nanos.overflow { return .never }

@@ -12,11 +12,11 @@ import Dispatch
 /// Callbacks are never run from inside the call that completes a future or adds the callback:
 /// they are queued on the thread's list and run, in order, once `run`'s body returns, in a loop
 /// (so a chain of inline completions keeps a constant stack depth).
-public enum InlineCallbacks {
+package enum InlineCallbacks {
     /// Runs `body`, then every inline-capable callback of futures completed meanwhile on this
     /// thread (and those their callbacks complete in turn), in the order they became ready.
     /// A nested call only runs its body: the outermost one runs the callbacks.
-    public static func run(_ body: () -> Void) {
+    package static func run(_ body: () -> Void) {
         let drain = CallbackDrain.current
         guard !drain.inlineActive else {
             body()
@@ -29,7 +29,7 @@ public enum InlineCallbacks {
     }
 
     /// Whether the calling thread is inside `run` (inline-capable callbacks would run here).
-    public static var areAllowed: Bool {
+    package static var areAllowed: Bool {
         CallbackDrain.current.inlineActive
     }
 

@@ -13,12 +13,12 @@ import Foundation
 /// ThreadSanitizer puts an empty value's accesses at the box's own address and reports them,
 /// under contention, as racing with another thread's unlocked read of the box's header (a
 /// false report; a two-thread counter shows it every time with `()` and never with an `Int`).
-public final class LockedBox<Value>: @unchecked Sendable {
+package final class LockedBox<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
     /// A box holding `value`.
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
@@ -31,7 +31,7 @@ public final class LockedBox<Value>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value and returns what it returns.
     @inlinable
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }
         return try body(&valueStorage)

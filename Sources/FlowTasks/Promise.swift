@@ -6,14 +6,14 @@ import Foundation
 /// Later completions are ignored, from any thread, so several racing producers may all try and
 /// exactly one wins. A promise released without being completed fails its future with
 /// `FutureError.abandoned` so nobody waits forever; debug builds also report where it was made.
-public final class Promise<Value: Sendable>: Sendable {
+package final class Promise<Value: Sendable>: Sendable {
     /// The consumer side, to hand to whoever wants the result.
-    public let future: Future<Value>
+    package let future: Future<Value>
     private let file: String
     private let line: Int
 
     /// Makes a pending promise whose future runs its default callbacks on `queue`.
-    public init(on queue: DispatchQueue, file: String = #fileID, line: Int = #line) {
+    package init(on queue: DispatchQueue, file: String = #fileID, line: Int = #line) {
         future = Future(core: FutureCore(), queue: queue)
         self.file = file
         self.line = line
@@ -31,24 +31,24 @@ public final class Promise<Value: Sendable>: Sendable {
 
     /// Completes the future with `value`. Returns whether this call completed it.
     @discardableResult
-    public func succeed(_ value: Value) -> Bool {
+    package func succeed(_ value: Value) -> Bool {
         future.core.complete(.success(value))
     }
 
     /// Fails the future with `error`. Returns whether this call completed it.
     @discardableResult
-    public func fail(_ error: any Error) -> Bool {
+    package func fail(_ error: any Error) -> Bool {
         future.core.complete(.failure(error))
     }
 
     /// Completes the future with `result`. Returns whether this call completed it.
     @discardableResult
-    public func complete(_ result: Result<Value, any Error>) -> Bool {
+    package func complete(_ result: Result<Value, any Error>) -> Bool {
         future.core.complete(result)
     }
 
     /// Completes the future with whatever `other` completes with; cancelling ours cancels `other`.
-    public func complete(with other: Future<Value>) {
+    package func complete(with other: Future<Value>) {
         // Fast path: an already-finished future (a `flatMap` returning `Future.succeeded`) needs
         // neither a cancel link nor a callback.
         if other.core.isCompleted, let result = other.core.result {
@@ -66,10 +66,10 @@ public final class Promise<Value: Sendable>: Sendable {
     /// The handler runs once, on the thread that calls `cancel()`, so it must be quick and
     /// thread-safe (typically it posts the real work to the queue that owns the resource). It runs
     /// at once when the future was already cancelled, and never when it completed otherwise.
-    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+    package func onCancel(_ handler: @escaping @Sendable () -> Void) {
         future.core.addCancelHandler(handler)
     }
 
     /// Whether the future has completed (succeeded, failed or cancelled).
-    public var isCompleted: Bool { future.core.isCompleted }
+    package var isCompleted: Bool { future.core.isCompleted }
 }

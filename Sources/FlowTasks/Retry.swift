@@ -1,13 +1,13 @@
 import Dispatch
 
 /// One failed attempt reported to a retry observer, before the wait for the next one.
-public struct RetryAttempt: Sendable {
+package struct RetryAttempt: Sendable {
     /// The attempt that failed, counted from 1.
-    public let attempt: Int
+    package let attempt: Int
     /// What it failed with.
-    public let error: any Error
+    package let error: any Error
     /// How long the retry waits before the next attempt.
-    public let nextDelay: Duration
+    package let nextDelay: Duration
 }
 
 /// Runs `operation` until it succeeds, the policy's attempts are used up, or the policy says an
@@ -17,7 +17,7 @@ public struct RetryAttempt: Sendable {
 /// (the first attempt too, so the caller's thread never runs the work). `onRetry` hears about each failed
 /// attempt that will be retried, with the wait chosen. Cancelling the returned future cancels the
 /// attempt in flight or the wait, and no further attempt starts.
-public func retry<Value: Sendable>(
+package func retry<Value: Sendable>(
     policy: RetryPolicy,
     on queue: DispatchQueue,
     onRetry: (@Sendable (RetryAttempt) -> Void)? = nil,

@@ -1,8 +1,8 @@
 /// How `retry(policy:on:operation:)` repeats failed work: how often, how long to wait between
 /// attempts, and which errors are worth another attempt.
-public struct RetryPolicy: Sendable {
+package struct RetryPolicy: Sendable {
     /// How the wait between attempts grows.
-    public enum Backoff: String, Sendable, CaseIterable {
+    package enum Backoff: String, Sendable, CaseIterable {
         /// The same delay every time.
         case constant
         /// `delay × n` before attempt n + 1.
@@ -12,7 +12,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// Whether to randomise the wait.
-    public enum Jitter: String, Sendable, CaseIterable {
+    package enum Jitter: String, Sendable, CaseIterable {
         /// Wait exactly the computed delay.
         case none
         /// Wait a uniformly random time between zero and the computed delay (AWS's "full jitter").
@@ -20,25 +20,25 @@ public struct RetryPolicy: Sendable {
     }
 
     /// The most attempts in all, the first included (1 = no retry).
-    public var attempts: Int
+    package var attempts: Int
     /// The base delay.
-    public var delay: Duration
+    package var delay: Duration
     /// How the delay grows with each failure.
-    public var backoff: Backoff
+    package var backoff: Backoff
     /// The longest wait, whatever the backoff or a server asked for.
-    public var maxDelay: Duration
+    package var maxDelay: Duration
     /// Whether to randomise the wait.
-    public var jitter: Jitter
+    package var jitter: Jitter
     /// Decides whether an error is worth another attempt. Default: every error but cancellation.
-    public var shouldRetry: @Sendable (any Error) -> Bool
+    package var shouldRetry: @Sendable (any Error) -> Bool
     /// A wait the error itself asks for (an HTTP `Retry-After`), used instead of the backoff,
     /// still capped by `maxDelay`. Return `nil` to use the backoff.
-    public var delayOverride: @Sendable (any Error) -> Duration?
+    package var delayOverride: @Sendable (any Error) -> Duration?
     /// A source of random numbers in `0..<1` for jitter; replaceable in tests.
-    public var random: @Sendable () -> Double
+    package var random: @Sendable () -> Double
 
     /// A policy; the defaults retry every error but cancellation and time-outs, without waiting.
-    public init(
+    package init(
         attempts: Int,
         delay: Duration = .zero,
         backoff: Backoff = .constant,
@@ -59,7 +59,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// The default predicate: anything but a cancellation or a FlowTasks time-out is retried.
-    public static let retriesAllButCancellation: @Sendable (any Error) -> Bool = { error in
+    package static let retriesAllButCancellation: @Sendable (any Error) -> Bool = { error in
         switch error as? FutureError {
         case .cancelled?, .timedOut?: return false
         case .abandoned?, nil: return true
@@ -68,7 +68,7 @@ public struct RetryPolicy: Sendable {
 
     /// The wait before the next attempt after `failures` failures (1 after the first attempt
     /// failed), given the error of the last attempt.
-    public func delay(afterFailures failures: Int, error: any Error) -> Duration {
+    package func delay(afterFailures failures: Int, error: any Error) -> Duration {
         if let requested = delayOverride(error) {
             return min(max(requested, .zero), maxDelay)
         }

@@ -1,4 +1,4 @@
-import FlowDSL
+import FlowKit
 import Foundation
 
 /// Writes diagnostics where users and tools expect them: compiler-style text on stderr, or a

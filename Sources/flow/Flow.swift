@@ -1,5 +1,5 @@
 import ArgumentParser
-import FlowEngine
+import FlowKit
 
 /// The `flow` command line: runs, checks and explains workflow files.
 @main

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FlowDSL
+import FlowKit
 
 /// `flow graph`: prints the workflow's DAG for Mermaid or Graphviz.
 struct GraphCommand: ParsableCommand {

@@ -1,5 +1,3 @@
-import FlowDSL
-import FlowEngine
 import FlowKit
 
 extension RunCommand {

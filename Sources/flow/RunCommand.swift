@@ -1,7 +1,4 @@
 import ArgumentParser
-import FlowDSL
-import FlowEngine
-import FlowJournal
 import FlowKit
 import Foundation
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FlowDSL
+import FlowKit
 
 /// `flow schema`: prints the JSON Schema of the workflow language for editors.
 struct SchemaCommand: ParsableCommand {

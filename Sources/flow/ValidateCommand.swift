@@ -1,5 +1,5 @@
 import ArgumentParser
-import FlowDSL
+import FlowKit
 
 /// `flow validate FILE...`: checks workflow files without running anything.
 struct ValidateCommand: ParsableCommand {

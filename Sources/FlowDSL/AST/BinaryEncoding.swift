@@ -1,19 +1,19 @@
 /// How a binary request body is written in the workflow: `body: { base64: TEXT }` or
 /// `body: { hex: TEXT }`. The bytes are sent exactly as decoded.
-public enum BinaryEncoding: String, Sendable, Hashable, CaseIterable {
+package enum BinaryEncoding: String, Sendable, Hashable, CaseIterable {
     /// RFC 4648 base64, standard or URL-safe alphabet, `=` optional, white space ignored.
     case base64
     /// Two hexadecimal digits per byte, either case; white space and `:` between bytes ignored.
     case hex
 
     /// Why a text is not what its encoding says, with the offset of the first wrong character.
-    public struct DecodingError: Error, Sendable, CustomStringConvertible {
+    package struct DecodingError: Error, Sendable, CustomStringConvertible {
         /// What is wrong, and where.
-        public let description: String
+        package let description: String
     }
 
     /// The bytes `text` stands for.
-    public func decode(_ text: String) throws(DecodingError) -> [UInt8] {
+    package func decode(_ text: String) throws(DecodingError) -> [UInt8] {
         switch self {
         case .base64:
             do throws(Base64.DecodingError) {

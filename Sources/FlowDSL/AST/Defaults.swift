@@ -1,14 +1,14 @@
 /// The `defaults:` section: settings every step inherits unless it sets its own.
-public struct Defaults: Sendable, Hashable {
+package struct Defaults: Sendable, Hashable {
     /// HTTP settings shared by `http` and `upload` steps.
-    public let http: HTTPDefaults
+    package let http: HTTPDefaults
     /// The retry policy of steps without `retry`.
-    public let retry: Retry?
+    package let retry: Retry?
     /// The timeout of steps without `timeout`.
-    public let timeout: Duration?
+    package let timeout: Duration?
 
     /// Creates defaults.
-    public init(http: HTTPDefaults = HTTPDefaults(), retry: Retry? = nil, timeout: Duration? = nil) {
+    package init(http: HTTPDefaults = HTTPDefaults(), retry: Retry? = nil, timeout: Duration? = nil) {
         self.http = http
         self.retry = retry
         self.timeout = timeout
@@ -16,28 +16,28 @@ public struct Defaults: Sendable, Hashable {
 }
 
 /// `defaults.http`: the base URL relative URLs resolve against, shared headers and timeouts.
-public struct HTTPDefaults: Sendable, Hashable {
+package struct HTTPDefaults: Sendable, Hashable {
     /// `base-url`; relative step URLs resolve against it.
-    public let baseURL: ScalarText?
+    package let baseURL: ScalarText?
     /// Headers sent with every request (a step's own headers win).
-    public let headers: [NamedValue]
+    package let headers: [NamedValue]
     /// The per-request timeout.
-    public let timeout: Duration?
+    package let timeout: Duration?
     /// Whether redirects are followed (default true).
-    public let followRedirects: Bool?
+    package let followRedirects: Bool?
     /// `tls`, `auth`, `proxy` and `cookies` of every request (a step's own win).
-    public var transport = HTTPTransportSettings()
+    package var transport = HTTPTransportSettings()
     /// `no-proxy`: hosts reached without the proxy (`NO_PROXY`'s syntax).
-    public var noProxy: ScalarText?
+    package var noProxy: ScalarText?
     /// `max-body`: the largest response body kept in memory (default 64 MiB).
-    public var maxBody: Int?
+    package var maxBody: Int?
     /// `cookies: { load, save }`: the files the run's cookie jar is read from and written to.
-    public var cookieFiles: CookieFiles?
+    package var cookieFiles: CookieFiles?
     /// `compressed`: whether requests offer `Accept-Encoding` and decode the body (default true).
-    public var compressed: Bool?
+    package var compressed: Bool?
 
     /// Creates HTTP defaults.
-    public init(
+    package init(
         baseURL: ScalarText? = nil,
         headers: [NamedValue] = [],
         timeout: Duration? = nil,

@@ -1,17 +1,17 @@
 /// A step's `expect:` — what a response must look like for the step to succeed.
-public struct Expectation: Sendable, Hashable {
+package struct Expectation: Sendable, Hashable {
     /// The accepted statuses (default any 2xx).
-    public let status: StatusPattern
+    package let status: StatusPattern
     /// Expressions that must all be true, evaluated with `result`.
-    public let assertions: [ScalarText]
+    package let assertions: [ScalarText]
     /// `headers:` — response headers that must be present, each matching its value exactly or
     /// as a whole-value regular expression (see `HeaderExpectation`).
-    public let headers: [NamedValue]
+    package let headers: [NamedValue]
     /// Where `expect:` is written.
-    public let location: SourceLocation?
+    package let location: SourceLocation?
 
     /// Creates an expectation.
-    public init(
+    package init(
         status: StatusPattern = .success, assertions: [ScalarText] = [], headers: [NamedValue] = [],
         location: SourceLocation? = nil
     ) {

@@ -1,7 +1,7 @@
 /// A `parallel:` group: children that start together and finish by `any` or `all`.
-public struct GroupStep: Sendable, Hashable {
+package struct GroupStep: Sendable, Hashable {
     /// How a group decides it is done.
-    public enum Mode: String, Sendable, Hashable, CaseIterable {
+    package enum Mode: String, Sendable, Hashable, CaseIterable {
         /// Every child must succeed; the first failure cancels the rest (unless `fail-fast: false`).
         case all
         /// The first success (or `at-least` successes) wins and cancels the others.
@@ -9,18 +9,18 @@ public struct GroupStep: Sendable, Hashable {
     }
 
     /// `any` or `all`.
-    public let mode: Mode
+    package let mode: Mode
     /// For `any`: the successes required (default 1).
-    public let atLeast: Int?
+    package let atLeast: Int?
     /// For `all`: whether the first failure cancels the others (default true).
-    public let failFast: Bool
+    package let failFast: Bool
     /// The children, in file order.
-    public let children: [Step]
+    package let children: [Step]
     /// Where `parallel:` is written.
-    public let location: SourceLocation?
+    package let location: SourceLocation?
 
     /// Creates a group.
-    public init(mode: Mode, atLeast: Int?, failFast: Bool, children: [Step], location: SourceLocation? = nil) {
+    package init(mode: Mode, atLeast: Int?, failFast: Bool, children: [Step], location: SourceLocation? = nil) {
         self.mode = mode
         self.atLeast = atLeast
         self.failFast = failFast

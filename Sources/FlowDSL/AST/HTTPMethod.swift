@@ -1,46 +1,46 @@
 /// The method of a request or an upload: one of the seven common ones, or any other method token
 /// (RFC 9110 §9.1: `token`, such as WebDAV's `PROPFIND`, `LOCK` or a cache's `PURGE`), sent as
 /// written.
-public struct HTTPMethod: RawRepresentable, Sendable, Hashable {
+package struct HTTPMethod: RawRepresentable, Sendable, Hashable {
     /// The method's name as sent.
-    public let rawValue: String
+    package let rawValue: String
 
     /// The method named `rawValue`, or nil when it is not an RFC 9110 token (empty, or holding a
     /// space, a separator such as `(` or `:`, or a byte outside printable ASCII).
-    public init?(rawValue: String) {
+    package init?(rawValue: String) {
         guard Self.isToken(rawValue) else { return nil }
         self.rawValue = rawValue
     }
 
     /// GET (the default).
-    public static let get = HTTPMethod(known: "GET")
+    package static let get = HTTPMethod(known: "GET")
     /// HEAD.
-    public static let head = HTTPMethod(known: "HEAD")
+    package static let head = HTTPMethod(known: "HEAD")
     /// POST.
-    public static let post = HTTPMethod(known: "POST")
+    package static let post = HTTPMethod(known: "POST")
     /// PUT.
-    public static let put = HTTPMethod(known: "PUT")
+    package static let put = HTTPMethod(known: "PUT")
     /// PATCH.
-    public static let patch = HTTPMethod(known: "PATCH")
+    package static let patch = HTTPMethod(known: "PATCH")
     /// DELETE.
-    public static let delete = HTTPMethod(known: "DELETE")
+    package static let delete = HTTPMethod(known: "DELETE")
     /// OPTIONS.
-    public static let options = HTTPMethod(known: "OPTIONS")
+    package static let options = HTTPMethod(known: "OPTIONS")
 
     /// The seven common methods, which `method:` accepts in any letter case.
-    public static let allCases: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+    package static let allCases: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
 
     private init(known: String) { rawValue = known }
 
     /// Whether repeating the request is safe, so failures are retried by default: the methods RFC
     /// 9110 §9.2.2 calls idempotent. Any other method (POST, PATCH, or one flow does not know,
     /// such as `LOCK`) is not sent again unless it carries an `Idempotency-Key` or `retry.on` says so.
-    public var isIdempotent: Bool { Self.idempotent.contains(rawValue) }
+    package var isIdempotent: Bool { Self.idempotent.contains(rawValue) }
 
     private static let idempotent: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]
 
     /// Whether `text` is an RFC 9110 token: one or more of ALPHA, DIGIT and ``!#$%&'*+-.^_`|~``.
-    public static func isToken(_ text: String) -> Bool {
+    package static func isToken(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy(isTokenByte)
     }
 

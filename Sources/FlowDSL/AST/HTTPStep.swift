@@ -1,7 +1,7 @@
 /// An `http:` step: one request and what its response must look like.
-public struct HTTPStep: Sendable, Hashable {
+package struct HTTPStep: Sendable, Hashable {
     /// At most one body.
-    public enum Body: Sendable, Hashable {
+    package enum Body: Sendable, Hashable {
         /// `json:` — any YAML value sent as JSON.
         case json(ValueTemplate)
         /// `form:` — fields sent URL-encoded.
@@ -17,43 +17,43 @@ public struct HTTPStep: Sendable, Hashable {
     }
 
     /// The method (default GET).
-    public let method: HTTPMethod
+    package let method: HTTPMethod
     /// The URL; a relative one resolves against `defaults.http.base-url`.
-    public let url: ScalarText
+    package let url: ScalarText
     /// Query parameters appended to the URL.
-    public let query: [NamedValue]
+    package let query: [NamedValue]
     /// Request headers.
-    public let headers: [NamedValue]
+    package let headers: [NamedValue]
     /// The body, if any.
-    public let body: Body?
+    package let body: Body?
     /// The per-request timeout (default `defaults.http.timeout`).
-    public var timeout: Duration?
+    package var timeout: Duration?
     /// Whether redirects are followed (default `defaults.http.follow-redirects`, else true).
-    public let followRedirects: Bool?
+    package let followRedirects: Bool?
     /// Whether a redirect from `https` to plain `http` is followed (`allow-insecure-redirect`).
-    public var allowInsecureRedirect = false
+    package var allowInsecureRedirect = false
     /// Whether `Authorization`, `Cookie` and secret-holding headers are sent on after a redirect
     /// to another origin (`keep-credentials-on-redirect`, curl's `--location-trusted`).
-    public var keepCredentialsOnRedirect = false
+    package var keepCredentialsOnRedirect = false
     /// `compressed`: whether `Accept-Encoding` is offered and the body decoded (default
     /// `defaults.http.compressed`, else true).
-    public var compressed: Bool?
+    package var compressed: Bool?
     /// `delay`: how long to wait before the request is first sent (not before a retry, which
     /// waits `retry.delay`).
-    public var delay: Duration?
+    package var delay: Duration?
     /// `http-version`: the HTTP version asked for; `nil` for HTTP/2 where TLS offers it.
-    public var version: HTTPVersionSetting?
+    package var version: HTTPVersionSetting?
     /// `tls`, `auth`, `proxy` and `cookies` of this request (see `HTTPTransportSettings`).
-    public var transport = HTTPTransportSettings()
+    package var transport = HTTPTransportSettings()
     /// What the response must look like.
-    public let expect: Expectation
+    package let expect: Expectation
     /// Where `http:` is written.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// `save-to`, `resume` and `max-body`.
-    public var responseBody = ResponseBodyOptions()
+    package var responseBody = ResponseBodyOptions()
 
     /// Creates an HTTP step.
-    public init(
+    package init(
         method: HTTPMethod,
         url: ScalarText,
         query: [NamedValue],

@@ -1,5 +1,5 @@
 /// `http-version:` of an `http` step: the HTTP version to use for the request.
-public enum HTTPVersionSetting: String, Sendable, Hashable, CaseIterable {
+package enum HTTPVersionSetting: String, Sendable, Hashable, CaseIterable {
     /// `"1.0"`.
     case http1_0 = "1.0"
     /// `"1.1"`: never HTTP/2, even where TLS offers it.

@@ -1,7 +1,7 @@
 /// A declared workflow input, set with `flow run --input name=value`.
-public struct Input: Sendable, Hashable {
+package struct Input: Sendable, Hashable {
     /// The types an input may declare.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// Any text.
         case string
         /// A number such as `3` or `2.5`.
@@ -13,20 +13,20 @@ public struct Input: Sendable, Hashable {
     }
 
     /// The input's name (`inputs.<name>`).
-    public let name: String
+    package let name: String
     /// Where the name is declared.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// The declared type (default `string`).
-    public let kind: Kind
+    package let kind: Kind
     /// The value used when `--input` does not set it.
-    public let defaultValue: InputValue?
+    package let defaultValue: InputValue?
     /// Whether `--input` must set it (default false).
-    public let required: Bool
+    package let required: Bool
     /// Text for humans.
-    public let description: String?
+    package let description: String?
 
     /// Creates an input declaration.
-    public init(
+    package init(
         name: String,
         location: SourceLocation,
         kind: Kind,
@@ -44,7 +44,7 @@ public struct Input: Sendable, Hashable {
 }
 
 /// The value of an input: from its default or from the command line.
-public enum InputValue: Sendable, Hashable, CustomStringConvertible {
+package enum InputValue: Sendable, Hashable, CustomStringConvertible {
     /// Text, or a file path for a `file` input.
     case string(String)
     /// A number.
@@ -53,7 +53,7 @@ public enum InputValue: Sendable, Hashable, CustomStringConvertible {
     case boolean(Bool)
 
     /// The value as it reads in a URL or a plan: `3` not `3.0`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .string(let text): return text
         case .boolean(let flag): return flag ? "true" : "false"
@@ -64,7 +64,7 @@ public enum InputValue: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses command-line text as a value of `kind`; nil when it is not one.
-    public static func parse(_ text: String, as kind: Input.Kind) -> InputValue? {
+    package static func parse(_ text: String, as kind: Input.Kind) -> InputValue? {
         switch kind {
         case .string, .file: return .string(text)
         case .number: return Double(text).flatMap { $0.isFinite ? .number($0) : nil }

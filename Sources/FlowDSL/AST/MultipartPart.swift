@@ -1,7 +1,7 @@
 /// One part of an `http` step's `multipart:` body (`multipart/form-data`).
-public struct MultipartPart: Sendable, Hashable {
+package struct MultipartPart: Sendable, Hashable {
     /// What the part carries.
-    public enum Content: Sendable, Hashable {
+    package enum Content: Sendable, Hashable {
         /// `field: value`, or `field: { value: …, content-type: … }`: text sent as the part's body.
         case text(ScalarText, contentType: ScalarText?)
         /// `field: { file: PATH, filename: NAME, content-type: TYPE }`: a file streamed from disk.
@@ -11,21 +11,21 @@ public struct MultipartPart: Sendable, Hashable {
     }
 
     /// The field name (the part's `Content-Disposition` name).
-    public let name: String
+    package let name: String
     /// Where the field's key is written.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// The part's body.
-    public let content: Content
+    package let content: Content
 
     /// Creates a part.
-    public init(name: String, location: SourceLocation, content: Content) {
+    package init(name: String, location: SourceLocation, content: Content) {
         self.name = name
         self.location = location
         self.content = content
     }
 
     /// Every text of the part that may hold `${{ }}`.
-    public var texts: [ScalarText] {
+    package var texts: [ScalarText] {
         switch content {
         case .text(let value, let type): return [value] + (type.map { [$0] } ?? [])
         case .file(let path, let filename, let type): return [path] + [filename, type].compactMap { $0 }

@@ -1,8 +1,8 @@
 /// A step's `repeat:` rule: run the step again and again (polling, pagination) until a condition
 /// says stop, pausing `every` between attempts, at most `maxAttempts` times.
-public struct Repeat: Sendable, Hashable {
+package struct Repeat: Sendable, Hashable {
     /// Whether the condition says when to stop or when to go on.
-    public enum Mode: String, Sendable, Hashable {
+    package enum Mode: String, Sendable, Hashable {
         /// Stop once the condition holds (`until:`).
         case until
         /// Go on while the condition holds (`while:`).
@@ -11,27 +11,27 @@ public struct Repeat: Sendable, Hashable {
 
     /// The attempts a `repeat` makes when it sets no `max-attempts`: enough for a minute of
     /// polling at the default `every`, and never a loop without end.
-    public static let defaultMaxAttempts = 60
+    package static let defaultMaxAttempts = 60
     /// The pause between attempts when `every` is not given.
-    public static let defaultEvery = Duration.seconds(1)
+    package static let defaultEvery = Duration.seconds(1)
     /// The names a repeated step's expressions may read besides the run's roots.
-    public static let localNames = ["previous", "attempt"]
+    package static let localNames = ["previous", "attempt"]
 
     /// `until` or `while`.
-    public let mode: Mode
+    package let mode: Mode
     /// The condition, evaluated after each attempt with that attempt's `result` in scope.
-    public let condition: ScalarText
+    package let condition: ScalarText
     /// The pause between attempts.
-    public let every: Duration
+    package let every: Duration
     /// The most attempts, the first included; the step fails when they are used up.
-    public let maxAttempts: Int
+    package let maxAttempts: Int
     /// `collect:` entries: each value is gathered from every attempt into one list output.
-    public let collect: [NamedValue]
+    package let collect: [NamedValue]
     /// Where `repeat:` is written.
-    public let location: SourceLocation
+    package let location: SourceLocation
 
     /// Creates a repeat rule.
-    public init(
+    package init(
         mode: Mode, condition: ScalarText, every: Duration = Repeat.defaultEvery,
         maxAttempts: Int = Repeat.defaultMaxAttempts, collect: [NamedValue] = [], location: SourceLocation
     ) {
@@ -44,17 +44,17 @@ public struct Repeat: Sendable, Hashable {
     }
 
     /// The condition as one expression, bare or in `${{ }}`; nil when it does not compile.
-    public var conditionExpression: Expression? { condition.conditionExpression }
+    package var conditionExpression: Expression? { condition.conditionExpression }
 
     /// Whether another attempt is due, given the condition's value after an attempt.
-    public func continues(afterConditionHeld held: Bool) -> Bool {
+    package func continues(afterConditionHeld held: Bool) -> Bool {
         mode == .until ? !held : held
     }
 }
 
 extension Step {
     /// Every output name a step declares: its `outputs`, then its `repeat.collect` entries.
-    public var outputNames: [String] {
+    package var outputNames: [String] {
         outputs.map(\.name) + (self.repeat?.collect.map(\.name) ?? [])
     }
 }

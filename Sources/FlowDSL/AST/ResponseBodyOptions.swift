@@ -1,22 +1,22 @@
 /// What an `http` step does with the response body: keep it in memory (up to `max-body`) or
 /// stream it to a file (`save-to`), continuing a partial one (`resume`).
-public struct ResponseBodyOptions: Sendable, Hashable {
+package struct ResponseBodyOptions: Sendable, Hashable {
     /// `save-to`: the file the body is written to, relative to the workflow file's folder.
-    public var saveTo: ScalarText?
+    package var saveTo: ScalarText?
     /// `resume`: continue a partial `save-to` download with a `Range` request.
-    public var resume: Bool
+    package var resume: Bool
     /// `max-body`: the largest body kept in memory, in bytes (default `defaults.http.max-body`,
     /// else `defaultMaxBody`).
-    public var maxBody: Int?
+    package var maxBody: Int?
     /// `max-size`: the largest `save-to` file, in bytes (the whole file, a resumed part included);
     /// nil for no limit.
-    public var maxSize: Int?
+    package var maxSize: Int?
 
     /// The default `max-body`: 64 MiB.
-    public static let defaultMaxBody = 64 << 20
+    package static let defaultMaxBody = 64 << 20
 
     /// Options; by default the body is kept in memory under the default cap.
-    public init(saveTo: ScalarText? = nil, resume: Bool = false, maxBody: Int? = nil, maxSize: Int? = nil) {
+    package init(saveTo: ScalarText? = nil, resume: Bool = false, maxBody: Int? = nil, maxSize: Int? = nil) {
         self.saveTo = saveTo
         self.resume = resume
         self.maxBody = maxBody

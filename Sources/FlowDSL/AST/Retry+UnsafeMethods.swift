@@ -5,18 +5,18 @@
 extension Retry {
     /// Whether this policy retries nothing for a request with `method`: its default conditions
     /// (no `on`) skip a POST or PATCH that carries no `Idempotency-Key` header.
-    public func neverApplies(to method: HTTPMethod, hasIdempotencyKey: Bool) -> Bool {
+    package func neverApplies(to method: HTTPMethod, hasIdempotencyKey: Bool) -> Bool {
         attempts > 1 && on.isEmpty && !method.isIdempotent && !hasIdempotencyKey
     }
 
     /// Why such a request is not sent again: "a POST without an 'Idempotency-Key' header is not
     /// sent again, since the server may have done the work".
-    public static func whyNotRetried(_ method: HTTPMethod) -> String {
+    package static func whyNotRetried(_ method: HTTPMethod) -> String {
         "a \(method.rawValue) without an 'Idempotency-Key' header is not sent again, since the server may have done the work"
     }
 
     /// How a workflow allows such a retry.
-    public static let howToAllowRetry =
+    package static let howToAllowRetry =
         "to allow it, send 'Idempotency-Key: ${{ idempotencyKey() }}' (if the server honours it) "
         + "or list what to retry in 'retry.on', e.g. on: [503, connection-error]"
 }

@@ -1,7 +1,7 @@
 /// A step's `retry:` policy (or `defaults.retry`).
-public struct Retry: Sendable, Hashable {
+package struct Retry: Sendable, Hashable {
     /// How the delay grows between attempts.
-    public enum Backoff: String, Sendable, Hashable, CaseIterable {
+    package enum Backoff: String, Sendable, Hashable, CaseIterable {
         /// The same delay every time.
         case constant
         /// `delay × attempt`.
@@ -11,7 +11,7 @@ public struct Retry: Sendable, Hashable {
     }
 
     /// How much randomness is added to each delay.
-    public enum Jitter: String, Sendable, Hashable, CaseIterable {
+    package enum Jitter: String, Sendable, Hashable, CaseIterable {
         /// The computed delay exactly.
         case none
         /// A random delay between zero and the computed one.
@@ -19,7 +19,7 @@ public struct Retry: Sendable, Hashable {
     }
 
     /// What a `retry.on` entry matches.
-    public enum Condition: Sendable, Hashable {
+    package enum Condition: Sendable, Hashable {
         /// A response status matching the pattern (`429`, `5xx`).
         case status(StatusPattern)
         /// The connection failed (refused, reset, DNS).
@@ -29,22 +29,22 @@ public struct Retry: Sendable, Hashable {
     }
 
     /// The most attempts, the first included (at least 1).
-    public let attempts: Int
+    package let attempts: Int
     /// The delay before the second attempt (default 1s).
-    public let delay: Duration
+    package let delay: Duration
     /// How the delay grows (default exponential).
-    public let backoff: Backoff
+    package let backoff: Backoff
     /// The longest delay (default none); also caps `Retry-After`.
-    public let maxDelay: Duration?
+    package let maxDelay: Duration?
     /// The randomness added to delays (default none).
-    public let jitter: Jitter
+    package let jitter: Jitter
     /// What is retried; empty means the default (connection errors, timeouts, 429, 5xx).
-    public let on: [Condition]
+    package let on: [Condition]
     /// Where `retry:` is written.
-    public let location: SourceLocation
+    package let location: SourceLocation
 
     /// Creates a retry policy.
-    public init(
+    package init(
         attempts: Int,
         delay: Duration = .seconds(1),
         backoff: Backoff = .exponential,

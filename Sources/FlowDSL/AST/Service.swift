@@ -1,8 +1,8 @@
 /// A `services:` entry: a local process flow starts before the first step, waits for, and stops
 /// when the run ends. Its port is chosen by flow and read as `services.<name>.port`.
-public struct Service: Sendable, Hashable {
+package struct Service: Sendable, Hashable {
     /// How flow decides that a service is ready.
-    public enum Readiness: Sendable, Hashable {
+    package enum Readiness: Sendable, Hashable {
         /// `http: URL`: a GET to the URL answers 2xx.
         case http(ScalarText)
         /// `port: N`: 127.0.0.1:N accepts TCP connections (a number, or an expression).
@@ -12,25 +12,25 @@ public struct Service: Sendable, Hashable {
     }
 
     /// The name (step-id syntax), read as `services.<name>`.
-    public let name: String
+    package let name: String
     /// Where the name is written.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// The command, as in `run` steps: a script for `/bin/sh -c` or an argv.
-    public let command: RunStep.Command
+    package let command: RunStep.Command
     /// Extra environment variables (on top of the workflow's `env`).
-    public let env: [NamedValue]
+    package let env: [NamedValue]
     /// The readiness check.
-    public let ready: Readiness
+    package let ready: Readiness
     /// How long flow waits for readiness.
-    public let timeout: Duration
+    package let timeout: Duration
 
     /// The default readiness timeout.
-    public static let defaultTimeout = Duration.seconds(30)
+    package static let defaultTimeout = Duration.seconds(30)
     /// The properties `services.<name>` has.
-    public static let properties = ["port", "url"]
+    package static let properties = ["port", "url"]
 
     /// Creates a service.
-    public init(
+    package init(
         name: String, location: SourceLocation, command: RunStep.Command, env: [NamedValue], ready: Readiness,
         timeout: Duration = Service.defaultTimeout
     ) {
@@ -43,7 +43,7 @@ public struct Service: Sendable, Hashable {
     }
 
     /// Every text of the service that may hold expressions, in file order.
-    public var texts: [ScalarText] {
+    package var texts: [ScalarText] {
         var texts: [ScalarText]
         switch command {
         case .script(let script): texts = [script]

@@ -4,9 +4,9 @@
 /// `retry: ${{ inputs.retries }}` works. The value is computed once, when the run starts, from
 /// what is known then (inputs, env, secrets, services, flow); until then the field holds its
 /// default (see `Workflow.resolvingSettings(in:)`).
-public struct SettingExpression: Sendable, Hashable {
+package struct SettingExpression: Sendable, Hashable {
     /// Which field the value goes to; steps by id (ids are unique across the file).
-    public enum Field: Sendable, Hashable {
+    package enum Field: Sendable, Hashable {
         /// The workflow's `concurrency`.
         case concurrency
         /// `defaults.timeout` (step nil) or a step's `timeout`.
@@ -37,7 +37,7 @@ public struct SettingExpression: Sendable, Hashable {
     }
 
     /// What the value must be.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// A whole number of at least `atLeast`.
         case wholeNumber(atLeast: Int)
         /// A duration (`10s`, or a number of seconds).
@@ -47,16 +47,16 @@ public struct SettingExpression: Sendable, Hashable {
     }
 
     /// Where the value goes.
-    public let field: Field
+    package let field: Field
     /// What it must be.
-    public let kind: Kind
+    package let kind: Kind
     /// The `${{ }}` text, with its place.
-    public let text: ScalarText
+    package let text: ScalarText
     /// The key as messages name it (`'retry'`, `'chunk-size'`).
-    public let key: String
+    package let key: String
 
     /// Creates a setting expression.
-    public init(field: Field, kind: Kind, text: ScalarText, key: String) {
+    package init(field: Field, kind: Kind, text: ScalarText, key: String) {
         self.field = field
         self.kind = kind
         self.text = text

@@ -1,14 +1,14 @@
 /// The HTTP statuses an `expect.status` (or `retry.on`) accepts: codes and classes like `2xx`.
-public struct StatusPattern: Sendable, Hashable, CustomStringConvertible {
+package struct StatusPattern: Sendable, Hashable, CustomStringConvertible {
     /// One accepted code or class.
-    public enum Alternative: Sendable, Hashable, CustomStringConvertible {
+    package enum Alternative: Sendable, Hashable, CustomStringConvertible {
         /// Exactly this code.
         case code(Int)
         /// Any code `n00...n99`, written `nxx`.
         case statusClass(Int)
 
         /// `404` or `2xx`.
-        public var description: String {
+        package var description: String {
             switch self {
             case .code(let code): return String(code)
             case .statusClass(let digit): return "\(digit)xx"
@@ -17,18 +17,18 @@ public struct StatusPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The accepted codes and classes; a status matches when any alternative does.
-    public let alternatives: [Alternative]
+    package let alternatives: [Alternative]
 
     /// Creates a pattern from its alternatives.
-    public init(_ alternatives: [Alternative]) {
+    package init(_ alternatives: [Alternative]) {
         self.alternatives = alternatives
     }
 
     /// Any 2xx: what a request expects when it says nothing.
-    public static let success = StatusPattern([.statusClass(2)])
+    package static let success = StatusPattern([.statusClass(2)])
 
     /// Whether `status` is accepted.
-    public func matches(_ status: Int) -> Bool {
+    package func matches(_ status: Int) -> Bool {
         alternatives.contains { alternative in
             switch alternative {
             case .code(let code): return status == code
@@ -38,10 +38,10 @@ public struct StatusPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `200`, `2xx` or `200, 201`, as a failure message shows the expectation.
-    public var description: String { alternatives.map(\.description).joined(separator: ", ") }
+    package var description: String { alternatives.map(\.description).joined(separator: ", ") }
 
     /// Parses one alternative: a code 100–599 or a class `1xx`–`5xx`; nil when it is neither.
-    public static func alternative(_ text: String) -> Alternative? {
+    package static func alternative(_ text: String) -> Alternative? {
         let lower = text.lowercased()
         if lower.count == 3, lower.hasSuffix("xx"), let first = lower.first,
             let digit = first.wholeNumberValue, (1...5).contains(digit)

@@ -1,5 +1,5 @@
 /// What a step does: exactly one kind.
-public indirect enum StepKind: Sendable, Hashable {
+package indirect enum StepKind: Sendable, Hashable {
     /// An HTTP request.
     case http(HTTPStep)
     /// A chunked file upload.
@@ -16,7 +16,7 @@ public indirect enum StepKind: Sendable, Hashable {
     case call(CallStep)
 
     /// The key that declares this kind (`http`, `upload`, `run`, `sleep`, `parallel`, `uses`, `call`).
-    public var keyword: String {
+    package var keyword: String {
         switch self {
         case .http: return "http"
         case .upload: return "upload"
@@ -33,7 +33,7 @@ public indirect enum StepKind: Sendable, Hashable {
 ///
 /// A value type whose fields live in one shared immutable box: steps are copied often (into
 /// lookups, checks and plans), and copying a box is one reference count instead of one per field.
-public struct Step: Sendable, Hashable {
+package struct Step: Sendable, Hashable {
     /// The fields; immutable after init, so sharing the box between copies and threads is safe.
     private final class Storage: Sendable {
         let id: String
@@ -96,46 +96,46 @@ public struct Step: Sendable, Hashable {
     private let storage: Storage
 
     /// The id, unique in the whole file.
-    public var id: String { storage.id }
+    package var id: String { storage.id }
     /// Where the id is written.
-    public var location: SourceLocation { storage.location }
+    package var location: SourceLocation { storage.location }
     /// Text for humans.
-    public var name: String? { storage.name }
+    package var name: String? { storage.name }
     /// Text for humans.
-    public var description: String? { storage.description }
+    package var description: String? { storage.description }
     /// The ids this step waits for, in the order written.
-    public var needs: [String] { storage.needs }
+    package var needs: [String] { storage.needs }
     /// Where each of `needs` is written (same order).
-    public var needLocations: [SourceLocation] { storage.needLocations }
+    package var needLocations: [SourceLocation] { storage.needLocations }
     /// The enclosing group's id, if any.
-    public var parent: String? { storage.parent }
+    package var parent: String? { storage.parent }
     /// What the step does.
-    public var kind: StepKind { storage.kind }
+    package var kind: StepKind { storage.kind }
     /// `if:`; nil means `success()`.
-    public var condition: ScalarText? { storage.condition }
+    package var condition: ScalarText? { storage.condition }
     /// The step's own timeout, retries included.
-    public var timeout: Duration? { storage.timeout }
+    package var timeout: Duration? { storage.timeout }
     /// The step's own retry policy.
-    public var retry: Retry? { storage.retry }
+    package var retry: Retry? { storage.retry }
     /// Whether a failure counts as success for dependents.
-    public var continueOnError: Bool { storage.continueOnError }
+    package var continueOnError: Bool { storage.continueOnError }
     /// `allow-outside`: paths whose `${{ }}` values lead outside the folder their written text
     /// names (`save-to`, `body-file`, `upload.file`, multipart files) are allowed (see `PathProvenance`).
-    public var allowOutside: Bool { storage.allowOutside }
+    package var allowOutside: Bool { storage.allowOutside }
     /// Declared outputs, in file order: each name (`steps.<id>.outputs.<name>`) and its value,
     /// usually one `${{ }}` reading `result`, evaluated after the step succeeded.
-    public var outputs: [NamedValue] { storage.outputs }
+    package var outputs: [NamedValue] { storage.outputs }
     /// `for-each:`: the step runs once per item; nil for a step that runs once.
-    public var forEach: ForEach? { storage.forEach }
+    package var forEach: ForEach? { storage.forEach }
     /// `repeat:`: run the step again until a condition says stop (see `Repeat`).
-    public var `repeat`: Repeat? { storage.repeat }
+    package var `repeat`: Repeat? { storage.repeat }
     /// A fingerprint of the step's definition as written (its YAML value without `name` and
     /// `description`; comments, spacing and key order do not count), taken by the parser; nil for
     /// a step made in code. A resumed run compares them (see `StepDefinitionHash`).
-    public var definitionFingerprint: UInt64? { storage.definitionFingerprint }
+    package var definitionFingerprint: UInt64? { storage.definitionFingerprint }
 
     /// Creates a step.
-    public init(
+    package init(
         id: String,
         location: SourceLocation,
         name: String? = nil,
@@ -176,7 +176,7 @@ public struct Step: Sendable, Hashable {
     }
 
     /// Steps are equal when every field is.
-    public static func == (lhs: Step, rhs: Step) -> Bool {
+    package static func == (lhs: Step, rhs: Step) -> Bool {
         if lhs.storage === rhs.storage { return true }
         return lhs.id == rhs.id
             && lhs.location == rhs.location
@@ -197,13 +197,13 @@ public struct Step: Sendable, Hashable {
     }
 
     /// Hashes the id and its location, which tell steps apart (consistent with `==`).
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(location)
     }
 
     /// The group's children, or none for other kinds.
-    public var children: [Step] {
+    package var children: [Step] {
         if case .group(let group) = kind { return group.children }
         return []
     }
@@ -212,7 +212,7 @@ public struct Step: Sendable, Hashable {
 extension Step {
     /// The `if:` condition as one expression, written bare (`if: always()`) or as `${{ }}`;
     /// nil when there is no condition (meaning `success()`) or it does not compile.
-    public var conditionExpression: Expression? {
+    package var conditionExpression: Expression? {
         condition?.conditionExpression
     }
 }
@@ -220,7 +220,7 @@ extension Step {
 extension ScalarText {
     /// The text read as a condition (`if:`, an `assert:` entry): one expression, bare or in
     /// `${{ }}`; nil when it is text around expressions or does not compile.
-    public var conditionExpression: Expression? {
+    package var conditionExpression: Expression? {
         guard let template else { return nil }
         if template.isSingleExpression { return template.expressions.first?.expression }
         if template.isLiteral { return try? Expression.parse(text) }

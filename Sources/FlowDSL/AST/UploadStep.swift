@@ -1,5 +1,5 @@
 /// How an `upload:` step sends chunks.
-public enum UploadProtocol: String, Sendable, Hashable, CaseIterable {
+package enum UploadProtocol: String, Sendable, Hashable, CaseIterable {
     /// tus 1.0.0 core with the creation extension: POST then PATCH chunks.
     case tus
     /// One PUT per chunk with `Content-Range: bytes a-b/total`.
@@ -7,33 +7,33 @@ public enum UploadProtocol: String, Sendable, Hashable, CaseIterable {
 }
 
 /// An `upload:` step: a file sent in chunks, resumable after errors.
-public struct UploadStep: Sendable, Hashable {
+package struct UploadStep: Sendable, Hashable {
     /// The default chunk size: 5 MiB.
-    public static let defaultChunkSize = 5 * 1024 * 1024
+    package static let defaultChunkSize = 5 * 1024 * 1024
 
     /// The file to send.
-    public let file: ScalarText
+    package let file: ScalarText
     /// Where to send it; relative URLs resolve against `defaults.http.base-url`.
-    public let url: ScalarText
+    package let url: ScalarText
     /// The protocol.
-    public let uploadProtocol: UploadProtocol
+    package let uploadProtocol: UploadProtocol
     /// The method of each chunk for `content-range` (default PUT).
-    public let method: HTTPMethod?
+    package let method: HTTPMethod?
     /// Bytes per chunk.
-    public let chunkSize: Int
+    package let chunkSize: Int
     /// Headers sent with every request of the upload.
-    public let headers: [NamedValue]
+    package let headers: [NamedValue]
     /// tus `Upload-Metadata` entries (besides `filename` and `filetype`).
-    public let metadata: [NamedValue]
+    package let metadata: [NamedValue]
     /// `tls`, `auth`, `proxy` and `cookies` of every request of the upload.
-    public var transport = HTTPTransportSettings()
+    package var transport = HTTPTransportSettings()
     /// What the final response must look like.
-    public let expect: Expectation
+    package let expect: Expectation
     /// Where `upload:` is written.
-    public let location: SourceLocation
+    package let location: SourceLocation
 
     /// Creates an upload step.
-    public init(
+    package init(
         file: ScalarText,
         url: ScalarText,
         uploadProtocol: UploadProtocol,
@@ -56,7 +56,7 @@ public struct UploadStep: Sendable, Hashable {
     }
 
     /// How many chunks a file of `size` bytes takes (an empty file still sends one request).
-    public func chunkCount(forFileSize size: Int) -> Int {
+    package func chunkCount(forFileSize size: Int) -> Int {
         max(1, (size + chunkSize - 1) / chunkSize)
     }
 }

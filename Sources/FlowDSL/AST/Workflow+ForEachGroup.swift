@@ -3,7 +3,7 @@
 extension Workflow {
     /// The outermost group with `for-each` that `step` is nested in (at any depth), if any: such a
     /// step runs once per item of that group, never on its own.
-    public func forEachGroup(enclosing step: Step) -> Step? {
+    package func forEachGroup(enclosing step: Step) -> Step? {
         var found: Step?
         var current = step.parent
         var hops = 0
@@ -20,7 +20,7 @@ extension Workflow {
     /// repeated step keeps those) and with its children as written. Nil when `id` is not a group
     /// with `for-each`. Children only need their siblings (the checker sees to it), so the
     /// subtree is closed.
-    public func forEachGroupBody(_ id: String) -> Workflow? {
+    package func forEachGroupBody(_ id: String) -> Workflow? {
         guard let group = step(id), group.forEach != nil, case .group = group.kind else { return nil }
         let body = Step(
             id: group.id, location: group.location, name: group.name, description: group.description,

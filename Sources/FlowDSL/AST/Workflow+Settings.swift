@@ -1,22 +1,22 @@
 extension Workflow {
     /// A setting whose `${{ }}` value does not fit its field, located at the expression.
-    public struct SettingProblem: Sendable {
+    package struct SettingProblem: Sendable {
         /// What is wrong, naming the key and the value.
-        public let message: String
+        package let message: String
         /// Where the expression is.
-        public let location: SourceLocation
+        package let location: SourceLocation
     }
 
     /// Every setting whose value does not fit, in file order.
-    public struct SettingProblems: Error, Sendable {
+    package struct SettingProblems: Error, Sendable {
         /// The problems, each located.
-        public let problems: [SettingProblem]
+        package let problems: [SettingProblem]
     }
 
     /// The workflow with each of `settingExpressions` computed in `context` and put in its
     /// field, or every value that does not fit (a retry count that is not a whole number, a
     /// timeout that is not a duration). The run calls this before it starts.
-    public func resolvingSettings(in context: some EvaluationContext) -> Result<Workflow, SettingProblems> {
+    package func resolvingSettings(in context: some EvaluationContext) -> Result<Workflow, SettingProblems> {
         guard !settingExpressions.isEmpty else { return .success(self) }
         var values: [SettingExpression.Field: Int] = [:]
         var durations: [SettingExpression.Field: Duration] = [:]

@@ -1,33 +1,33 @@
 /// A step as a run shows it: its id qualified by the `uses` steps that lead to it
 /// (`deploy-eu/publish`), with its group and needs qualified the same way.
-public struct QualifiedStep: Sendable {
+package struct QualifiedStep: Sendable {
     /// `prefix + step.id`: the id in events, reports and the graph.
-    public let id: String
+    package let id: String
     /// The step as declared in its own file.
-    public let step: Step
+    package let step: Step
     /// The enclosing group or `uses` step, qualified; nil at the top level.
-    public let parent: String?
+    package let parent: String?
     /// The needs, qualified.
-    public let needs: [String]
+    package let needs: [String]
 }
 
 extension Workflow {
     /// The workflow the `uses` step `id` (of this file) calls, if it is one.
-    public func calledWorkflow(of id: String) -> Workflow? {
+    package func calledWorkflow(of id: String) -> Workflow? {
         guard let step = step(id), case .uses(let uses) = step.kind else { return nil }
         return called[uses.resolvedPath]
     }
 
     /// Every step depth first in file order, each `uses` step followed by the steps of the file it
     /// calls (and so on), ids qualified as `parent/child`.
-    public var qualifiedSteps: [QualifiedStep] {
+    package var qualifiedSteps: [QualifiedStep] {
         qualifiedSteps { _ in nil }
     }
 
     /// As `qualifiedSteps`, for a run's records: a `uses` step with `for-each` whose run had
     /// `items(id)` items is followed by the called steps once per item, as `deploy[1]/publish`,
     /// and a group with `for-each` by its children once per item, as `batch[1]/check`.
-    public func qualifiedSteps(items: (String) -> Int?) -> [QualifiedStep] {
+    package func qualifiedSteps(items: (String) -> Int?) -> [QualifiedStep] {
         var result: [QualifiedStep] = []
         appendQualified(prefix: "", usesParent: nil, items: items, into: &result)
         return result

@@ -1,46 +1,46 @@
 /// A checked workflow: its settings, its steps, and the order a run would start them in.
-public struct Workflow: Sendable {
+package struct Workflow: Sendable {
     /// The file it was read from, as given.
-    public let file: String
+    package let file: String
     /// The language version (`1`).
-    public let version: Int
+    package let version: Int
     /// Text for humans.
-    public let name: String?
+    package let name: String?
     /// Text for humans.
-    public let description: String?
+    package let description: String?
     /// Declared inputs, in file order.
-    public let inputs: [Input]
+    package let inputs: [Input]
     /// Environment variables exported to `run` steps, in file order.
-    public let env: [NamedValue]
+    package let env: [NamedValue]
     /// Settings steps inherit.
-    public let defaults: Defaults
+    package let defaults: Defaults
     /// The most steps in flight at once (default 16).
-    public let concurrency: Int
+    package let concurrency: Int
     /// The services started before the first step, in file order.
-    public let services: [Service]
+    package let services: [Service]
     /// The top-level steps, in file order.
-    public let steps: [Step]
+    package let steps: [Step]
     /// Every step, nested ones included, depth first in file order.
-    public let allSteps: [Step]
+    package let allSteps: [Step]
     /// Step ids in an order where every step comes after its needs and its group.
-    public let order: [String]
+    package let order: [String]
     /// Steps that would start together: each wave starts when the steps it waits for are done.
-    public let waves: [[String]]
+    package let waves: [[String]]
     /// Top-level `outputs`: what a caller reads as `steps.<uses-step>.outputs.<name>`, evaluated
     /// after every step of this file finished.
-    public let outputs: [NamedValue]
+    package let outputs: [NamedValue]
     /// The workflows its `uses` steps call, by `UsesStep.resolvedPath`, each checked (and carrying
     /// the ones it calls): graph, dry run and engine never read a file again.
-    public internal(set) var called: [String: Workflow] = [:]
+    package internal(set) var called: [String: Workflow] = [:]
     /// A fingerprint of the file's `env` and `defaults` as written (see `NodeFingerprint`), which
     /// every step inherits; nil for a workflow not read from a file.
-    public internal(set) var settingsFingerprint: UInt64?
+    package internal(set) var settingsFingerprint: UInt64?
     /// `optional-secrets`: the secrets this file reads that may be unset (or empty); they then
     /// read as `null` instead of stopping the run before it starts.
-    public internal(set) var optionalSecrets: Set<String> = []
+    package internal(set) var optionalSecrets: Set<String> = []
     /// Fields written as `${{ }}` (`retry: ${{ inputs.retries }}`), computed when the run starts;
     /// until `resolvingSettings(in:)` those fields hold their defaults.
-    public let settingExpressions: [SettingExpression]
+    package let settingExpressions: [SettingExpression]
 
     /// Steps by position in `allSteps`: ids and needs hashed once, shared by the checks.
     let table: StepTable
@@ -48,7 +48,7 @@ public struct Workflow: Sendable {
     let wave: [Int]
 
     /// The default of `concurrency`.
-    public static let defaultConcurrency = 16
+    package static let defaultConcurrency = 16
 
     /// Builds a workflow from parsed, checked parts; `steps` must form a DAG with unique ids. Only
     /// the checker builds one (`Workflow.load` and friends), so every `Workflow` is a checked one.
@@ -98,7 +98,7 @@ public struct Workflow: Sendable {
     /// The step with this id, nested ones included; `deploy/publish` is step `publish` of the
     /// file step `deploy` uses (ids never contain `/`), `deploy[1]/publish` the same step in the
     /// run of item 1, and `batch[2]/check` step `check` of the `for-each` group `batch`.
-    public func step(_ id: String) -> Step? {
+    package func step(_ id: String) -> Step? {
         if let position = table.index[id] { return allSteps[position] }
         guard let slash = id.firstIndex(of: "/") else { return nil }
         var head = id[..<slash]
@@ -113,12 +113,12 @@ public struct Workflow: Sendable {
     }
 
     /// The service declared with this name.
-    public func service(_ name: String) -> Service? {
+    package func service(_ name: String) -> Service? {
         services.first { $0.name == name }
     }
 
     /// The input declared with this name.
-    public func input(_ name: String) -> Input? {
+    package func input(_ name: String) -> Input? {
         inputs.first { $0.name == name }
     }
 }

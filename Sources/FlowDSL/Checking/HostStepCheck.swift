@@ -1,7 +1,7 @@
 extension Workflow {
     /// Every `call` step of this file and of the files its `uses` steps call (each file once),
     /// with its step, in file order.
-    public var hostStepCalls: [(step: Step, call: CallStep)] {
+    package var hostStepCalls: [(step: Step, call: CallStep)] {
         var seen: Set<String> = []
         var calls: [(step: Step, call: CallStep)] = []
         appendHostStepCalls(into: &calls, seen: &seen)
@@ -22,7 +22,7 @@ extension CheckResult {
     /// This result with a diagnostic for each `call` step whose handler is not among `registered`:
     /// an error, so that a workflow needing a handler the program lacks stops before anything runs,
     /// or a warning where nothing runs (`flow run --dry-run` shows such a call all the same).
-    public func checkingHostSteps(registered: Set<String>, asWarnings: Bool = false) -> CheckResult {
+    package func checkingHostSteps(registered: Set<String>, asWarnings: Bool = false) -> CheckResult {
         guard let workflow else { return self }
         let calls = workflow.hostStepCalls
         guard !calls.isEmpty else { return self }

@@ -1,14 +1,14 @@
 extension Workflow {
     /// Every `secrets.NAME` the workflow reads, with where it is read, in file order; the runner
     /// checks them all before anything starts so a missing secret is reported up front.
-    public func secretReferences() -> [(name: String, location: SourceLocation)] {
+    package func secretReferences() -> [(name: String, location: SourceLocation)] {
         secretReferences { _ in true }
     }
 
     /// The `secrets.NAME` read where steps `ids` run (`flow run --only`, an Argo task): the
     /// workflow-level values (`env`, `defaults`, settings), which every step's process computes,
     /// and the sites of those steps; not the files their `uses` steps call (see `calledFiles(by:)`).
-    public func secretReferences(readBy ids: Set<String>) -> [(name: String, location: SourceLocation)] {
+    package func secretReferences(readBy ids: Set<String>) -> [(name: String, location: SourceLocation)] {
         secretReferences { site in
             switch site.scope {
             case .workflow: true
@@ -19,7 +19,7 @@ extension Workflow {
     }
 
     /// The files (keys of `called`) that the `uses` steps among `ids` call.
-    public func calledFiles(by ids: Set<String>) -> [String] {
+    package func calledFiles(by ids: Set<String>) -> [String] {
         allSteps.compactMap { step in
             guard ids.contains(step.id), case .uses(let uses) = step.kind else { return nil }
             return uses.resolvedPath

@@ -2,7 +2,7 @@ extension Diagnostic {
     /// The compiler-style text: `file:line:col: error: message`, the source line with a caret
     /// under the problem, and the hint. `sourceLines` are the file's lines (without newlines);
     /// `file` names the file when the diagnostic has no location.
-    public func rendered(sourceLines: [Substring], file: String) -> String {
+    package func rendered(sourceLines: [Substring], file: String) -> String {
         var text = ""
         if let location {
             text += "\(location): \(severity.rawValue): \(message)\n"
@@ -20,13 +20,13 @@ extension Diagnostic {
 
     /// The source line at `location` with a caret under its column (as under a diagnostic), or ""
     /// when `sourceLines` has no such line: for runtime failures shown without the full diagnostic.
-    public static func snippet(at location: SourceLocation, sourceLines: [Substring]) -> String {
+    package static func snippet(at location: SourceLocation, sourceLines: [Substring]) -> String {
         guard location.line >= 1, location.line <= sourceLines.count else { return "" }
         return snippet(sourceLines[location.line - 1], location: location, length: 1)
     }
 
     /// The widest source line a snippet shows; longer lines show a window around the column.
-    public static let snippetWidth = 200
+    package static let snippetWidth = 200
 
     /// The source line and the caret line under it, with a gutter wide enough for the line number.
     private static func snippet(_ line: Substring, location: SourceLocation, length: Int) -> String {

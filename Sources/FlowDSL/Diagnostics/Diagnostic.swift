@@ -1,7 +1,7 @@
 /// One problem found in a workflow: an error (the file is invalid) or a warning (it still runs).
-public struct Diagnostic: Sendable, Hashable {
+package struct Diagnostic: Sendable, Hashable {
     /// How serious a diagnostic is.
-    public enum Severity: String, Sendable, Hashable {
+    package enum Severity: String, Sendable, Hashable {
         /// The workflow is invalid and will not run.
         case error
         /// Worth a look, but the workflow is still valid.
@@ -9,22 +9,22 @@ public struct Diagnostic: Sendable, Hashable {
     }
 
     /// Whether the problem makes the workflow invalid.
-    public let severity: Severity
+    package let severity: Severity
     /// What is wrong, in one sentence without a trailing period.
-    public let message: String
+    package let message: String
     /// Where the problem is, when it has a place in the file.
-    public let location: SourceLocation?
+    package let location: SourceLocation?
     /// How many columns the caret underlines (at least 1).
-    public let length: Int
+    package let length: Int
     /// A suggestion to fix it ("did you mean 'upload'?").
-    public let hint: String?
+    package let hint: String?
     /// A warning about tidiness rather than behaviour (an output never read): `flow validate`
     /// shows it in full, `flow run` counts such warnings on one line so every run is not noisy.
-    public var isTidiness = false
+    package var isTidiness = false
 
     /// Creates a diagnostic; `length` is clamped to at least 1, and control and bidirectional
     /// formatting characters in `message` and `hint` are escaped (see `Echo`).
-    public init(
+    package init(
         _ severity: Severity,
         _ message: String,
         at location: SourceLocation?,
@@ -41,7 +41,7 @@ public struct Diagnostic: Sendable, Hashable {
     }
 
     /// An error at `location`.
-    public static func error(
+    package static func error(
         _ message: String,
         at location: SourceLocation?,
         length: Int = 1,
@@ -51,7 +51,7 @@ public struct Diagnostic: Sendable, Hashable {
     }
 
     /// A warning at `location`.
-    public static func warning(
+    package static func warning(
         _ message: String,
         at location: SourceLocation?,
         length: Int = 1,

@@ -1,13 +1,13 @@
 /// User text quoted back in a message (an unknown key, a bad value): shortened, so a 1 MiB name
 /// does not fill the terminal, and with control and bidirectional-formatting characters written
 /// as `\u{…}` escapes, so quoted text can neither reorder nor restyle the line it is printed on.
-public enum Echo {
+package enum Echo {
     /// The most characters of user text a message quotes; longer text ends in "…".
-    public static let limit = 60
+    package static let limit = 60
 
     /// `text` made safe to print inside a message: at most `limit` characters, then "…", with
     /// unprintable characters escaped.
-    public static func text(_ text: some StringProtocol, limit: Int = Echo.limit) -> String {
+    package static func text(_ text: some StringProtocol, limit: Int = Echo.limit) -> String {
         // Short printable ASCII (step ids, keys) is shown as it is: no Character walk.
         if text.utf8.count <= limit, text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return String(text) }
         var shown = 0
@@ -25,7 +25,7 @@ public enum Echo {
 
     /// `text` with unprintable characters escaped and nothing cut (for whole messages, whose
     /// own length flow controls).
-    public static func escapingUnprintable(_ text: String) -> String {
+    package static func escapingUnprintable(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnprintable) else { return text }
         return text.map(escaped).joined()
     }
@@ -39,7 +39,7 @@ public enum Echo {
 
     /// C0 and C1 controls (tab included: it would misalign the message), DEL, and the Unicode
     /// bidirectional formatting characters (the "Trojan Source" set).
-    public static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true

@@ -1,19 +1,19 @@
 /// A place in a workflow file: the file name as given, and a 1-based line and column.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+package struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file name as the user gave it (a path, or a label such as `<stdin>`).
-    public let file: String
+    package let file: String
     /// The line, counting from 1.
-    public let line: Int
+    package let line: Int
     /// The column in Unicode scalars, counting from 1.
-    public let column: Int
+    package let column: Int
 
     /// Creates a location; line and column count from 1.
-    public init(file: String, line: Int, column: Int) {
+    package init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column
     }
 
     /// `file:line:column`, the form editors and CI annotators recognise.
-    public var description: String { "\(file):\(line):\(column)" }
+    package var description: String { "\(file):\(line):\(column)" }
 }

@@ -1,6 +1,6 @@
 /// What an expression can read: the engine (or a checker, or a test) supplies the roots' values
 /// and answers the status functions.
-public protocol EvaluationContext {
+package protocol EvaluationContext {
     /// The value of a root such as `inputs` or `steps`; `nil` when the root is unknown or not
     /// available where the expression is evaluated (evaluation then fails with a clear error).
     func value(ofRoot name: String) -> Value?
@@ -24,11 +24,11 @@ public protocol EvaluationContext {
 
 extension EvaluationContext {
     /// Every property of every root reads normally.
-    public func problem(reading key: String, ofRoot name: String) -> String? { nil }
+    package func problem(reading key: String, ofRoot name: String) -> String? { nil }
     /// No folder: `files()` is not available.
-    public var filesFolder: String? { nil }
+    package var filesFolder: String? { nil }
     /// No step runs: `idempotencyKey()` is not available.
-    public func idempotencyKey() -> String? { nil }
+    package func idempotencyKey() -> String? { nil }
     /// No clock: `daysBeforeNow()` and `daysAfterNow()` are not available.
-    public func currentTime() -> Double? { nil }
+    package func currentTime() -> Double? { nil }
 }

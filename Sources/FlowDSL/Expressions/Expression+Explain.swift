@@ -3,18 +3,18 @@
 /// `(result.json.status was 'up')`, as GitHub Actions and Hurl do.
 extension Expression {
     /// One operand as written and the value it had.
-    public struct Operand: Sendable, Equatable {
+    package struct Operand: Sendable, Equatable {
         /// The operand as written (re-printed from the syntax tree).
-        public let text: String
+        package let text: String
         /// Its value.
-        public let value: Value
+        package let value: Value
     }
 
     /// The operands worth showing for a condition that came out false: for `a && b`, those of
     /// the first false part; for `a || b`, those of every part; for a comparison or a function
     /// call, each operand or argument that is not a literal; for a bare reference, itself.
     /// Operands that cannot be evaluated are left out; each text appears once.
-    public func operands(_ context: some EvaluationContext) -> [Operand] {
+    package func operands(_ context: some EvaluationContext) -> [Operand] {
         var found: [Operand] = []
         Explainer(evaluator: Evaluator(context: context)).collect(root, into: &found)
         var seen = Set<String>()

@@ -1,11 +1,11 @@
 /// A parsed expression: the text inside `${{ }}`, or a bare `if:` condition.
-public struct Expression: Sendable, Hashable, CustomStringConvertible {
+package struct Expression: Sendable, Hashable, CustomStringConvertible {
     /// The text the expression was parsed from, exactly as given.
-    public let source: String
+    package let source: String
     /// Every root path the expression reads, in source order.
-    public let references: [Reference]
+    package let references: [Reference]
     /// Every function call, in source order.
-    public let functionCalls: [FunctionCall]
+    package let functionCalls: [FunctionCall]
     let root: SyntaxNode
 
     private init(source: String, root: SyntaxNode, references: [Reference], functionCalls: [FunctionCall]) {
@@ -18,7 +18,7 @@ public struct Expression: Sendable, Hashable, CustomStringConvertible {
     /// Parses `source`; a syntax error's offset counts Characters from the start of `source`.
     ///
     /// Total on any input: it never traps, and work grows linearly with the length of `source`.
-    public static func parse(_ source: String) throws(ExpressionSyntaxError) -> Expression {
+    package static func parse(_ source: String) throws(ExpressionSyntaxError) -> Expression {
         try parse(source, text: SourceText(source), messageOffsetBase: 0)
     }
 
@@ -41,20 +41,20 @@ public struct Expression: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Evaluates the expression; an error's offset counts Characters from the start of `source`.
-    public func evaluate(_ context: some EvaluationContext) throws(EvaluationError) -> Value {
+    package func evaluate(_ context: some EvaluationContext) throws(EvaluationError) -> Value {
         try Evaluator(context: context).evaluate(root)
     }
 
     /// The source text, so an expression reads like itself in messages.
-    public var description: String { source }
+    package var description: String { source }
 
     /// Two expressions are equal when parsed from the same text (parsing is deterministic).
-    public static func == (lhs: Expression, rhs: Expression) -> Bool {
+    package static func == (lhs: Expression, rhs: Expression) -> Bool {
         lhs.source == rhs.source
     }
 
     /// Hashes the source text, consistently with `==`.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(source)
     }
 }

@@ -1,21 +1,21 @@
 /// A malformed expression or template, located precisely for a caret under the offending text.
-public struct ExpressionSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ExpressionSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where the problem starts, in Characters from the start of the text passed to `parse`.
-    public let offset: Int
+    package let offset: Int
     /// How many Characters the caret should cover (at least 1).
-    public let length: Int
+    package let length: Int
     /// What is wrong, in words a user understands ("unterminated string").
-    public let message: String
+    package let message: String
 
     /// Creates an error covering `length` Characters from `offset`.
-    public init(offset: Int, length: Int, message: String) {
+    package init(offset: Int, length: Int, message: String) {
         self.offset = offset
         self.length = max(1, length)
         self.message = message
     }
 
     /// The message preceded by its 0-based offset, for logs and test failures.
-    public var description: String { "\(offset): \(message)" }
+    package var description: String { "\(offset): \(message)" }
 
     /// The same error moved by `delta` Characters, as when an expression's error is reported in
     /// the template that embeds it.
@@ -26,23 +26,23 @@ public struct ExpressionSyntaxError: Error, Sendable, Hashable, CustomStringConv
 
 /// A failure while evaluating a well-formed expression: a wrong type for a function, an
 /// unavailable root, malformed JSON for `fromJSON`.
-public struct EvaluationError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct EvaluationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
-    public let message: String
+    package let message: String
     /// Where, in Characters from the start of the evaluated expression (or template).
-    public let offset: Int
+    package let offset: Int
     /// How many Characters the caret should cover (at least 1).
-    public let length: Int
+    package let length: Int
 
     /// Creates an error covering `length` Characters from `offset`.
-    public init(message: String, offset: Int, length: Int) {
+    package init(message: String, offset: Int, length: Int) {
         self.message = message
         self.offset = offset
         self.length = max(1, length)
     }
 
     /// The message preceded by its 0-based offset, for logs and test failures.
-    public var description: String { "\(offset): \(message)" }
+    package var description: String { "\(offset): \(message)" }
 
     /// The same error moved by `delta` Characters.
     func shifted(by delta: Int) -> EvaluationError {

@@ -65,7 +65,7 @@ extension Functions {
     /// literal of a type the function does not take, a literal regex or path that does not
     /// compile, or a call of a cheap pure function whose every argument is a literal and which
     /// fails (it would fail the same way on every run). The message names the function.
-    public static func literalArgumentProblem(_ name: String, _ arguments: [Value?]) -> String? {
+    package static func literalArgumentProblem(_ name: String, _ arguments: [Value?]) -> String? {
         for (index, argument) in arguments.enumerated() {
             if let argument, let problem = typeProblem(name, argument: index, argument) { return problem }
         }

@@ -1,8 +1,8 @@
 /// The built-in functions: their names and argument counts, for checking calls before anything
 /// runs, and their implementations (in `Functions+Library.swift`).
-public enum Functions {
+package enum Functions {
     /// Every function name, as written in expressions (names are case-sensitive).
-    public static let names =
+    package static let names =
         [
             "length", "contains", "startsWith", "endsWith", "format", "join", "toJSON", "fromJSON", "base64Encode",
             "base64Decode", "range", "files", "matches", "jsonPath", idempotencyKey, "basename", "dirname",
@@ -12,14 +12,14 @@ public enum Functions {
         + StatusFunction.allCases.map(\.rawValue) + queryNames
 
     /// The functions whose answer comes from the engine rather than from their arguments.
-    public static let statusFunctions = Set(StatusFunction.allCases.map(\.rawValue))
+    package static let statusFunctions = Set(StatusFunction.allCases.map(\.rawValue))
 
     /// `idempotencyKey()`: a key the engine gives, stable for a step (and item) of a run across
     /// resumes and retries (see `EvaluationContext.idempotencyKey()`).
-    public static let idempotencyKey = "idempotencyKey"
+    package static let idempotencyKey = "idempotencyKey"
 
     /// How many arguments `name` takes; `nil` for an unknown function.
-    public static func arity(_ name: String) -> ClosedRange<Int>? {
+    package static func arity(_ name: String) -> ClosedRange<Int>? {
         switch name {
         case "length", "toJSON", "fromJSON", "base64Encode", "base64Decode", "files": 1...1
         case "basename", "dirname", "lower", "upper", "trim", "urlEncode", "toString", "toNumber": 1...1

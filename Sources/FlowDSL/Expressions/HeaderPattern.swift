@@ -2,9 +2,9 @@
 /// passes when it equals the text exactly, or when the whole value matches the text read as a
 /// regular expression (`text/csv.*`). Exact equality first keeps values full of regex
 /// characters (`application/vnd.api+json`) working as written.
-public enum HeaderPattern {
+package enum HeaderPattern {
     /// Why `pattern` is not a valid regular expression, or `nil` when it is.
-    public static func problem(_ pattern: String) -> String? {
+    package static func problem(_ pattern: String) -> String? {
         do {
             _ = try Regex(pattern)
             return nil
@@ -15,7 +15,7 @@ public enum HeaderPattern {
 
     /// Whether `value` is `pattern` exactly or matches it as a whole; `nil` when the pattern is
     /// not a valid regular expression (and not equal to the value).
-    public static func matches(_ value: String, _ pattern: String) -> Bool? {
+    package static func matches(_ value: String, _ pattern: String) -> Bool? {
         if value == pattern { return true }
         guard let regex = try? Regex(pattern) else { return nil }
         return value.wholeMatch(of: regex) != nil

@@ -7,9 +7,9 @@
 /// container as `[` and `]` with an empty line between, numbers as `Double.description` without a
 /// trailing `.0`. Writing a 100,000-item report through `JSONEncoder` took about half of what the
 /// reports added to such a run (see BENCHMARKS.md, "Reports on a 100,000-item `for-each`").
-public struct JSONWriter {
+package struct JSONWriter {
     /// The text written so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     private let pretty: Bool
     /// How many containers are open.
     private var depth = 0
@@ -21,46 +21,46 @@ public struct JSONWriter {
     private var afterKey = false
 
     /// A writer; `pretty` for indented output (the report's), compact otherwise.
-    public init(pretty: Bool, capacity: Int = 64) {
+    package init(pretty: Bool, capacity: Int = 64) {
         self.pretty = pretty
         bytes.reserveCapacity(capacity)
     }
 
     /// The text written so far, as a string.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Ends the text with a line break, as the last line of a file does.
-    public mutating func endLine() { bytes.append(UInt8(ascii: "\n")) }
+    package mutating func endLine() { bytes.append(UInt8(ascii: "\n")) }
 
     /// Opens an object; its members are written with `key` followed by a value.
-    public mutating func beginObject() {
+    package mutating func beginObject() {
         beginValue()
         bytes.append(UInt8(ascii: "{"))
         open()
     }
 
     /// Closes the innermost object.
-    public mutating func endObject() { endContainer(UInt8(ascii: "}")) }
+    package mutating func endObject() { endContainer(UInt8(ascii: "}")) }
 
     /// Opens an array.
-    public mutating func beginArray() {
+    package mutating func beginArray() {
         beginValue()
         bytes.append(UInt8(ascii: "["))
         open()
     }
 
     /// Closes the innermost array.
-    public mutating func endArray() { endContainer(UInt8(ascii: "]")) }
+    package mutating func endArray() { endContainer(UInt8(ascii: "]")) }
 
     /// The key of the next member of the innermost object. Callers write keys in sorted order.
-    public mutating func key(_ name: String) {
+    package mutating func key(_ name: String) {
         beginElement()
         JSONWriter.appendString(name, to: &bytes)
         endKey()
     }
 
     /// A key known to need no escaping (a field name of the caller's), copied as it is.
-    public mutating func field(_ name: StaticString) {
+    package mutating func field(_ name: StaticString) {
         beginElement()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -80,13 +80,13 @@ public struct JSONWriter {
     }
 
     /// A string value.
-    public mutating func string(_ text: String) {
+    package mutating func string(_ text: String) {
         beginValue()
         JSONWriter.appendString(text, to: &bytes)
     }
 
     /// An integer value.
-    public mutating func integer(_ number: Int) {
+    package mutating func integer(_ number: Int) {
         beginValue()
         JSONWriter.appendDigits(number, to: &bytes)
     }
@@ -111,7 +111,7 @@ public struct JSONWriter {
     /// NaN and the infinities, which JSON cannot represent.
     /// `float` (a number written `1.0` or `1e3`) writes a whole value with its point, `1.0`, so the
     /// JSON reads back as a float.
-    public mutating func number(_ number: Double, float: Bool = false) {
+    package mutating func number(_ number: Double, float: Bool = false) {
         beginValue()
         guard number.isFinite else {
             bytes.append(contentsOf: "null".utf8)
@@ -139,19 +139,19 @@ public struct JSONWriter {
     }
 
     /// A boolean value.
-    public mutating func bool(_ flag: Bool) {
+    package mutating func bool(_ flag: Bool) {
         beginValue()
         bytes.append(contentsOf: (flag ? "true" : "false").utf8)
     }
 
     /// `null`.
-    public mutating func null() {
+    package mutating func null() {
         beginValue()
         bytes.append(contentsOf: "null".utf8)
     }
 
     /// A value, object keys sorted; numbers as `number(_:)` writes them.
-    public mutating func value(_ value: Value) {
+    package mutating func value(_ value: Value) {
         switch value {
         case .null: null()
         case .bool(let flag): bool(flag)
@@ -167,7 +167,7 @@ public struct JSONWriter {
     }
 
     /// An object of `members` with sorted keys, each value written by `write`.
-    public mutating func object<Member>(_ members: [String: Member], _ write: (inout JSONWriter, Member) -> Void) {
+    package mutating func object<Member>(_ members: [String: Member], _ write: (inout JSONWriter, Member) -> Void) {
         beginObject()
         // Most outputs hold one member or none: no sorted copy for them.
         if members.count < 2 {
@@ -187,7 +187,7 @@ public struct JSONWriter {
 
     /// `text` as a JSON string, quoted and escaped, appended to `output`: `"`, `\` and the control
     /// characters are escaped (`\n`, `\u001b`); `/` and every other character are written as they are.
-    public static func appendString(_ text: String, to output: inout [UInt8]) {
+    package static func appendString(_ text: String, to output: inout [UInt8]) {
         let backslash = UInt8(ascii: "\\")
         output.append(UInt8(ascii: "\""))
         // Every character JSON escapes is ASCII, so escaping byte by byte is escaping by scalar:

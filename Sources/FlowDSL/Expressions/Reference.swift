@@ -1,18 +1,18 @@
 /// A path read from one of the expression roots, such as `steps.login.outputs.token`; the checker
 /// uses it to verify names and dependencies before anything runs.
-public struct Reference: Sendable, Hashable, CustomStringConvertible {
+package struct Reference: Sendable, Hashable, CustomStringConvertible {
     /// The root name: `inputs`, `env`, `secrets`, `steps`, `result`, `services`, `flow`, or an unknown
     /// name to report.
-    public let root: String
+    package let root: String
     /// The static accesses after the root, up to and including the first computed index.
-    public let path: [PathComponent]
+    package let path: [PathComponent]
     /// Where the reference starts, in Characters from the start of the expression.
-    public let offset: Int
+    package let offset: Int
     /// How many Characters it covers, from the root to the end of its last path component.
-    public let length: Int
+    package let length: Int
 
     /// Creates a reference; the parser makes these, tests compare against them.
-    public init(root: String, path: [PathComponent], offset: Int, length: Int) {
+    package init(root: String, path: [PathComponent], offset: Int, length: Int) {
         self.root = root
         self.path = path
         self.offset = offset
@@ -21,7 +21,7 @@ public struct Reference: Sendable, Hashable, CustomStringConvertible {
 
     /// The path as a user would write it: `steps.login.outputs.token`, `env['my var']`,
     /// `result.json.items[0]`, with `[*]` for a computed index.
-    public var description: String {
+    package var description: String {
         var text = root
         for component in path {
             switch component {
@@ -40,7 +40,7 @@ public struct Reference: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One access in a reference's path.
-public enum PathComponent: Sendable, Hashable {
+package enum PathComponent: Sendable, Hashable {
     /// `.name` or `['name']`.
     case key(String)
     /// `[3]`, a literal integer index.
@@ -50,21 +50,21 @@ public enum PathComponent: Sendable, Hashable {
 }
 
 /// A function call as written, for checking names and argument counts before anything runs.
-public struct FunctionCall: Sendable, Hashable {
+package struct FunctionCall: Sendable, Hashable {
     /// The function name as written (names are case-sensitive).
-    public let name: String
+    package let name: String
     /// How many arguments the call passes.
-    public let argumentCount: Int
+    package let argumentCount: Int
     /// Where the name starts, in Characters from the start of the expression.
-    public let offset: Int
+    package let offset: Int
     /// How many Characters the call covers, from the name to the closing parenthesis.
-    public let length: Int
+    package let length: Int
     /// Each argument's value when it is a literal (`'^a+$'`), `nil` when it is computed; for
     /// checking a literal regex or JSON path before anything runs.
-    public let literalArguments: [Value?]
+    package let literalArguments: [Value?]
 
     /// Creates a call record; the parser makes these, tests compare against them.
-    public init(name: String, argumentCount: Int, offset: Int, length: Int, literalArguments: [Value?] = []) {
+    package init(name: String, argumentCount: Int, offset: Int, length: Int, literalArguments: [Value?] = []) {
         self.name = name
         self.argumentCount = argumentCount
         self.offset = offset
@@ -74,13 +74,13 @@ public struct FunctionCall: Sendable, Hashable {
 
     /// Calls are the same when they have the same name, argument count and place (the literal
     /// arguments follow from those for one expression text).
-    public static func == (lhs: FunctionCall, rhs: FunctionCall) -> Bool {
+    package static func == (lhs: FunctionCall, rhs: FunctionCall) -> Bool {
         lhs.name == rhs.name && lhs.argumentCount == rhs.argumentCount && lhs.offset == rhs.offset
             && lhs.length == rhs.length
     }
 
     /// Hashes what `==` compares.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(argumentCount)
         hasher.combine(offset)
@@ -89,9 +89,9 @@ public struct FunctionCall: Sendable, Hashable {
 }
 
 /// The root names expressions may read.
-public enum Roots {
+package enum Roots {
     /// Every root: `inputs`, `env`, `secrets`, `steps`, `result`, `services`, `flow`.
-    public static let names = ["inputs", "env", "secrets", "steps", "result", "services", "flow"]
+    package static let names = ["inputs", "env", "secrets", "steps", "result", "services", "flow"]
     /// The properties of the `flow` root.
-    public static let flowProperties = ["executable"]
+    package static let flowProperties = ["executable"]
 }

@@ -2,14 +2,14 @@
 /// person running flow gives (`inputs`, `env`, `secrets`), or data from elsewhere (a response, a
 /// command's output, an item of a list, the disk). Paths a server can name are confined to the
 /// folder the authored part names (see Grammar.md, "Paths").
-public enum PathProvenance {
+package enum PathProvenance {
     /// The roots whose values come from the workflow's author or the person running it, never
     /// from a server: inputs, the environment, secrets, service addresses and flow's own values.
-    public static let authoredRoots: Set<String> = ["inputs", "env", "secrets", "services", "flow"]
+    package static let authoredRoots: Set<String> = ["inputs", "env", "secrets", "services", "flow"]
 
     /// Whether `expression`'s value is the author's: it reads only `authoredRoots` and does not
     /// list the disk (`files()`); `item`, `steps` and `result` are not.
-    public static func isAuthored(_ expression: Expression) -> Bool {
+    package static func isAuthored(_ expression: Expression) -> Bool {
         expression.references.allSatisfy { authoredRoots.contains($0.root) }
             && !expression.functionCalls.contains { $0.name == "files" }
     }
@@ -18,7 +18,7 @@ public enum PathProvenance {
 extension Template {
     /// The value as text (as `evaluate` gives it, interpolated) and the part of it before the first
     /// `${{ }}` that is not authored (see `PathProvenance`): nil when every part is authored.
-    public func evaluateWithAuthoredPrefix(
+    package func evaluateWithAuthoredPrefix(
         _ context: some EvaluationContext
     ) throws(EvaluationError) -> (text: String, authoredPrefix: String?) {
         let text = try evaluate(context).interpolated

@@ -6,7 +6,7 @@ extension Template {
     /// caller masks secrets by returning `***`). An expression without references or status
     /// functions is evaluated now (`format('a{0}', 'b')`); any other expression is shown as
     /// `<its source>`.
-    public func render(placeholder: (Reference) -> String?) -> String {
+    package func render(placeholder: (Reference) -> String?) -> String {
         render(known: ConstantContext(), placeholder: placeholder)
     }
 
@@ -14,7 +14,7 @@ extension Template {
     /// the inputs and env, but not the steps) when everything it reads is there:
     /// `${{ format('{0}/v{1}', inputs.base, inputs.version) }}` shows its value. One that reads
     /// `secrets` is never evaluated, so a secret cannot reach a plan through a function.
-    public func render(known: some EvaluationContext, placeholder: (Reference) -> String?) -> String {
+    package func render(known: some EvaluationContext, placeholder: (Reference) -> String?) -> String {
         var output = ""
         for part in parts {
             switch part {

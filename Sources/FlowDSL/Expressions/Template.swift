@@ -1,10 +1,10 @@
 /// A string value from the workflow that may embed `${{ }}` expressions, such as
 /// `"Bearer ${{ steps.login.outputs.token }}"`.
-public struct Template: Sendable, Hashable, CustomStringConvertible {
+package struct Template: Sendable, Hashable, CustomStringConvertible {
     /// The text the template was parsed from, exactly as given.
-    public let text: String
+    package let text: String
     /// Each `${{ }}` in order of appearance.
-    public let expressions: [EmbeddedExpression]
+    package let expressions: [EmbeddedExpression]
     /// The scanner's parts; empty for a text without `${{ }}` (most values), whose one literal
     /// part `parts` makes when asked rather than an array per value (issue 19).
     private let scannedParts: [Part]
@@ -31,7 +31,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// errors inside an embedded expression.
     ///
     /// Total on any input: it never traps, and work grows linearly with the length of `text`.
-    public static func parse(_ text: String) throws(ExpressionSyntaxError) -> Template {
+    package static func parse(_ text: String) throws(ExpressionSyntaxError) -> Template {
         // Most values hold no `${{`: a byte search spares them the scanner's per-Character codes.
         if !containsOpening(text) {
             return Template(text: text, expressions: [], parts: [])
@@ -61,11 +61,11 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// No `${{ }}` at all: the value is the text itself.
-    public var isLiteral: Bool { expressions.isEmpty }
+    package var isLiteral: Bool { expressions.isEmpty }
 
     /// Exactly one `${{ }}` and nothing else but whitespace: the value keeps the expression's
     /// type (a number stays a number, an object an object) instead of becoming a string.
-    public var isSingleExpression: Bool {
+    package var isSingleExpression: Bool {
         guard expressions.count == 1 else { return false }
         return parts.allSatisfy { part in
             if case .literal(let literal) = part { return literal.allSatisfy(\.isWhitespace) }
@@ -76,7 +76,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// The template's value: the literal text, the single expression's value with its type, or
     /// the text with each expression's value interpolated. Error offsets count Characters from
     /// the start of `text`.
-    public func evaluate(_ context: some EvaluationContext) throws(EvaluationError) -> Value {
+    package func evaluate(_ context: some EvaluationContext) throws(EvaluationError) -> Value {
         if isLiteral { return .string(text) }
         if isSingleExpression { return try evaluate(expressions[0], context) }
         var output = ""
@@ -100,28 +100,28 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The text, for messages.
-    public var description: String { text }
+    package var description: String { text }
 
     /// Two templates are equal when parsed from the same text (parsing is deterministic).
-    public static func == (lhs: Template, rhs: Template) -> Bool {
+    package static func == (lhs: Template, rhs: Template) -> Bool {
         lhs.text == rhs.text
     }
 
     /// Hashes the text, consistently with `==`.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(text)
     }
 }
 
 /// One `${{ }}` inside a template.
-public struct EmbeddedExpression: Sendable, Hashable {
+package struct EmbeddedExpression: Sendable, Hashable {
     /// The parsed inner text.
-    public let expression: Expression
+    package let expression: Expression
     /// Where the inner text (after `${{`) starts, in Characters from the start of the template;
     /// add it to an offset inside `expression` to locate that spot in the template.
-    public let offset: Int
+    package let offset: Int
     /// Where `${{` starts, in Characters from the start of the template.
-    public let openingOffset: Int
+    package let openingOffset: Int
     /// The length of the whole `${{ … }}`, braces included, in Characters.
-    public let length: Int
+    package let length: Int
 }

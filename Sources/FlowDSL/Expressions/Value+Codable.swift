@@ -2,7 +2,7 @@
 /// object), so reports keep outputs' types instead of JSON text inside a string.
 extension Value: Codable {
     /// Decodes any JSON value.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -21,7 +21,7 @@ extension Value: Codable {
 
     /// Encodes the value as JSON; a number JSON cannot represent (NaN, an infinity) as `null`, as
     /// `jsonText` writes it.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -38,7 +38,7 @@ extension Value: Codable {
 extension Value {
     /// The value with `transform` applied to every string in it (keys stay as they are): how a
     /// report masks secrets inside structured outputs.
-    public func mappingStrings(_ transform: (String) -> String) -> Value {
+    package func mappingStrings(_ transform: (String) -> String) -> Value {
         switch self {
         case .string(let text): .string(transform(text))
         case .array(let items): .array(items.map { $0.mappingStrings(transform) })

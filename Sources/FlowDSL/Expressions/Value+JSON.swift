@@ -2,7 +2,7 @@ extension Value {
     /// Compact JSON with object keys sorted, so equal values always print the same text.
     ///
     /// Numbers that JSON cannot represent (NaN, infinities) print as `null`.
-    public var jsonText: String {
+    package var jsonText: String {
         // Bytes, turned into a `String` once: appending to a `String` piece by piece cost about
         // 60 ns an append, which the run journal paid for every step's and item's outputs.
         var output: [UInt8] = []
@@ -15,7 +15,7 @@ extension Value {
     ///
     /// Throws `JSONSyntaxError` for malformed text, trailing content, or nesting deeper than
     /// `JSONReader.maximumDepth` levels.
-    public init(jsonText: String) throws {
+    package init(jsonText: String) throws {
         var reader = JSONReader(text: jsonText)
         self = try reader.readDocument()
     }
@@ -57,18 +57,18 @@ extension Value {
 }
 
 /// Why a text is not valid JSON, with the byte offset (UTF-8) where reading stopped.
-public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong.
-    public let message: String
+    package let message: String
     /// The UTF-8 byte offset in the text where the problem was found.
-    public let offset: Int
+    package let offset: Int
 
     /// Creates an error at a UTF-8 byte offset.
-    public init(message: String, offset: Int) {
+    package init(message: String, offset: Int) {
         self.message = message
         self.offset = offset
     }
 
     /// The message with its offset, as `fromJSON` reports it.
-    public var description: String { "\(message) at offset \(offset)" }
+    package var description: String { "\(message) at offset \(offset)" }
 }

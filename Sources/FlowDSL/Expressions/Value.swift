@@ -1,6 +1,6 @@
 /// A value an expression reads or produces: the JSON data model, which is also what YAML scalars,
 /// step outputs and HTTP responses reduce to.
-public enum Value: Sendable, Hashable {
+package enum Value: Sendable, Hashable {
     /// The absence of a value; also what a missing property reads as.
     case null
     /// `true` or `false`.
@@ -17,7 +17,7 @@ public enum Value: Sendable, Hashable {
     case object([String: Value])
 
     /// Values are equal as JSON data: numbers by their double, whatever their spelling (`1 == 1.0`).
-    public static func == (lhs: Value, rhs: Value) -> Bool {
+    package static func == (lhs: Value, rhs: Value) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let left), .bool(let right)): left == right
@@ -30,7 +30,7 @@ public enum Value: Sendable, Hashable {
     }
 
     /// Hashes what `==` compares, so `1` and `1.0` hash alike.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         switch self {
         case .null:
             hasher.combine(0)
@@ -53,7 +53,7 @@ public enum Value: Sendable, Hashable {
     }
 
     /// The name of the value's type, as error messages and `typeName` checks spell it.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"
@@ -68,7 +68,7 @@ public enum Value: Sendable, Hashable {
     ///
     /// False: `null`, `false`, `0`, `-0`, NaN and the empty string. Everything else, arrays and
     /// objects included (even empty ones, as in GitHub Actions), is true.
-    public var isTruthy: Bool {
+    package var isTruthy: Bool {
         switch self {
         case .null: false
         case .bool(let value): value
@@ -82,7 +82,7 @@ public enum Value: Sendable, Hashable {
     ///
     /// `null` is empty, numbers print without a needless fraction (`3`, not `3.0`), strings are
     /// themselves, and arrays and objects are compact JSON with sorted keys.
-    public var interpolated: String {
+    package var interpolated: String {
         switch self {
         case .null: ""
         case .bool(let value): value ? "true" : "false"

@@ -6,7 +6,7 @@
 /// (`compound=true` with `lhead`/`ltail`), which draws them as touching the group.
 extension Workflow {
     /// The DAG as DOT text (`flow graph --format dot`), ending with a newline.
-    public var dotGraph: String {
+    package var dotGraph: String {
         // The steps of called files (`uses`) are drawn inside their step, labelled `deploy/publish`.
         let qualified = qualifiedSteps
         var groups: Set<String> = []

@@ -2,7 +2,7 @@
 /// with how it finishes (`any`, `all`, `at-least k`), and an edge from every need to its dependent.
 extension Workflow {
     /// The DAG as Mermaid flowchart text (`flow graph --format mermaid`), ending with a newline.
-    public var mermaidGraph: String {
+    package var mermaidGraph: String {
         // The steps of called files (`uses`) are drawn inside their step, labelled `deploy/publish`.
         let qualified = qualifiedSteps
         let names = MermaidNames(ids: qualified.map(\.id))

@@ -1,8 +1,8 @@
 /// Reads, parses and checks workflow files. Every problem comes back as a diagnostic; nothing
 /// here crashes or throws on bad input.
-public enum WorkflowLoader {
+package enum WorkflowLoader {
     /// Reads the file at `path` (refusing directories, unreadable and oversized files) and checks it.
-    public static func load(path: String) -> CheckResult {
+    package static func load(path: String) -> CheckResult {
         load(path: path, context: UsesContext(root: path))
     }
 
@@ -22,12 +22,12 @@ public enum WorkflowLoader {
     }
 
     /// Checks workflow text; `file` names it in diagnostics.
-    public static func check(source: String, file: String) -> CheckResult {
+    package static func check(source: String, file: String) -> CheckResult {
         check(bytes: Array(source.utf8), file: file)
     }
 
     /// Checks workflow bytes, which must be UTF-8 text; `file` names them in diagnostics.
-    public static func check(bytes: [UInt8], file: String) -> CheckResult {
+    package static func check(bytes: [UInt8], file: String) -> CheckResult {
         check(bytes: bytes, file: file, context: UsesContext(root: file))
     }
 

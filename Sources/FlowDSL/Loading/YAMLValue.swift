@@ -1,19 +1,19 @@
 /// A YAML document read as plain data (`flow export argo --overlay`): mappings as objects, lists
 /// as arrays, plain scalars as YAML's core schema reads them (`true`, `null`, numbers) and
 /// quoted ones as text, through the same composer and scalar rules as workflow files.
-public enum YAMLValue {
+package enum YAMLValue {
     /// Why the text is not a YAML document, with where.
-    public struct Problem: Error, Sendable {
+    package struct Problem: Error, Sendable {
         /// What is wrong.
-        public let message: String
+        package let message: String
         /// The 1-based line.
-        public let line: Int
+        package let line: Int
         /// The 1-based column.
-        public let column: Int
+        package let column: Int
     }
 
     /// The document's value; a problem for malformed YAML or text without a document.
-    public static func parse(_ text: String) -> Result<Value, Problem> {
+    package static func parse(_ text: String) -> Result<Value, Problem> {
         switch YAMLComposer.compose(Array(text.utf8)) {
         case .document(let node): return .success(value(node))
         case .noDocument: return .failure(Problem(message: "the file holds no YAML document", line: 1, column: 1))

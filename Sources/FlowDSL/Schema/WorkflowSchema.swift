@@ -4,12 +4,12 @@
 /// The schema checks structure only: keys, types, short forms, and the shapes of durations, sizes
 /// and status patterns. What needs the whole file (unknown step ids in `needs`, cycles, expression
 /// roots) is `flow validate`'s job.
-public enum WorkflowSchema {
+package enum WorkflowSchema {
     /// The `$id` of the schema: where it would be published, and how tools tell versions apart.
-    public static let identifier = "https://flow.invalid/schema/workflow-v1.json"
+    package static let identifier = "https://flow.invalid/schema/workflow-v1.json"
 
     /// The schema as indented JSON text, with a trailing newline.
-    public static var jsonText: String {
+    package static var jsonText: String {
         document.rendered() + "\n"
     }
 

@@ -1,9 +1,9 @@
 /// Base64 (RFC 4648) for `base64Encode()`/`base64Decode()` and Basic auth, without Foundation.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// `bytes` in the standard alphabet, padded with `=`.
-    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
         let input = Array(bytes)
         var out: [UInt8] = []
         out.reserveCapacity((input.count + 2) / 3 * 4)
@@ -23,14 +23,14 @@ public enum Base64 {
     }
 
     /// Why text is not base64.
-    public struct DecodingError: Error, Sendable, CustomStringConvertible {
+    package struct DecodingError: Error, Sendable, CustomStringConvertible {
         /// What is wrong, and where.
-        public let description: String
+        package let description: String
     }
 
     /// The bytes of `text`: the standard or the URL-safe alphabet, `=` padding optional (but only at
     /// the end), ASCII white space ignored (as in wrapped PEM text).
-    public static func decode(_ text: String) throws(DecodingError) -> [UInt8] {
+    package static func decode(_ text: String) throws(DecodingError) -> [UInt8] {
         var values: [UInt8] = []
         var padding = 0
         for (offset, byte) in text.utf8.enumerated() {

@@ -1,11 +1,11 @@
 /// "Did you mean …?" suggestions by edit distance, for unknown keys, step ids, functions and roots.
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be a plausible typo.
     ///
     /// Close enough means an edit distance of at most a third of the word's length (at least 1),
     /// so `uplod` suggests `upload` but `x` suggests nothing from `upload`. Ties go to the
     /// candidate listed first.
-    public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+    package static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let limit = max(1, word.count / 3)
         var best: (candidate: String, distance: Int)?
         for candidate in candidates where candidate != word {
@@ -19,7 +19,7 @@ public enum Suggestion {
 
     /// The Levenshtein distance between `a` and `b` (insertions, deletions, substitutions),
     /// counting transposed neighbours (`upolad`) as one edit.
-    public static func editDistance(_ a: String, _ b: String) -> Int {
+    package static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         if a.isEmpty { return b.count }

@@ -1,12 +1,12 @@
 /// Durations as written in workflows: `250ms`, `10s`, `1m30s`, `1h`, or a bare number of seconds.
-public enum DurationSyntax {
+package enum DurationSyntax {
     /// The units, longest suffix first so `ms` is not read as `m` then `s`.
     static let units: [(suffix: String, milliseconds: Double)] = [
         ("ms", 1), ("h", 3_600_000), ("m", 60_000), ("s", 1000),
     ]
 
     /// Parses `text`; nil when it is not a duration.
-    public static func parse(_ text: String) -> Duration? {
+    package static func parse(_ text: String) -> Duration? {
         if case .some(let duration) = parseCompact(text) { return duration }
         let trimmed = text.trimmingSpaces
         if let seconds = Double(trimmed) {
@@ -81,7 +81,7 @@ public enum DurationSyntax {
     }
 
     /// How a plan shows a duration: `250ms`, `10s`, `1m30s`.
-    public static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         if milliseconds % 1000 != 0 || milliseconds == 0 { return "\(milliseconds)ms" }

@@ -1,7 +1,7 @@
 /// Step ids and input names: `[A-Za-z_][A-Za-z0-9_-]*`.
-public enum IdentifierSyntax {
+package enum IdentifierSyntax {
     /// Whether `name` is a valid step id or input name.
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first else { return false }
         let isLetter: (Unicode.Scalar) -> Bool = { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }
         guard isLetter(first) || first == "_" else { return false }

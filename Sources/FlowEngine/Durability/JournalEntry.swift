@@ -2,10 +2,10 @@ import FlowDSL
 
 /// A step's record as the journal keeps it: the entry `StepRecordsFile` writes for one step, as
 /// JSON text, so that `--outputs-from` and `--resume` read records the same way.
-public enum JournalEntry {
+package enum JournalEntry {
     /// The entry for `record` and whether it held a secret value. When it did, there is no text:
     /// a secret value is never kept, and the step runs again on resume.
-    public static func encode(_ record: StepRecord<StepResult>, masker: SecretMasker) -> (
+    package static func encode(_ record: StepRecord<StepResult>, masker: SecretMasker) -> (
         json: String?, containsSecret: Bool
     ) {
         if let text = plainText(record) { return (text, false) }
@@ -34,7 +34,7 @@ public enum JournalEntry {
 
     /// The records of `entries` (step id to the text `encode` gave) for the steps of `workflow`;
     /// an entry that cannot be read is left out, so its step runs again.
-    public static func decode(_ entries: [String: String], workflow: Workflow) -> [String: StepRecord<StepResult>] {
+    package static func decode(_ entries: [String: String], workflow: Workflow) -> [String: StepRecord<StepResult>] {
         var records: [String: StepRecord<StepResult>] = [:]
         for (id, text) in entries {
             guard let entry = try? Value(jsonText: text) else { continue }

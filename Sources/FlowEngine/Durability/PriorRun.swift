@@ -2,17 +2,17 @@ import FlowDSL
 
 /// What an earlier, unfinished run of the same file leaves to a resumed one: the records of the
 /// steps that need not run again, and the upload sessions to adopt.
-public struct PriorRun: Sendable {
+package struct PriorRun: Sendable {
     /// The final records of the steps kept (they do not run; see `Scheduler.init(prior:)`).
-    public var records: [String: StepRecord<StepResult>]
+    package var records: [String: StepRecord<StepResult>]
     /// Upload sessions by step id (and item), to continue from the server's offset.
-    public var transfers: [TransferKey: TransferSession]
+    package var transfers: [TransferKey: TransferSession]
     /// The items that succeeded, by `for-each` step id and index, of the steps that run again:
     /// an item whose value is the same again is not run and keeps its outputs.
-    public var items: [String: [Int: PriorItem]]
+    package var items: [String: [Int: PriorItem]]
 
     /// A prior run.
-    public init(
+    package init(
         records: [String: StepRecord<StepResult>] = [:], transfers: [TransferSession] = [],
         items: [String: [Int: PriorItem]] = [:]
     ) {
@@ -24,39 +24,39 @@ public struct PriorRun: Sendable {
 }
 
 /// A step, or one item of a `for-each` step.
-public struct TransferKey: Sendable, Hashable {
+package struct TransferKey: Sendable, Hashable {
     /// The step's id.
-    public let step: String
+    package let step: String
     /// The item's index.
-    public let item: Int?
+    package let item: Int?
 
     /// A key.
-    public init(step: String, item: Int?) {
+    package init(step: String, item: Int?) {
         self.step = step
         self.item = item
     }
 }
 
 /// A `for-each` item that succeeded in the run being resumed: its value then and its outputs.
-public struct PriorItem: Sendable, Equatable {
+package struct PriorItem: Sendable, Equatable {
     /// The item as the step read it.
-    public let item: Value
+    package let item: Value
     /// Its outputs.
-    public let outputs: [String: Value]
+    package let outputs: [String: Value]
 
     /// A kept item.
-    public init(item: Value, outputs: [String: Value]) {
+    package init(item: Value, outputs: [String: Value]) {
         self.item = item
         self.outputs = outputs
     }
 
     /// The journal's text for a succeeded item: `{"item": …, "outputs": {…}}`.
-    public var jsonText: String {
+    package var jsonText: String {
         Value.object(["item": item, "outputs": .object(outputs)]).jsonText
     }
 
     /// The item `jsonText` gave; nil for text that is not one.
-    public init?(jsonText: String) {
+    package init?(jsonText: String) {
         guard case .object(let members)? = try? Value(jsonText: jsonText), let item = members["item"],
             case .object(let outputs)? = members["outputs"]
         else { return nil }

@@ -4,7 +4,7 @@ import Foundation
 /// Where a run tells what happens to it, so that a later `flow run --resume` can continue it (the
 /// journal, in the `flow` target). Every call is made on the run's queue and must return at once:
 /// an implementation queues the change and writes it on a thread of its own.
-public protocol RunRecorder: Sendable {
+package protocol RunRecorder: Sendable {
     /// A step (or, with `item`, one item of a `for-each` step) started.
     func stepStarted(_ step: String, item: Int?, attempt: Int, at date: Date)
     /// Lets the recorder hold back the starts of the run's own steps: most steps end within one of
@@ -25,43 +25,43 @@ public protocol RunRecorder: Sendable {
 }
 
 /// The start of a step whose start was held back (see `RunRecorder.holdStarts`).
-public struct HeldStart: Sendable, Equatable {
+package struct HeldStart: Sendable, Equatable {
     /// The step's id.
-    public let step: String
+    package let step: String
     /// The attempt running now, from 1.
-    public let attempt: Int
+    package let attempt: Int
     /// When its first attempt started.
-    public let at: Date
+    package let at: Date
 }
 
 /// A step's or item's final state as the journal keeps it: outputs as JSON text, never a secret.
-public struct StepFinish: Sendable {
+package struct StepFinish: Sendable {
     /// The step's id (qualified, `deploy/publish`, for a step of a called file).
-    public let step: String
+    package let step: String
     /// The item's index, for one item of a `for-each` step.
-    public let item: Int?
+    package let item: Int?
     /// `succeeded`, `failed`, `skipped` or `cancelled`.
-    public let state: StepState
+    package let state: StepState
     /// Attempts made.
-    public let attempts: Int
+    package let attempts: Int
     /// When it started, if it did.
-    public let startedAt: Date?
+    package let startedAt: Date?
     /// When it ended.
-    public let finishedAt: Date
+    package let finishedAt: Date
     /// The outputs (see `StepOutputs`).
-    public let outputs: Outputs
+    package let outputs: Outputs
 
     /// A finished step's outputs: ready when there was nothing to encode (a step's state alone,
     /// most steps), else how to encode them. Encoding is most of what recording a step costs, so
     /// a recorder encodes off the run's queue, on the thread that writes the change.
-    public enum Outputs: Sendable {
+    package enum Outputs: Sendable {
         /// Nothing to encode.
         case ready(StepOutputs)
         /// Encodes them.
         case encode(@Sendable () -> StepOutputs)
 
         /// The outputs, encoded now if they were not.
-        public func make() -> StepOutputs {
+        package func make() -> StepOutputs {
             switch self {
             case .ready(let outputs): outputs
             case .encode(let encode): encode()
@@ -69,36 +69,36 @@ public struct StepFinish: Sendable {
         }
     }
     /// Why it failed, masked.
-    public let error: String?
+    package let error: String?
 }
 
 /// A finished step's or item's outputs as the journal keeps them.
-public struct StepOutputs: Sendable {
+package struct StepOutputs: Sendable {
     /// A step's record as `StepRecordsFile` encodes it (status, outputs, items, error), or an
     /// item's value and outputs, as JSON text; nil when it holds a secret value, and for an item
     /// that did not succeed.
-    public let json: String?
+    package let json: String?
     /// Whether the outputs held a secret value: they are not kept, and the step runs again on resume.
-    public let containsSecret: Bool
+    package let containsSecret: Bool
 }
 
 /// An upload's session: what a resumed run needs to continue it on the server instead of starting over.
-public struct TransferSession: Sendable, Equatable {
+package struct TransferSession: Sendable, Equatable {
     /// The step's id.
-    public let step: String
+    package let step: String
     /// The item's index, for an upload in a `for-each` step.
-    public let item: Int?
+    package let item: Int?
     /// `tus`, `content-range` or `download`.
-    public let kind: String
+    package let kind: String
     /// The tus upload URL, or the URL the Content-Range chunks go to.
-    public let target: String
+    package let target: String
     /// Bytes the server has confirmed.
-    public let bytesConfirmed: Int64
+    package let bytesConfirmed: Int64
     /// The file's path, size and modification time: a changed file is uploaded again from the start.
-    public let fileIdentity: String
+    package let fileIdentity: String
 
     /// A transfer session.
-    public init(
+    package init(
         step: String, item: Int?, kind: String, target: String, bytesConfirmed: Int64, fileIdentity: String
     ) {
         self.step = step

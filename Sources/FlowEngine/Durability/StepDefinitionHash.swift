@@ -8,9 +8,9 @@ import Foundation
 /// The definition is the step's YAML value as parsed (not its text: comments, spacing, key order
 /// and where it is in the file do not count; see `Step.definitionFingerprint`), its name and description left out, with what it inherits from the
 /// file: `defaults` and `env`. A group's definition holds its children's.
-public enum StepDefinitionHash {
+package enum StepDefinitionHash {
     /// Every step's hash, by id: `sharedStart` and each step's rest (see `forEachRest`).
-    public static func hashes(of workflow: Workflow) -> [String: String] {
+    package static func hashes(of workflow: Workflow) -> [String: String] {
         let shared = sharedStart(of: workflow)
         var hashes: [String: String] = [:]
         hashes.reserveCapacity(workflow.allSteps.count)
@@ -24,7 +24,7 @@ public enum StepDefinitionHash {
     }
 
     /// The rest of a step's hash after `sharedStart`.
-    public enum Rest {
+    package enum Rest {
         /// A number, written in lowercase hex without leading zeros.
         case hexDigits(UInt64)
         /// A text.
@@ -33,14 +33,14 @@ public enum StepDefinitionHash {
 
     /// What every step's hash starts with: a digest of what all steps inherit when every step
     /// has a parsed fingerprint (a workflow read from a file), else nothing.
-    public static func sharedStart(of workflow: Workflow) -> String {
+    package static func sharedStart(of workflow: Workflow) -> String {
         guard let settings = parsedSettings(of: workflow) else { return "" }
         return String(digest(inheritedText(settings)).prefix(32))
     }
 
     /// Calls `body` with each step's id and the rest of its hash after `sharedStart`, in the order
     /// of `allSteps`, without building a text a step (the journal writes them as they come).
-    public static func forEachRest(of workflow: Workflow, _ body: (String, Rest) -> Void) {
+    package static func forEachRest(of workflow: Workflow, _ body: (String, Rest) -> Void) {
         if parsedSettings(of: workflow) != nil {
             for step in workflow.allSteps {
                 body(step.id, .hexDigits(step.definitionFingerprint ?? 0))
@@ -77,7 +77,7 @@ public enum StepDefinitionHash {
 
     /// A key for step hashes shared by every run of the same file text, when they depend on that
     /// text alone (a workflow read from a file whose `fileHash` is `fileHash`); nil otherwise.
-    public static func sharingKey(of workflow: Workflow, fileHash: String) -> String? {
+    package static func sharingKey(of workflow: Workflow, fileHash: String) -> String? {
         parsedSettings(of: workflow) == nil ? nil : "\(method):\(fileHash)"
     }
 
@@ -102,7 +102,7 @@ public enum StepDefinitionHash {
     }
 
     /// The SHA-256 of a file's bytes, in hex; nil when it cannot be read.
-    public static func fileHash(path: String) -> String? {
+    package static func fileHash(path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return SHA256.hash(data: data).hexString
     }
@@ -156,7 +156,7 @@ public enum StepDefinitionHash {
     /// The steps that run again because `changed` did: those, every step that needs one of them
     /// (directly or not) or reads its `steps.X`, the groups they are in, and the members of
     /// groups that run again. Each with why, by id.
-    public static func invalidated(by changed: Set<String>, in workflow: Workflow) -> [String: String] {
+    package static func invalidated(by changed: Set<String>, in workflow: Workflow) -> [String: String] {
         guard !changed.isEmpty else { return [:] }
         // Who follows whom, found once: a resume of a 10,000-step file stays linear.
         var followers: [String: [(id: String, why: String)]] = [:]

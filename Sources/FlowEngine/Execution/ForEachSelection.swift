@@ -3,7 +3,7 @@ import FlowTasks
 
 /// Part of a `for-each` step run on its own, as an exported Argo workflow's pods run it: the
 /// items alone, or one item (see Grammar.md, "Running on Argo Workflows").
-public enum ForEachSelection: Sendable, Equatable {
+package enum ForEachSelection: Sendable, Equatable {
     /// Evaluate the step's items and stop: the step's result lists them, each `skipped`, and its
     /// `result.count` says how many there are. Nothing is sent.
     case items(step: String)
@@ -13,7 +13,7 @@ public enum ForEachSelection: Sendable, Equatable {
     case item(step: String, index: Int)
 
     /// The step it is about.
-    public var step: String {
+    package var step: String {
         switch self {
         case .items(let step), .item(let step, _): step
         }

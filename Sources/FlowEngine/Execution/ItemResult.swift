@@ -1,21 +1,21 @@
 import FlowDSL
 
 /// One item of a `for-each` step once it is final: `steps.<id>.items[i]` and the report's `fetch[3]`.
-public struct ItemResult: Sendable {
+package struct ItemResult: Sendable {
     /// The item as the step read it.
-    public let item: Value
+    package let item: Value
     /// `succeeded`, `failed`, or `cancelled` (stopped by fail-fast, a won race, or the run's end);
     /// `skipped` for an item never started.
-    public let state: StepState
+    package let state: StepState
     /// Its outputs (empty unless it succeeded).
-    public let outputs: [String: Value]
+    package let outputs: [String: Value]
     /// Why it failed or was cancelled, already masked.
-    public let error: String?
+    package let error: String?
     /// Its attempts (0 when never started).
-    public let attempts: Int
+    package let attempts: Int
 
     /// Creates an item's result.
-    public init(item: Value, state: StepState, outputs: [String: Value], error: String?, attempts: Int) {
+    package init(item: Value, state: StepState, outputs: [String: Value], error: String?, attempts: Int) {
         self.item = item
         self.state = state
         self.outputs = outputs
@@ -30,9 +30,9 @@ public struct ItemResult: Sendable {
 }
 
 /// Progress of one item of a `for-each` step, reported as `StepProgress.item`.
-public struct ItemProgress: Sendable, Equatable {
+package struct ItemProgress: Sendable, Equatable {
     /// What happened to the item.
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         /// It started.
         case started
         /// It ended in this state (`succeeded`, `failed` or `cancelled`), with why when it did not succeed.
@@ -40,24 +40,24 @@ public struct ItemProgress: Sendable, Equatable {
     }
 
     /// The item's position, from 0.
-    public let index: Int
+    package let index: Int
     /// How many items the step has.
-    public let total: Int
+    package let total: Int
     /// What happened.
-    public let event: Event
+    package let event: Event
     /// Items final so far, this one included.
-    public let finished: Int
+    package let finished: Int
     /// Items failed so far.
-    public let failed: Int
+    package let failed: Int
     /// The item's value, short and masked, for messages (`"b.csv"`).
-    public let label: String
+    package let label: String
     /// The item's value as the step read it (not masked: for the journal, which masks it).
-    public let item: Value
+    package let item: Value
     /// A succeeded item's outputs (not masked); empty otherwise.
-    public let outputs: [String: Value]
+    package let outputs: [String: Value]
 
     /// Creates an item's progress.
-    public init(
+    package init(
         index: Int, total: Int, event: Event, finished: Int, failed: Int, label: String, item: Value = .null,
         outputs: [String: Value] = [:]
     ) {
@@ -74,14 +74,14 @@ public struct ItemProgress: Sendable, Equatable {
 
 /// A `for-each` step that did not succeed: the first failed item's error, named by step, index and
 /// value, with the items' results so far (read as `steps.<id>.items` and in reports).
-public struct ForEachFailure: LocatedFailure, Sendable {
+package struct ForEachFailure: LocatedFailure, Sendable {
     /// What went wrong, already masked.
-    public let message: String
+    package let message: String
     /// Where the failing thing is written (the item's error's place, or `for-each:`).
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// The step's result with the items so far (outputs as lists, `null` where an item did not succeed).
-    public let partial: StepResult
+    package let partial: StepResult
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

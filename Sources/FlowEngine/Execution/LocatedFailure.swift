@@ -2,7 +2,7 @@ import FlowDSL
 
 /// A runtime failure that points into the workflow file, so the command line renders it as a
 /// diagnostic — place, source line with a caret, hint — the way it renders a parse error.
-public protocol LocatedFailure: Error, CustomStringConvertible {
+package protocol LocatedFailure: Error, CustomStringConvertible {
     /// What went wrong, in one sentence, already masked.
     var message: String { get }
     /// Where in the workflow the failing thing is written.
@@ -13,10 +13,10 @@ public protocol LocatedFailure: Error, CustomStringConvertible {
 
 extension LocatedFailure {
     /// No hint unless the failure gives one.
-    public var hint: String? { nil }
+    package var hint: String? { nil }
 
     /// The failure as a diagnostic (an error at its place).
-    public var diagnostic: Diagnostic {
+    package var diagnostic: Diagnostic {
         .error(message, at: location, hint: hint)
     }
 }
@@ -25,10 +25,10 @@ extension StepError: LocatedFailure {}
 
 extension ServiceError: LocatedFailure {
     /// `service 'x' exited with code 3 before it was ready` (`description` adds its last lines).
-    public var message: String { "service '\(service)' \(reason)" }
+    package var message: String { "service '\(service)' \(reason)" }
 }
 
 extension RunSetupError {
     /// Each problem as a diagnostic.
-    public var diagnostics: [Diagnostic] { problems.map(\.diagnostic) }
+    package var diagnostics: [Diagnostic] { problems.map(\.diagnostic) }
 }

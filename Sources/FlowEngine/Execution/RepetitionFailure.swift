@@ -2,16 +2,16 @@ import FlowDSL
 
 /// How a step with `repeat` failed: its attempts ran out with the condition unmet, or one attempt
 /// failed (after its retries). Carries the repetitions made, for reports.
-public struct RepetitionFailure: LocatedFailure, Sendable {
+package struct RepetitionFailure: LocatedFailure, Sendable {
     /// What went wrong, already masked.
-    public let message: String
+    package let message: String
     /// The condition when the attempts ran out; else where the attempt failed.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// What to do about it, when flow knows.
-    public let hint: String?
+    package let hint: String?
     /// The attempts of the repetition that started, the failed one included.
-    public let repetitions: Int
+    package let repetitions: Int
 
     /// The message (the location is shown separately).
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -5,18 +5,18 @@
 extension StepRecord where Output == StepResult {
     /// The step's result: its output when it succeeded; for a `for-each` step that failed, its
     /// result with the items so far (`ForEachFailure.partial`); nil otherwise.
-    public var produced: StepResult? {
+    package var produced: StepResult? {
         output ?? (error as? ForEachFailure)?.partial
     }
 
     /// The items of a `for-each` step, finished or so far when it failed; nil for another step.
-    public var items: [ItemResult]? {
+    package var items: [ItemResult]? {
         produced?.items
     }
 
     /// How many times a step with `repeat` ran, whether it succeeded or its attempts ran out;
     /// nil for another step.
-    public var repetitions: Int? {
+    package var repetitions: Int? {
         output?.repetitions ?? (error as? RepetitionFailure)?.repetitions
     }
 }

@@ -10,12 +10,12 @@ import FlowDSL
 /// Each step has `status`, `outputs`, and where they apply `failure-ignored`, `winner`, `items`
 /// (`{item, status, outputs, error, attempts}` of a `for-each` step) and `error`. Values are
 /// masked: a secret never reaches the file.
-public enum StepRecordsFile {
+package enum StepRecordsFile {
     /// The format's version, under `flow-outputs`.
-    public static let version = 1
+    package static let version = 1
 
     /// The document for `records` (only those given), every text masked with `masker`.
-    public static func encode(_ records: [String: StepRecord<StepResult>], masker: SecretMasker) -> Value {
+    package static func encode(_ records: [String: StepRecord<StepResult>], masker: SecretMasker) -> Value {
         var steps: [String: Value] = [:]
         for (id, record) in records where record.state.isFinal {
             steps[id] = encode(record, masker: masker)
@@ -54,14 +54,14 @@ public enum StepRecordsFile {
     }
 
     /// A document that is not what `encode` writes.
-    public struct FormatError: Error, Sendable, CustomStringConvertible {
+    package struct FormatError: Error, Sendable, CustomStringConvertible {
         /// What is wrong, naming the step when it is one step's entry.
-        public let description: String
+        package let description: String
     }
 
     /// The records of `document` (read from a file named `file`, for messages), for the steps of
     /// `workflow`; `location(id)` places a recorded failure.
-    public static func decode(_ document: Value, file: String, workflow: Workflow) throws(FormatError)
+    package static func decode(_ document: Value, file: String, workflow: Workflow) throws(FormatError)
         -> [String: StepRecord<StepResult>]
     {
         guard case .object(let root) = document, case .number(let number, _)? = root["flow-outputs"] else {
@@ -137,7 +137,7 @@ extension StepRecordsFile {
     /// --outputs-to`): the step's state in that pod, the item, its index and the count of items,
     /// under `item`; `steps` holds the records given to the pod when `upstream` is set (the pod
     /// of the first item, so the aggregate carries them once).
-    public static func encodeItem(
+    package static func encodeItem(
         _ record: StepRecord<StepResult>, step: Step, upstream: [String: StepRecord<StepResult>], masker: SecretMasker
     ) -> Value {
         let result = record.produced
@@ -175,7 +175,7 @@ extension StepRecordsFile {
     /// what each item's pod wrote (each as text or as the object), merged into one record per
     /// step as the whole run would have it (outputs as lists in item order, `items`, failed when
     /// an item failed), with the records the pods were given.
-    public static func decodeAggregate(_ document: Value, file: String, workflow: Workflow) throws(FormatError)
+    package static func decodeAggregate(_ document: Value, file: String, workflow: Workflow) throws(FormatError)
         -> [String: StepRecord<StepResult>]
     {
         guard case .array(let elements) = document else { return try decode(document, file: file, workflow: workflow) }

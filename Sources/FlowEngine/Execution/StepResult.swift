@@ -1,20 +1,20 @@
 import FlowDSL
 
 /// What a finished step leaves for its dependents and reports: its `result` and its outputs.
-public struct StepResult: Sendable {
+package struct StepResult: Sendable {
     /// `result` as the step's own `expect` and `outputs` saw it (status, headers, json, stdout, …).
-    public let result: Value
+    package let result: Value
     /// The declared outputs, evaluated after the step succeeded.
-    public let outputs: [String: Value]
+    package let outputs: [String: Value]
     /// How many attempts the step made (1 without retries; every attempt of a `repeat` counted).
-    public let attempts: Int
+    package let attempts: Int
     /// For a `for-each` step: each item's result, in item order (`steps.<id>.items`).
-    public let items: [ItemResult]?
+    package let items: [ItemResult]?
     /// How many times a step with `repeat` ran before its condition said stop; nil without `repeat`.
-    public let repetitions: Int?
+    package let repetitions: Int?
 
     /// Creates a step result.
-    public init(
+    package init(
         result: Value, outputs: [String: Value], attempts: Int, items: [ItemResult]? = nil, repetitions: Int? = nil
     ) {
         self.result = result
@@ -26,19 +26,19 @@ public struct StepResult: Sendable {
 }
 
 /// A step failure that points at the YAML: what went wrong and where it is declared.
-public struct StepError: Error, Sendable, CustomStringConvertible {
+package struct StepError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, already masked.
-    public let message: String
+    package let message: String
     /// Where in the workflow file the failing thing is written.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// Whether another attempt may succeed (a command's non-zero exit); evaluation errors are not.
-    public let retryable: Bool
+    package let retryable: Bool
     /// The response a failed `expect` saw (see `ResponseExcerpt`: lines led by `< `, masked and
     /// escaped), shown on the lines after the message.
-    public var response: String?
+    package var response: String?
 
     /// Creates a step error.
-    public init(_ message: String, at location: SourceLocation, retryable: Bool = false) {
+    package init(_ message: String, at location: SourceLocation, retryable: Bool = false) {
         self.message = message
         self.location = location
         self.retryable = retryable
@@ -46,5 +46,5 @@ public struct StepError: Error, Sendable, CustomStringConvertible {
 
     /// The message, then the response's lines when there is one (the location is shown
     /// separately in summaries and reports).
-    public var description: String { response.map { message + "\n" + $0 } ?? message }
+    package var description: String { response.map { message + "\n" + $0 } ?? message }
 }

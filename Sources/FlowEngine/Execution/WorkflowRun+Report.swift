@@ -7,7 +7,7 @@ extension WorkflowRun {
     /// step failed (a failure under `continue-on-error`, or a losing child of a group that still
     /// succeeded, does not fail the run), otherwise `succeeded`.
     /// A run whose setup failed (`setupFailed`: a service did not start) failed.
-    public static func outcome(
+    package static func outcome(
         of workflow: Workflow, records: [String: StepRecord<StepResult>], interrupted: Bool, setupFailed: Bool = false
     ) -> RunOutcome {
         if interrupted { return .cancelled }
@@ -28,7 +28,7 @@ extension WorkflowRun {
     }
 
     /// The run's report: every step in declaration order, with every text masked.
-    public func report(
+    package func report(
         records: [String: StepRecord<StepResult>], interrupted: Bool, startedAt: Date, duration: Duration
     ) -> RunReport {
         let masker = masker
@@ -70,12 +70,12 @@ extension WorkflowRun {
     }
 
     /// How many items a `for-each` step's record has (finished or failed), nil when it has none.
-    public static func itemCount(_ record: StepRecord<StepResult>?) -> Int? {
+    package static func itemCount(_ record: StepRecord<StepResult>?) -> Int? {
         record?.items?.count
     }
 
     /// The place an error points at, when it is a located step error.
-    public static func location(of error: (any Error)?) -> String? {
+    package static func location(of error: (any Error)?) -> String? {
         (error as? any LocatedFailure)?.location.description
     }
 }

@@ -51,7 +51,7 @@ extension WorkflowRun {
 
     /// The ids of the steps whose requests skip certificate checks (`tls.insecure: true`, their
     /// own or the defaults'), for the warning every run prints.
-    public static func insecureSteps(_ workflow: Workflow) -> [String] {
+    package static func insecureSteps(_ workflow: Workflow) -> [String] {
         workflow.allSteps.compactMap { step in
             let own: HTTPTransportSettings
             switch step.kind {

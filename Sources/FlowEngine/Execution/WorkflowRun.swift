@@ -6,11 +6,11 @@ import Foundation
 
 /// One run of a checked workflow: turns its steps into a scheduler plan with the runners for each
 /// kind, and runs it. Every step is a FlowTasks future; groups are `all`/`any`/`atLeast`.
-public final class WorkflowRun: Sendable {
+package final class WorkflowRun: Sendable {
     /// The workflow being run.
-    public let workflow: Workflow
+    package let workflow: Workflow
     /// Masks every secret value in text the run produces.
-    public let masker: SecretMasker
+    package let masker: SecretMasker
     private let scheduler: Scheduler<StepResult>
     private let cleanups = CleanupTracker()
     private let queue: DispatchQueue
@@ -28,7 +28,7 @@ public final class WorkflowRun: Sendable {
 
     /// Prepares a run. Fails, naming each place, when a secret the workflow reads is not set or
     /// the workflow-level values (`env`, `defaults.http`) cannot be evaluated.
-    public init(
+    package init(
         workflow: Workflow, options: RunOptions, client: HTTPClient,
         onEvent: @escaping @Sendable (SchedulerEvent<StepResult>) -> Void = { _ in }
     ) throws(RunSetupError) {
@@ -143,7 +143,7 @@ public final class WorkflowRun: Sendable {
 
     /// Starts the run; the future completes with every step's record when all are final and the
     /// clean-up requests of cancelled steps (a tus `DELETE`) have finished.
-    public func start() -> Future<RunRecords<StepResult>> {
+    package func start() -> Future<RunRecords<StepResult>> {
         let (cleanups, queue, scheduler) = (cleanups, queue, self.scheduler)
         guard let cookieFiles else {
             return scheduler.start().flatMap(on: queue) { records in
@@ -166,36 +166,36 @@ public final class WorkflowRun: Sendable {
     }
 
     /// Why the cookie jar (`defaults.http.cookies.save`) could not be written, when it could not.
-    public var cookieSaveError: String? { cookieSaveFailure.withLock { $0 } }
+    package var cookieSaveError: String? { cookieSaveFailure.withLock { $0 } }
 
     /// Interrupts the run: transfers are aborted and processes killed; `always()` steps still run.
-    public func cancel() {
+    package func cancel() {
         scheduler.cancel()
     }
 
     /// Gives up the run without starting it (its services failed to start): no step runs.
-    public func abandon() {
+    package func abandon() {
         scheduler.abandon()
     }
 
     /// Starts the run after its setup failed (a service did not start, `reason` says which and
     /// why): only steps whose `if` holds after a failure — `always()`, `failure()` — run, the
     /// others are skipped, and the run's outcome is `failed` whatever they do.
-    public func startAfterFailedSetup(_ reason: String) -> Future<RunRecords<StepResult>> {
+    package func startAfterFailedSetup(_ reason: String) -> Future<RunRecords<StepResult>> {
         setupFailure.withLock { $0 = masker(reason) }
         scheduler.failSetup()
         return start()
     }
 
     /// Why the run's setup failed, when it did (masked).
-    public var setupError: String? { setupFailure.withLock { $0 } }
+    package var setupError: String? { setupFailure.withLock { $0 } }
 
     /// The records so far.
-    public var records: RunRecords<StepResult> { scheduler.records }
+    package var records: RunRecords<StepResult> { scheduler.records }
 
     /// Every record so far: this file's steps and those of the files its `uses` steps call, the
     /// latter by qualified id (`deploy/publish`).
-    public var allRecords: [String: StepRecord<StepResult>] {
+    package var allRecords: [String: StepRecord<StepResult>] {
         scheduler.records.all.merging(nestedRecords.withLock { $0 }) { own, _ in own }
     }
 

@@ -8,7 +8,7 @@ extension RunReport {
     /// Failures and errors count only what failed the run, so they agree with the exit code: a
     /// step whose failure the run absorbed (the loser of a race, a failure under
     /// `continue-on-error`, or anything inside such a step) is `<skipped message="…"/>` saying why.
-    public func junitText() -> String {
+    package func junitText() -> String {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         // A for-each step's items are test cases of their own, named `fetch[3]`.
         let cases = steps.flatMap(\.withItems)

@@ -3,24 +3,24 @@ import Foundation
 
 /// Everything a run's reports say: the workflow, the outcome, and every step. Built once at the end
 /// of a run (or an interrupt) and written as JSON or JUnit; every text is already masked.
-public struct RunReport: Sendable, Codable, Equatable {
+package struct RunReport: Sendable, Codable, Equatable {
     /// The workflow's `name`, or its file name.
-    public var workflow: String
+    package var workflow: String
     /// The workflow file.
-    public var file: String
+    package var file: String
     /// How the run ended.
-    public var outcome: RunOutcome
+    package var outcome: RunOutcome
     /// When the run started (ISO 8601).
-    public var startedAt: String
+    package var startedAt: String
     /// The run's duration in seconds.
-    public var durationSeconds: Double
+    package var durationSeconds: Double
     /// Every step, in declaration order.
-    public var steps: [StepReport]
+    package var steps: [StepReport]
     /// Why the run failed before its steps (a service that did not start), when it did.
-    public var setupError: String?
+    package var setupError: String?
 
     /// Creates a report.
-    public init(
+    package init(
         workflow: String, file: String, outcome: RunOutcome, startedAt: String, durationSeconds: Double,
         steps: [StepReport], setupError: String? = nil
     ) {
@@ -34,14 +34,14 @@ public struct RunReport: Sendable, Codable, Equatable {
     }
 
     /// How many steps ended in `state`.
-    public func count(_ state: StepState) -> Int {
+    package func count(_ state: StepState) -> Int {
         // Counted without `filter`, which copies every matching step's report.
         steps.reduce(0) { $1.state == state ? $0 + 1 : $0 }
     }
 }
 
 /// How a run ended (the report's `outcome` and the summary's first word).
-public enum RunOutcome: String, Sendable, Codable, Equatable {
+package enum RunOutcome: String, Sendable, Codable, Equatable {
     /// Every top-level step succeeded (or failed under `continue-on-error`, or lost a race).
     case succeeded
     /// A top-level step failed or was cancelled.
@@ -51,42 +51,42 @@ public enum RunOutcome: String, Sendable, Codable, Equatable {
 }
 
 /// One step in a report.
-public struct StepReport: Sendable, Codable, Equatable {
+package struct StepReport: Sendable, Codable, Equatable {
     /// The step's id.
-    public var id: String
+    package var id: String
     /// Its `name`, if it has one.
-    public var name: String?
+    package var name: String?
     /// Its kind: `http`, `upload`, `run`, `sleep` or `parallel`.
-    public var kind: String
+    package var kind: String
     /// The enclosing group, if any.
-    public var group: String?
+    package var group: String?
     /// Where it is declared (`file:line:col`).
-    public var location: String
+    package var location: String
     /// Its final state.
-    public var state: StepState
+    package var state: StepState
     /// Seconds from the start of the run to the step's start, if it started.
-    public var startedAtSeconds: Double?
+    package var startedAtSeconds: Double?
     /// How long it ran, in seconds, if it started.
-    public var durationSeconds: Double?
+    package var durationSeconds: Double?
     /// How many attempts it made (retries included); 0 if it never started.
-    public var attempts: Int
+    package var attempts: Int
     /// For a step with `repeat`: how many times it ran (nil otherwise).
-    public var repetitions: Int?
+    package var repetitions: Int?
     /// Its outputs by name, as the JSON values they are (strings masked).
-    public var outputs: [String: Value]
+    package var outputs: [String: Value]
     /// The winner of an `any` group.
-    public var winner: String?
+    package var winner: String?
     /// Why it failed or was cancelled.
-    public var error: String?
+    package var error: String?
     /// True when it failed under `continue-on-error` (so its failure is not the run's); nil otherwise.
-    public var failureIgnored: Bool?
+    package var failureIgnored: Bool?
     /// For an `http` step that got a response: the request sent, as `METHOD URL` (masked).
-    public var request: String?
+    package var request: String?
     /// For a `for-each` step: each item, as `fetch[3]`.
-    public var items: [ItemReport]?
+    package var items: [ItemReport]?
 
     /// Creates a step report.
-    public init(
+    package init(
         id: String, name: String? = nil, kind: String, group: String? = nil, location: String, state: StepState,
         startedAtSeconds: Double? = nil, durationSeconds: Double? = nil, attempts: Int = 0,
         outputs: [String: Value] = [:], winner: String? = nil, error: String? = nil, request: String? = nil,
@@ -111,20 +111,20 @@ public struct StepReport: Sendable, Codable, Equatable {
 }
 
 /// One item of a `for-each` step in a report.
-public struct ItemReport: Sendable, Codable, Equatable {
+package struct ItemReport: Sendable, Codable, Equatable {
     /// `step[index]`, as events and the summary name it.
-    public var id: String
+    package var id: String
     /// The item (strings masked).
-    public var item: Value
+    package var item: Value
     /// Its final state (`skipped` when it never started).
-    public var state: StepState
+    package var state: StepState
     /// Its outputs by name, as the JSON values they are (strings masked).
-    public var outputs: [String: Value]
+    package var outputs: [String: Value]
     /// Why it failed or was cancelled.
-    public var error: String?
+    package var error: String?
 
     /// Creates an item report.
-    public init(id: String, item: Value, state: StepState, outputs: [String: Value] = [:], error: String? = nil) {
+    package init(id: String, item: Value, state: StepState, outputs: [String: Value] = [:], error: String? = nil) {
         self.id = id
         self.item = item
         self.state = state
@@ -151,13 +151,13 @@ extension RunReport {
     /// The report as pretty-printed JSON with sorted keys (stable for diffs and tests): the text
     /// `JSONEncoder` wrote for it, written by the project's `JSONWriter`, which is several times
     /// faster on a 100,000-item `for-each` (every key below is written in sorted order).
-    public func jsonText() throws -> String {
+    package func jsonText() throws -> String {
         String(decoding: jsonBytes(), as: UTF8.self)
     }
 
     /// The bytes of `jsonText()` (UTF-8), what the report file holds: written as they are, they
     /// spare making a `String` of the whole report and copying it back into bytes.
-    public func jsonBytes() -> [UInt8] {
+    package func jsonBytes() -> [UInt8] {
         // About 130 bytes an item record on a for-each of numbers: one allocation for most reports.
         let items = steps.reduce(0) { $0 + ($1.items?.count ?? 0) }
         var writer = JSONWriter(pretty: true, capacity: 4096 + steps.count * 512 + items * 160)

@@ -4,9 +4,9 @@ import FlowHTTP
 /// One `multipart` part of a planned request: its name, text or file path (resolved against the
 /// workflow file's folder by `RequestPlan`), and the filename and content type it is sent with. The runner sends
 /// it, the dry run prints it; neither decides these differently.
-public struct MultipartPlan: Sendable, Equatable {
+package struct MultipartPlan: Sendable, Equatable {
     /// What the part carries.
-    public enum Content: Sendable, Equatable {
+    package enum Content: Sendable, Equatable {
         /// Text sent as the part's body.
         case text(String)
         /// A file streamed from disk.
@@ -14,15 +14,15 @@ public struct MultipartPlan: Sendable, Equatable {
     }
 
     /// The field name.
-    public let name: String
+    package let name: String
     /// Its content.
-    public let content: Content
+    package let content: Content
     /// The `filename` sent: as written, else a file's last path component; none for text.
-    public let filename: String?
+    package let filename: String?
     /// The `Content-Type` given, if any (otherwise libcurl's choice, see `MultipartField`).
-    public let contentType: String?
+    package let contentType: String?
     /// Where the part is written, for errors about it.
-    public let location: SourceLocation
+    package let location: SourceLocation
 
     init(
         _ part: MultipartPart, text: (ScalarText) throws(StepError) -> String,

@@ -7,9 +7,9 @@ import FlowHTTP
 /// One pure function (`RequestPlan.init(_:defaults:baseURL:text:json:encode:)`) computes it for the
 /// runner, for `--dry-run` and for reports, so what the dry run prints is what is sent. How values
 /// are produced is the caller's: the runner evaluates expressions, the dry run shows placeholders.
-public struct RequestPlan: Sendable, Equatable {
+package struct RequestPlan: Sendable, Equatable {
     /// What the body is, before it is read or encoded into bytes.
-    public enum Body: Sendable, Equatable {
+    package enum Body: Sendable, Equatable {
         /// No body.
         case none
         /// JSON text (`json:`).
@@ -30,22 +30,22 @@ public struct RequestPlan: Sendable, Equatable {
     }
 
     /// One request header.
-    public struct Header: Sendable, Equatable {
+    package struct Header: Sendable, Equatable {
         /// Its name, as written.
-        public let name: String
+        package let name: String
         /// Its value.
-        public let value: String
+        package let value: String
     }
 
     /// The method, upper case.
-    public let method: String
+    package let method: String
     /// The absolute URL with the query added.
-    public let url: String
+    package let url: String
     /// Headers in the order sent; a name appears once (case-insensitively) unless the step or the
     /// defaults list several values for it.
-    public let headers: [Header]
+    package let headers: [Header]
     /// The body.
-    public let body: Body
+    package let body: Body
 
     /// Builds the request of `http`. `text` produces a string's value, `json` a JSON body's text.
     /// Throws when a value cannot be produced or the URL is relative with no `baseURL`. Relative
@@ -56,7 +56,7 @@ public struct RequestPlan: Sendable, Equatable {
     /// With `placeholders` (the dry run), values may contain `<steps.x.outputs.y>` and `***`: those
     /// are left as they are while the text around them is encoded, and a URL starting with `<` is
     /// taken as absolute (it is known only at run time).
-    public init(
+    package init(
         _ http: HTTPStep, defaults: HTTPDefaults, baseURL: String?,
         text: (ScalarText) throws(StepError) -> String, json: (ValueTemplate) throws(StepError) -> String,
         placeholders: Bool = false, folder: String? = nil,
@@ -156,7 +156,7 @@ public struct RequestPlan: Sendable, Equatable {
 
     /// `url`, or, when it is relative, `url` joined to `baseURL` (`defaults.http.base-url`). The
     /// scheme is compared case-insensitively, as URLs are.
-    public static func absoluteURL(_ url: String, baseURL: String?, at location: SourceLocation) throws(StepError)
+    package static func absoluteURL(_ url: String, baseURL: String?, at location: SourceLocation) throws(StepError)
         -> String
     {
         if isAbsolute(url) { return url }
@@ -168,14 +168,14 @@ public struct RequestPlan: Sendable, Equatable {
     }
 
     /// Whether `url` starts with `http://` or `https://`, in any case.
-    public static func isAbsolute(_ url: String) -> Bool {
+    package static func isAbsolute(_ url: String) -> Bool {
         let scheme = url.prefix(8).lowercased()
         return scheme.hasPrefix("http://") || scheme.hasPrefix("https://")
     }
 
     /// A form component as application/x-www-form-urlencoded has it (WHATWG): letters, digits
     /// and `*-._` as they are, a space as `+`, every other byte as `%XX`.
-    public static func formEncode(_ text: String) -> String {
+    package static func formEncode(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

@@ -5,40 +5,40 @@ import FlowHTTP
 /// defaults', relative paths from the workflow file's folder, the CA file from `CURL_CA_BUNDLE`
 /// or `SSL_CERT_FILE` when none is given), whether verification is off, the proxy and the cookie
 /// jar. One pure function for the runners and `--dry-run`, like `RequestPlan`.
-public struct TransportPlan: Sendable, Equatable {
+package struct TransportPlan: Sendable, Equatable {
     /// A file a `tls` key names, resolved.
-    public struct File: Sendable, Equatable {
+    package struct File: Sendable, Equatable {
         /// The key (`ca-file`, `cert-file`, `key-file`) or the environment variable it came from.
-        public let source: String
+        package let source: String
         /// The path as written (or as the variable holds it).
-        public let written: String
+        package let written: String
         /// The path used: `written` joined to the workflow file's folder when relative.
-        public let path: String
+        package let path: String
         /// Where the key is written; `nil` for a variable.
-        public let location: SourceLocation?
+        package let location: SourceLocation?
     }
 
     /// The CA certificates to trust, if not the system's.
-    public let caFile: File?
+    package let caFile: File?
     /// The client certificate.
-    public let certFile: File?
+    package let certFile: File?
     /// The client certificate's key.
-    public let keyFile: File?
+    package let keyFile: File?
     /// `tls.insecure`: whether the server's certificate goes unchecked.
-    public let insecure: Bool
+    package let insecure: Bool
     /// The proxy: a URL, `""` for none, `nil` for the environment's variables (as libcurl reads them).
-    public let proxy: String?
+    package let proxy: String?
     /// `defaults.http.no-proxy`; `nil` for `NO_PROXY` / `no_proxy`.
-    public let noProxy: String?
+    package let noProxy: String?
     /// Whether the request uses the run's cookie jar.
-    public let cookies: Bool
+    package let cookies: Bool
 
     /// The variables curl's command-line tool reads for its default CA file, in its order.
-    public static let caFileVariables = ["CURL_CA_BUNDLE", "SSL_CERT_FILE"]
+    package static let caFileVariables = ["CURL_CA_BUNDLE", "SSL_CERT_FILE"]
 
     /// The plan for a request with `settings` (already laid over the defaults). `folder` is the
     /// workflow file's folder; `text` produces a text's value.
-    public init(
+    package init(
         _ settings: HTTPTransportSettings, noProxy: ScalarText?, folder: String, environment: [String: String],
         text: (ScalarText) throws(StepError) -> String
     ) throws(StepError) {
@@ -73,14 +73,14 @@ public struct TransportPlan: Sendable, Equatable {
     }
 
     /// The options FlowHTTP sends the request with.
-    public var options: HTTPTransportOptions {
+    package var options: HTTPTransportOptions {
         HTTPTransportOptions(
             caFile: caFile?.path, certFile: certFile?.path, keyFile: keyFile?.path, proxy: proxy, noProxy: noProxy,
             cookies: cookies)
     }
 
     /// The lines `--dry-run` shows: the files, verification, proxy and cookies that apply.
-    public var described: [String] {
+    package var described: [String] {
         var lines: [String] = []
         for file in [caFile, certFile, keyFile].compactMap({ $0 }) {
             lines.append("\(file.source) \(file.path)")
@@ -115,7 +115,7 @@ extension TransportPlan {
     /// TLS error from the first one.
     /// A CA file from the environment is checked only with `environment` (for `https://` URLs):
     /// a plain-HTTP run does not fail for a variable it never uses.
-    public func unreadableFiles(at fallback: SourceLocation, environment: Bool = true) -> [StepError] {
+    package func unreadableFiles(at fallback: SourceLocation, environment: Bool = true) -> [StepError] {
         [caFile, certFile, keyFile].compactMap { file in
             guard let file, !Self.isReadableFile(file.path), environment || file.location != nil else { return nil }
             let shown = file.path == file.written ? "'\(file.path)'" : "'\(file.written)' (\(file.path))"

@@ -1,21 +1,21 @@
 import FlowDSL
 
 /// What a host step's handler is given: the step that calls it and its `with` values.
-public struct HostStepCall: Sendable {
+package struct HostStepCall: Sendable {
     /// The handler's name, as the step's `call:` writes it.
-    public let name: String
+    package let name: String
     /// The calling step's id; in a called file, qualified by the `uses` steps that lead to it.
-    public let step: String
+    package let step: String
     /// The `with` values, evaluated in the step's scope (secrets in clear: the handler is the app's
     /// own code; what it returns or throws is masked before anything prints it).
-    public let inputs: [String: Value]
+    package let inputs: [String: Value]
     /// The attempt, counted from 1 (attempts after the first are retries under the step's `retry`).
-    public let attempt: Int
+    package let attempt: Int
     /// The index of the `for-each` item this call runs for, nil for a step without `for-each`.
-    public let index: Int?
+    package let index: Int?
 
     /// Creates a call (for tests of a handler).
-    public init(name: String, step: String, inputs: [String: Value], attempt: Int = 1, index: Int? = nil) {
+    package init(name: String, step: String, inputs: [String: Value], attempt: Int = 1, index: Int? = nil) {
         self.name = name
         self.step = step
         self.inputs = inputs
@@ -39,27 +39,27 @@ public struct HostStepCall: Sendable {
 ///     return ["score": .number(Double(name.count))]
 /// }
 /// ```
-public struct HostStepRegistry: Sendable {
+package struct HostStepRegistry: Sendable {
     /// A handler: the call's inputs in, the step's outputs out.
-    public typealias Handler = @Sendable (HostStepCall) async throws -> [String: Value]
+    package typealias Handler = @Sendable (HostStepCall) async throws -> [String: Value]
 
     private var handlers: [String: Handler] = [:]
 
     /// An empty registry (the command line's: every `call` step is unknown to it).
-    public init() {}
+    package init() {}
 
     /// Registers `handler` under `name`, replacing one registered before under that name.
-    public mutating func register(_ name: String, _ handler: @escaping Handler) {
+    package mutating func register(_ name: String, _ handler: @escaping Handler) {
         handlers[name] = handler
     }
 
     /// The handler registered under `name`.
-    public func handler(named name: String) -> Handler? {
+    package func handler(named name: String) -> Handler? {
         handlers[name]
     }
 
     /// Every registered name.
-    public var names: Set<String> {
+    package var names: Set<String> {
         Set(handlers.keys)
     }
 }

@@ -76,7 +76,7 @@ final class OutputWindow: Sendable {
 
 /// A batch of a command's output lines on its way to the printer; see `OutputWindow`. Keep it
 /// (inside the event that carries the lines) until the lines are written out.
-public final class OutputHold: Sendable, Equatable {
+package final class OutputHold: Sendable, Equatable {
     private let window: OutputWindow
     private let cost: Int
 
@@ -88,5 +88,5 @@ public final class OutputHold: Sendable, Equatable {
     deinit { window.release(cost) }
 
     /// Holds are bookkeeping, not content: every hold equals every other.
-    public static func == (lhs: OutputHold, rhs: OutputHold) -> Bool { true }
+    package static func == (lhs: OutputHold, rhs: OutputHold) -> Bool { true }
 }

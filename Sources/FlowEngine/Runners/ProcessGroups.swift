@@ -11,7 +11,7 @@ import Foundation
 /// A group stays listed until no process of it is left, not merely until the command itself
 /// exited: a process that ignores SIGTERM, or a background child, keeps it listed, so
 /// `terminateAll` still finds it. The reaper (`ProcessReaper`) is one per process, for all runs.
-public final class ProcessGroups: Sendable {
+package final class ProcessGroups: Sendable {
     private let live = LockedBox<Set<pid_t>>([])
     private static let timers = DispatchQueue(label: "flow.process-groups")
     /// How long flow waits for killed processes to disappear before it stops waiting (a process
@@ -19,7 +19,7 @@ public final class ProcessGroups: Sendable {
     static let killWait = Duration.seconds(5)
 
     /// An empty set, for one run.
-    public init() {}
+    package init() {}
 
     func add(_ group: pid_t) {
         live.withLock { _ = $0.insert(group) }
@@ -59,7 +59,7 @@ public final class ProcessGroups: Sendable {
     /// SIGKILL to every group flow started that is still running, then a short wait for them to go:
     /// for quitting without the grace period (a second interrupt). Blocks the calling thread, which
     /// is about to exit the process.
-    public func killAll() {
+    package func killAll() {
         let groups = live.withLock { $0 }
         for group in groups { kill(-group, SIGKILL) }
         let deadline = ContinuousClock.now + Self.killWait
@@ -70,7 +70,7 @@ public final class ProcessGroups: Sendable {
 
     /// Ends every group flow started that is still running: SIGTERM, up to `grace` to exit, then
     /// SIGKILL, and returns once they are gone. Called before flow exits, so no command outlives it.
-    public func terminateAll(grace: Duration) async {
+    package func terminateAll(grace: Duration) async {
         let groups = live.withLock { $0 }.filter(Self.isAlive)
         guard !groups.isEmpty else { return }
         for group in groups { kill(-group, SIGTERM) }

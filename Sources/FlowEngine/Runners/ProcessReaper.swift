@@ -11,9 +11,9 @@ import Foundation
 /// group still listed, SIGKILL two seconds later, and exits. `PR_SET_PDEATHSIG` would not do: it
 /// fires when the spawning *thread* exits, reaches only the direct child (not what a script started
 /// in its group), and swift-subprocess's `posix_spawn` offers no hook to set it in the child.
-public enum ProcessReaper {
+package enum ProcessReaper {
     /// The hidden subcommand that makes `flow` the reaper.
-    public static let command = "reap-process-groups"
+    package static let command = "reap-process-groups"
 
     private struct State {
         /// The flow binary to start as the reaper; nil until `enable`, so that processes started
@@ -27,7 +27,7 @@ public enum ProcessReaper {
     private static let state = LockedBox(State())
 
     /// Lets the reaper start with the first command. `executable` is flow's own binary.
-    public static func enable(executable: String) {
+    package static func enable(executable: String) {
         state.withLock { $0.executable = executable }
     }
 
@@ -91,7 +91,7 @@ public enum ProcessReaper {
 
     /// The reaper's side: reads group ids until its input ends (flow is gone), then ends every
     /// group still listed — SIGTERM, then SIGKILL after `grace` — and exits.
-    public static func serve(grace: Duration = .seconds(2)) -> Never {
+    package static func serve(grace: Duration = .seconds(2)) -> Never {
         // Its own session: neither a terminal's interrupt nor a signal to flow's group reaches it.
         _ = setsid()
         for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT] { signal(signalNumber, SIG_IGN) }

@@ -1,22 +1,22 @@
 /// Why a parallel group failed: the children that failed, each with its error.
-public struct GroupFailure: Error, Sendable, CustomStringConvertible {
+package struct GroupFailure: Error, Sendable, CustomStringConvertible {
     /// The group's id.
-    public let group: String
+    package let group: String
     /// What the group needed.
-    public let policy: GroupPolicy
+    package let policy: GroupPolicy
     /// The children that failed (or, for `any`, did not succeed), in declaration order.
-    public let failures: [ChildFailure]
+    package let failures: [ChildFailure]
 
     /// One child's failure.
-    public struct ChildFailure: Sendable {
+    package struct ChildFailure: Sendable {
         /// The child's id.
-        public let id: String
+        package let id: String
         /// What it failed with.
-        public let error: any Error
+        package let error: any Error
     }
 
     /// A message naming every failed child.
-    public var description: String {
+    package var description: String {
         let list = failures.map { "'\($0.id)': \($0.error)" }.joined(separator: "; ")
         switch policy.mode {
         case .all:

@@ -49,9 +49,9 @@ package enum StepWork<Output: Sendable>: Sendable {
 }
 
 /// How a parallel group decides its outcome.
-public struct GroupPolicy: Sendable, Equatable {
+package struct GroupPolicy: Sendable, Equatable {
     /// `all` or `any`.
-    public enum Mode: String, Sendable {
+    package enum Mode: String, Sendable {
         /// Every child must succeed.
         case all
         /// One success (or `atLeast` successes) is enough; the rest are cancelled.
@@ -59,14 +59,14 @@ public struct GroupPolicy: Sendable, Equatable {
     }
 
     /// `all` or `any`.
-    public let mode: Mode
+    package let mode: Mode
     /// For `any`: how many successes are needed (default 1).
-    public let atLeast: Int
+    package let atLeast: Int
     /// For `all`: whether the first failure cancels the running children (default true).
-    public let failFast: Bool
+    package let failFast: Bool
 
     /// A group policy; `atLeast` applies to `any`, `failFast` to `all`.
-    public init(mode: Mode, atLeast: Int = 1, failFast: Bool = true) {
+    package init(mode: Mode, atLeast: Int = 1, failFast: Bool = true) {
         self.mode = mode
         self.atLeast = atLeast
         self.failFast = failFast
@@ -150,7 +150,7 @@ package struct StepStart<Output: Sendable>: Sendable {
 }
 
 /// Progress a running step reports.
-public enum StepProgress: Sendable, Equatable {
+package enum StepProgress: Sendable, Equatable {
     /// Attempt `n` (counted from 1) is starting; attempts after the first are retries.
     case attempt(Int)
     /// A line of text the step produced (a process's output), without its newline. A command's
@@ -177,18 +177,18 @@ public enum StepProgress: Sendable, Equatable {
     }
 
     /// A failed attempt and the wait before the next one.
-    public struct RetryWait: Sendable, Equatable {
+    package struct RetryWait: Sendable, Equatable {
         /// The attempt that failed, counted from 1.
-        public let attempt: Int
+        package let attempt: Int
         /// How long the step waits before the next attempt.
-        public let wait: Duration
+        package let wait: Duration
         /// Why the attempt failed, masked.
-        public let reason: String
+        package let reason: String
         /// Whether the server asked for the wait (`Retry-After`) rather than the backoff.
-        public let retryAfter: Bool
+        package let retryAfter: Bool
 
         /// A failed attempt and the wait that follows it.
-        public init(attempt: Int, wait: Duration, reason: String, retryAfter: Bool) {
+        package init(attempt: Int, wait: Duration, reason: String, retryAfter: Bool) {
             self.attempt = attempt
             self.wait = wait
             self.reason = reason
@@ -197,7 +197,7 @@ public enum StepProgress: Sendable, Equatable {
     }
 
     /// Which output stream a line came from.
-    public enum OutputStream: String, Sendable {
+    package enum OutputStream: String, Sendable {
         /// Standard output.
         case stdout
         /// Standard error.

@@ -4,7 +4,7 @@ import FlowTasks
 ///
 /// The scheduler's queue is the only writer; runners and renderers read. A mutex makes a record
 /// written on the queue visible, whole, to a reader on another thread.
-public final class RunRecords<Output: Sendable>: Sendable {
+package final class RunRecords<Output: Sendable>: Sendable {
     private struct Storage {
         var records: [String: StepRecord<Output>]
         /// Where the record of the plan's step n is in `records`, so the scheduler writes it in
@@ -19,7 +19,7 @@ public final class RunRecords<Output: Sendable>: Sendable {
     private let outer: RunRecords<Output>?
 
     /// Records for a run about to be scheduled (the scheduler adds every step).
-    public init(_ initial: [String: StepRecord<Output>] = [:]) {
+    package init(_ initial: [String: StepRecord<Output>] = [:]) {
         storage = LockedBox(Storage(records: initial))
         outer = nil
     }
@@ -31,12 +31,12 @@ public final class RunRecords<Output: Sendable>: Sendable {
     }
 
     /// The record of step `id` (this run's, else the outer run's), or nil for an unknown id.
-    public subscript(id: String) -> StepRecord<Output>? {
+    package subscript(id: String) -> StepRecord<Output>? {
         storage.withLock { $0.records[id] } ?? outer?[id]
     }
 
     /// Every record, by id.
-    public var all: [String: StepRecord<Output>] {
+    package var all: [String: StepRecord<Output>] {
         storage.withLock { $0.records }
     }
 

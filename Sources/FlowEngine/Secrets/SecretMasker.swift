@@ -11,9 +11,9 @@ import FlowTasks
 ///
 /// Copies share one set of values: `add(_:)` (a value a step read at run time and marked secret)
 /// reaches every copy at once — the terminal's, the reports', the journal's — from then on.
-public struct SecretMasker: Sendable {
+package struct SecretMasker: Sendable {
     /// What replaces a secret.
-    public static let mask = "***"
+    package static let mask = "***"
 
     /// Lines of multi-line values shorter than this are not masked on their own.
     static let minimumLineLength = 3
@@ -22,19 +22,19 @@ public struct SecretMasker: Sendable {
     private let shared: LockedBox<Compiled>
 
     /// A masker for `values`; empty values are ignored (they would match everywhere).
-    public init(values: some Sequence<String>) {
+    package init(values: some Sequence<String>) {
         shared = LockedBox(Compiled(values: Array(values)))
     }
 
     /// A masker that masks nothing (a new one each time, so that adding to it reaches no one else).
-    public static var none: SecretMasker { SecretMasker(values: [String]()) }
+    package static var none: SecretMasker { SecretMasker(values: [String]()) }
 
     /// Whether there is anything to mask.
-    public var isEmpty: Bool { compiled.isEmpty }
+    package var isEmpty: Bool { compiled.isEmpty }
 
     /// Masks `value` too, in this masker and every copy of it, from now on: a value read at run
     /// time (an output marked `secret`). Thread-safe; an empty or known value changes nothing.
-    public func add(_ value: String) {
+    package func add(_ value: String) {
         guard !value.isEmpty else { return }
         shared.withLock { compiled in
             guard !compiled.values.contains(value) else { return }
@@ -45,11 +45,11 @@ public struct SecretMasker: Sendable {
     private var compiled: Compiled { shared.withLock { $0 } }
 
     /// `text` with every secret replaced by `***`.
-    public func callAsFunction(_ text: String) -> String { compiled.masked(text) }
+    package func callAsFunction(_ text: String) -> String { compiled.masked(text) }
 
     /// The first `maxLength` characters of `text`, masked before it is cut so that a secret
     /// crossing the cut is not left half shown.
-    public func maskedPrefix(_ text: String, maxLength: Int) -> String {
+    package func maskedPrefix(_ text: String, maxLength: Int) -> String {
         compiled.maskedPrefix(text, maxLength: maxLength)
     }
 }

@@ -2,35 +2,35 @@ import Foundation
 
 /// The values `secrets.NAME` reads: `FLOW_SECRET_NAME` environment variables and the
 /// `KEY=VALUE` lines of a `--secrets` file (the file wins when both name a secret).
-public struct SecretStore: Sendable {
+package struct SecretStore: Sendable {
     /// The prefix of environment variables that hold secrets.
-    public static let environmentPrefix = "FLOW_SECRET_"
+    package static let environmentPrefix = "FLOW_SECRET_"
 
     /// Secret values by name.
-    public let values: [String: String]
+    package let values: [String: String]
 
     /// A masker for every value in the store, and for the values a run marks secret as it goes
     /// (`SecretMasker.add(_:)`): one for the store and all its copies, so the run, the terminal,
     /// the reports and the journal mask the same values.
-    public let masker: SecretMasker
+    package let masker: SecretMasker
 
     /// A store with the given values.
-    public init(values: [String: String]) {
+    package init(values: [String: String]) {
         self.values = values
         masker = SecretMasker(values: values.values)
     }
 
     /// A problem in a secrets file, with its line.
-    public struct FileError: Error, Sendable, CustomStringConvertible {
+    package struct FileError: Error, Sendable, CustomStringConvertible {
         /// The file's path.
-        public let path: String
+        package let path: String
         /// The 1-based line, or nil when the file could not be read.
-        public let line: Int?
+        package let line: Int?
         /// What is wrong.
-        public let message: String
+        package let message: String
 
         /// `path:line: error: message`.
-        public var description: String {
+        package var description: String {
             if let line { return "\(path):\(line): error: \(message)" }
             return "\(path): error: \(message)"
         }
@@ -41,7 +41,7 @@ public struct SecretStore: Sendable {
     /// The file is read the way `.env` files are (see `SecretsFileParser`). Errors name the line
     /// but never echo a value. An empty value counts as not set: GitHub Actions passes an
     /// undefined secret as an empty variable, and sending an empty token is never what was meant.
-    public static func load(environment: [String: String], file path: String?) throws(FileError) -> SecretStore {
+    package static func load(environment: [String: String], file path: String?) throws(FileError) -> SecretStore {
         var values: [String: String] = [:]
         for (name, value) in environment where name.hasPrefix(environmentPrefix) {
             let key = String(name.dropFirst(environmentPrefix.count))
@@ -67,10 +67,10 @@ public struct SecretStore: Sendable {
 
     /// Values shorter than this are masked all the same, but flow warns about them: masking a
     /// one-letter secret hides that letter everywhere in the output.
-    public static let shortValueLength = 4
+    package static let shortValueLength = 4
 
     /// The names of the secrets whose values are set but shorter than `shortValueLength`, sorted.
-    public var namesOfShortValues: [String] {
+    package var namesOfShortValues: [String] {
         values.filter { !$0.value.isEmpty && $0.value.count < Self.shortValueLength }.keys.sorted()
     }
 }

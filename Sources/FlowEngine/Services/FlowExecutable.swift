@@ -2,10 +2,10 @@ import Foundation
 
 /// The path of the running flow binary, for `${{ flow.executable }}`: a workflow can start
 /// `flow sandbox` without knowing where flow is installed.
-public enum FlowExecutable {
+package enum FlowExecutable {
     /// The absolute path of the running binary: `/proc/self/exe` resolved, else `argv[0]` resolved
     /// against the current directory or `PATH`.
-    public static let path: String = {
+    package static let path: String = {
         if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
             target.hasPrefix("/")
         {

@@ -2,20 +2,20 @@ import FlowDSL
 import Foundation
 
 /// Where a service listens: the free loopback port flow chose for it before the run.
-public struct ServiceEndpoint: Sendable, Hashable {
+package struct ServiceEndpoint: Sendable, Hashable {
     /// The service's name.
-    public let name: String
+    package let name: String
     /// The port on 127.0.0.1, read as `services.<name>.port`.
-    public let port: Int
+    package let port: Int
 
     /// `http://127.0.0.1:<port>` (or the URL of a service that runs elsewhere), read as
     /// `services.<name>.url`.
-    public let url: String
+    package let url: String
     /// Whether the service runs elsewhere and flow does not start it (see `init(name:port:url:)`).
-    public let isExternal: Bool
+    package let isExternal: Bool
 
     /// An endpoint.
-    public init(name: String, port: Int) {
+    package init(name: String, port: Int) {
         self.name = name
         self.port = port
         url = "http://127.0.0.1:\(port)"
@@ -24,7 +24,7 @@ public struct ServiceEndpoint: Sendable, Hashable {
 
     /// The endpoint of a service already running at `url` (`flow run --service NAME=URL`, as an
     /// exported Argo workflow's tasks reach its service tasks): flow does not start it.
-    public init(name: String, port: Int, url: String) {
+    package init(name: String, port: Int, url: String) {
         self.name = name
         self.port = port
         self.url = url
@@ -40,7 +40,7 @@ public struct ServiceEndpoint: Sendable, Hashable {
     /// (at random, each checked by binding it), which only an explicit bind to that very port can
     /// take; where there is no room below the range, it lets the kernel choose (port 0). Every
     /// socket stays open until all are chosen, so two services never get the same port.
-    public static func allocate(for services: [Service]) throws(ServicePortError) -> [String: ServiceEndpoint] {
+    package static func allocate(for services: [Service]) throws(ServicePortError) -> [String: ServiceEndpoint] {
         var sockets: [Int32] = []
         defer { for socket in sockets { close(socket) } }
         var endpoints: [String: ServiceEndpoint] = [:]
@@ -115,10 +115,10 @@ public struct ServiceEndpoint: Sendable, Hashable {
 }
 
 /// No free loopback port could be found for a service.
-public struct ServicePortError: Error, Sendable, CustomStringConvertible {
+package struct ServicePortError: Error, Sendable, CustomStringConvertible {
     /// What the system said.
-    public let reason: String
+    package let reason: String
 
     /// A message for the user.
-    public var description: String { "cannot find a free port on 127.0.0.1 for the services: \(reason)" }
+    package var description: String { "cannot find a free port on 127.0.0.1 for the services: \(reason)" }
 }

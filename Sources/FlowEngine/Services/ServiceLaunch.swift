@@ -3,14 +3,14 @@ import FlowDSL
 import Foundation
 
 /// How a started service is judged ready, with its expressions evaluated.
-public enum ReadinessCheck: Sendable, Hashable, CustomStringConvertible {
+package enum ReadinessCheck: Sendable, Hashable, CustomStringConvertible {
     /// A GET to the URL answers 2xx.
     case http(String)
     /// 127.0.0.1:port accepts a TCP connection.
     case port(Int)
 
     /// `GET http://… answers 2xx` or `port N accepts connections`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .http(let url): return "GET \(url) answers 2xx"
         case .port(let port): return "127.0.0.1:\(port) accepts connections"
@@ -18,7 +18,7 @@ public enum ReadinessCheck: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What is polled: the URL, or `127.0.0.1:PORT`.
-    public var target: String {
+    package var target: String {
         switch self {
         case .http(let url): return url
         case .port(let port): return "127.0.0.1:\(port)"

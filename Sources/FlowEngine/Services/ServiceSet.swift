@@ -11,7 +11,7 @@ import Foundation
 /// `RunOptions.services` (which evaluates every expression, so mistakes are setup errors), `start`,
 /// give the run the ports the services ended on (`endpoints`: a service whose port was taken was
 /// started again on another), run the steps, and `stop` whatever happened.
-public final class ServiceSet: Sendable {
+package final class ServiceSet: Sendable {
     private let workflow: Workflow
     private let masker: SecretMasker
     private let queue = DispatchQueue(label: "flow.services")
@@ -28,7 +28,7 @@ public final class ServiceSet: Sendable {
     /// Evaluates every service's command, environment and readiness check with `options` (its
     /// `services` endpoints included). Fails, naming each place, when an expression cannot be
     /// evaluated or a service has no endpoint.
-    public init(workflow: Workflow, options: RunOptions) throws(RunSetupError) {
+    package init(workflow: Workflow, options: RunOptions) throws(RunSetupError) {
         self.workflow = workflow
         let launches = try ServiceLaunch.prepare(workflow: workflow, options: options)
         state = LockedBox((options, launches, Set(options.services.values.map(\.port))))
@@ -36,10 +36,10 @@ public final class ServiceSet: Sendable {
     }
 
     /// Whether there is nothing to start.
-    public var isEmpty: Bool { state.withLock { $0.launches.isEmpty } }
+    package var isEmpty: Bool { state.withLock { $0.launches.isEmpty } }
 
     /// Every service's endpoint as it stands: after `start`, the ports the services listen on.
-    public var endpoints: [String: ServiceEndpoint] { state.withLock { $0.options.services } }
+    package var endpoints: [String: ServiceEndpoint] { state.withLock { $0.options.services } }
 
     /// Starts every service and succeeds, in declaration order, once all are ready. A service
     /// whose port flow picked and that could not bind it (it said "address already in use", or
@@ -47,7 +47,7 @@ public final class ServiceSet: Sendable {
     /// ports, and `onMove` is told each time. Fails with a `ServiceError` as soon as one exits,
     /// cannot start, or is not ready within its timeout (the others are then no longer waited
     /// for; call `stop` to end them). Cancelling stops the waiting, not the processes.
-    public func start(
+    package func start(
         client: HTTPClient, onMove: @escaping @Sendable (ServiceMove) -> Void = { _ in }
     ) -> Future<[ServiceReady]> {
         // Before anything starts: a check that passes already would pass against someone else.
@@ -137,7 +137,7 @@ public final class ServiceSet: Sendable {
     }
 
     /// Stops every started service and completes once all have exited.
-    public func stop() -> Future<Void> {
+    package func stop() -> Future<Void> {
         let started = processes.withLock { $0 }
         return Future.all(started.map { $0.stop(on: queue) }, on: queue).map { _ in () }
     }
@@ -219,35 +219,35 @@ public final class ServiceSet: Sendable {
 }
 
 /// A service that passed its readiness check.
-public struct ServiceReady: Sendable {
+package struct ServiceReady: Sendable {
     /// The service's name.
-    public let name: String
+    package let name: String
     /// `http://127.0.0.1:<port>`.
-    public let url: String
+    package let url: String
     /// Its port.
-    public let port: Int
+    package let port: Int
     /// The check that passed.
-    public let check: ReadinessCheck
+    package let check: ReadinessCheck
     /// Its process id (also its process group id).
-    public let pid: pid_t
+    package let pid: pid_t
     /// How long it took from the start to ready.
-    public let duration: Duration
+    package let duration: Duration
 }
 
 /// A service started again on another port because its port was taken.
-public struct ServiceMove: Sendable {
+package struct ServiceMove: Sendable {
     /// The service's name.
-    public let name: String
+    package let name: String
     /// The port it could not bind.
-    public let from: Int
+    package let from: Int
     /// The port it is started on now.
-    public let to: Int
+    package let to: Int
     /// The attempt that failed (1 for the first start).
-    public let attempt: Int
+    package let attempt: Int
     /// How many ports are tried at most.
-    public let attempts = ServiceSet.attempts
+    package let attempts = ServiceSet.attempts
     /// Why the port counts as taken.
-    public let reason: String
+    package let reason: String
 
     init(_ launch: ServiceLaunch, to next: ServiceLaunch, attempt: Int, reason: String) {
         name = launch.service.name
@@ -259,15 +259,15 @@ public struct ServiceMove: Sendable {
 }
 
 /// A service that exited early, could not start, or was not ready in time.
-public struct ServiceError: Error, Sendable, CustomStringConvertible {
+package struct ServiceError: Error, Sendable, CustomStringConvertible {
     /// The service's name.
-    public let service: String
+    package let service: String
     /// Where the service is declared.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// What happened: "exited with code 3 before it was ready", "was not ready after 30s (…)".
-    public let reason: String
+    package let reason: String
     /// The last lines the service printed, secrets masked.
-    public let lastLines: [String]
+    package let lastLines: [String]
     /// Whether to say "it printed nothing" when there are no lines (not for a service that never
     /// started).
     var printedNothing = true
@@ -303,7 +303,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     }
 
     /// `service 'x' exited with code 3 before it was ready`, then its last lines.
-    public var description: String {
+    package var description: String {
         var text = "service '\(service)' \(reason)"
         if lastLines.isEmpty {
             if printedNothing { text += "; it printed nothing" }

@@ -22,6 +22,11 @@ public final class FlowRun: Sendable {
     private let task: Task<FlowOutcome, Never>
 
     init(_ workflow: FlowWorkflow, options: FlowRunOptions) throws(FlowError) {
+        // A `call` of a handler the app did not register stops the run before anything is sent.
+        let calls = workflow.checked.checkingHostSteps(registered: options.hostSteps.names)
+        guard !calls.hasErrors else {
+            throw FlowError(calls.diagnostics.filter { $0.severity == .error }.map(FlowDiagnostic.init))
+        }
         let inputs = try workflow.checkedInputs(options.inputs)
         let secrets = try options.secrets.store()
         if let concurrency = options.concurrency, concurrency < 1 {
@@ -38,6 +43,7 @@ public final class FlowRun: Sendable {
         settings.reports = reports
         settings.sourceLines = workflow.checked.sourceLines
         settings.calledFiles = workflow.checked.calledFiles
+        settings.hostSteps = options.hostSteps.registry
         if case .folder(let folder) = options.journal { settings.journal = JournalSettings(stateDirectory: folder) }
         let session = RunSession(settings)
         let buffer = FlowEventBuffer(limit: options.eventBufferLimit)

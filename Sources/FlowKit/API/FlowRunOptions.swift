@@ -24,6 +24,8 @@ public struct FlowRunOptions: Sendable {
     /// How many output lines and nested steps' events wait for a slow consumer of `FlowRun.events`
     /// before they are dropped (see `FlowEvents`).
     public var eventBufferLimit = 1024
+    /// The handlers of the workflow's `call` steps (see `FlowHostSteps`).
+    public var hostSteps = FlowHostSteps()
 
     /// The default options.
     public init() {}

@@ -42,6 +42,8 @@ package struct RunSettings: Sendable {
     /// The flow binary that reaps the run's processes if this process dies (`ProcessReaper`); nil
     /// for none (an app whose executable is not flow).
     package var reaper: String?
+    /// The handlers of the workflow's `call` steps; none for the command line.
+    package var hostSteps = HostStepRegistry()
 
     /// Settings for a run of `workflow` with `secrets`.
     package init(workflow: Workflow, secrets: SecretStore) {
@@ -212,6 +214,7 @@ package final class RunSession: Sendable {
         var options = RunOptions(
             inputs: settings.inputs, secrets: settings.secrets, concurrency: settings.concurrency, services: endpoints)
         options.processGroups = processGroups
+        options.hostSteps = settings.hostSteps
         options.prior = only?.prior ?? [:]
         options.onlySteps = only?.own
         options.forEachSelection = only?.selection

@@ -6,16 +6,16 @@ import FlowDigest
 /// A 64 KiB table (`j ^ j >> 8`) read from a different starting point in each 64 KiB segment
 /// (offset `i` reads entry `(i + i >> 16) mod 65536`), so any range is at most a few copies of
 /// table slices: fast even in a debug build, and no two segments alike.
-public enum DownloadContent {
+package enum DownloadContent {
     private static let table: [UInt8] = (0..<65536).map { UInt8(truncatingIfNeeded: $0 ^ ($0 >> 8)) }
 
     /// The byte at `offset`.
-    public static func byte(at offset: Int) -> UInt8 {
+    package static func byte(at offset: Int) -> UInt8 {
         table[(offset + (offset >> 16)) & 0xFFFF]
     }
 
     /// Hands the bytes of `range` to `body` in contiguous pieces, in order.
-    public static func forEachPiece(of range: Range<Int>, _ body: (ArraySlice<UInt8>) throws -> Void) rethrows {
+    package static func forEachPiece(of range: Range<Int>, _ body: (ArraySlice<UInt8>) throws -> Void) rethrows {
         var offset = range.lowerBound
         while offset < range.upperBound {
             let segmentEnd = (offset | 0xFFFF) + 1
@@ -28,7 +28,7 @@ public enum DownloadContent {
     }
 
     /// The bytes in `range`.
-    public static func bytes(_ range: Range<Int>) -> [UInt8] {
+    package static func bytes(_ range: Range<Int>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(range.count)
         forEachPiece(of: range) { out.append(contentsOf: $0) }
@@ -36,7 +36,7 @@ public enum DownloadContent {
     }
 
     /// The sha256 (lower-case hex) of the first `count` bytes, as a finished download must have.
-    public static func sha256(count: Int) -> String {
+    package static func sha256(count: Int) -> String {
         var hasher = SHA256()
         forEachPiece(of: 0..<count) { piece in piece.withUnsafeBytes { hasher.update(bufferPointer: $0) } }
         return hasher.finalize().map { byte in

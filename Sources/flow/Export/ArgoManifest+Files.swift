@@ -1,5 +1,4 @@
-import FlowDSL
-import FlowDigest
+import FlowKit
 import Foundation
 
 /// One file of the workflow's ConfigMap: its key, its path under `/flow` and on this machine.

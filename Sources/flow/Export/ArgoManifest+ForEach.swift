@@ -1,4 +1,4 @@
-import FlowDSL
+import FlowKit
 
 extension ArgoManifest {
     /// Whether a fanned-out step gets a DAG template of its own: when its `fail-fast` (the

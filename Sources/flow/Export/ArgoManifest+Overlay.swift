@@ -1,4 +1,4 @@
-import FlowDSL
+import FlowKit
 import Foundation
 
 /// What an Argo user sets that the workflow file does not say (`flow export argo --overlay

@@ -1,4 +1,4 @@
-import FlowDSL
+import FlowKit
 
 extension ArgoManifest {
     /// The entry DAG's `parallelism`: the workflow's `concurrency` plus one slot per service.

@@ -1,4 +1,4 @@
-import FlowDSL
+import FlowKit
 
 extension ArgoManifest {
     /// The folder every step pod writes its records to and reads its needs' from: an `emptyDir`

@@ -1,4 +1,4 @@
-import FlowDSL
+import FlowKit
 
 extension ArgoManifest {
     /// A step's `retry` as an Argo `retryStrategy`, for the pods Argo loses (`retryPolicy:

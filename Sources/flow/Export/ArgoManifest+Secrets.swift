@@ -1,4 +1,4 @@
-import FlowDSL
+import FlowKit
 
 extension ArgoManifest {
     /// The secrets step `step`'s pod is given: those it (with its children and the files its

@@ -1,4 +1,4 @@
-import FlowDSL
+import FlowKit
 import Foundation
 
 /// A service of the workflow as an Argo daemon task (see `ArgoManifest.services`).

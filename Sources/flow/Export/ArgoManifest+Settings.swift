@@ -1,4 +1,3 @@
-import FlowDSL
 import FlowKit
 
 extension ArgoManifest {

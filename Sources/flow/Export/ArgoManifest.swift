@@ -1,4 +1,3 @@
-import FlowDSL
 import FlowKit
 import Foundation
 

@@ -1,5 +1,4 @@
-import FlowDSL
-import FlowDigest
+import FlowKit
 
 /// The Argo names of a workflow's steps and services, unique and valid as Argo requires.
 ///

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FlowDSL
 import FlowKit
 
 /// `flow export`: a workflow in another engine's format.

@@ -1,6 +1,4 @@
-import FlowDSL
-import FlowEngine
-import FlowTasks
+import FlowKit
 
 /// What one event of a run says, before it is printed as a plain line or a JSON object.
 struct EventFields {

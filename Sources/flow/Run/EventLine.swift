@@ -1,5 +1,4 @@
-import FlowDSL
-import FlowTasks
+import FlowKit
 import Foundation
 
 /// One line of the event log, built as UTF-8 bytes: a run of 10,000 steps prints 20,000 lines, and

@@ -1,7 +1,5 @@
 import Dispatch
-import FlowDSL
-import FlowEngine
-import FlowTasks
+import FlowKit
 import Foundation
 
 /// Prints a run's events as they happen: one plain line per event with a timestamp (CI logs,

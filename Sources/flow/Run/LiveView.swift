@@ -1,7 +1,5 @@
 import Dispatch
-import FlowDSL
-import FlowEngine
-import FlowTasks
+import FlowKit
 import Foundation
 
 /// The terminal view of a run: each finished step is printed once, permanently, and below them a

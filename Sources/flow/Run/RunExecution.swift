@@ -1,7 +1,5 @@
 import Dispatch
-import FlowEngine
 import FlowKit
-import FlowTasks
 import Foundation
 
 /// Runs a checked workflow for `flow run` through FlowKit's `RunSession`, which owns the run:

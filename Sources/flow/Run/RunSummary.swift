@@ -1,5 +1,4 @@
-import FlowDSL
-import FlowEngine
+import FlowKit
 import Foundation
 
 /// The end of a run's output: counts by state, total time, and each failed step with its error and

@@ -1,7 +1,5 @@
 import Dispatch
-import FlowDSL
-import FlowEngine
-import FlowTasks
+import FlowKit
 import Foundation
 
 /// Standard output, written whole lines at a time.

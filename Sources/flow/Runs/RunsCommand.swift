@@ -1,5 +1,5 @@
 import ArgumentParser
-import FlowJournal
+import FlowKit
 import Foundation
 
 /// `flow runs`: what the journal remembers of earlier runs.

@@ -1,4 +1,4 @@
-import FlowJournal
+import FlowKit
 import Foundation
 
 /// The `--format json` forms of `flow runs` and `flow runs show` (schemas/runs.schema.json): one

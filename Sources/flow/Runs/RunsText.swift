@@ -1,5 +1,4 @@
-import FlowEngine
-import FlowJournal
+import FlowKit
 import Foundation
 
 /// The plain-text forms of `flow runs` (a table) and `flow runs show` (a run, then its steps).

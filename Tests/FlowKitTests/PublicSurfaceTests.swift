@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// FlowKit is the one public API: the command line uses nothing else of the engine directly, and
+/// the engine's modules declare nothing `public`.
+@Suite struct PublicSurfaceTests {
+    /// The repository's root, from this file's place in it.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    /// Every Swift file under `folder` (relative to the root), with its text.
+    static func swiftFiles(under folder: String) throws -> [(path: String, text: String)] {
+        let base = root + "/" + folder
+        let enumerator = try #require(FileManager.default.enumerator(atPath: base))
+        var files: [(String, String)] = []
+        while let name = enumerator.nextObject() as? String {
+            guard name.hasSuffix(".swift") else { continue }
+            files.append((folder + "/" + name, try String(contentsOfFile: base + "/" + name, encoding: .utf8)))
+        }
+        return files
+    }
+
+    @Test func theCommandLineImportsFlowKitAndNothingOfTheEngine() throws {
+        let engine: Set<String> = ["FlowDSL", "FlowEngine", "FlowJournal", "FlowHTTP", "FlowTasks", "FlowDigest"]
+        let files = try Self.swiftFiles(under: "Sources/flow")
+        #expect(files.count > 20)
+        var offending: [String] = []
+        for (path, text) in files {
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                guard let index = words.firstIndex(of: "import"), index + 1 < words.count else { continue }
+                // `import X`, `@testable import X`, `internal import X`, `import struct X.Y`.
+                let accessLevels: Set<String> = ["internal", "public", "package"]
+                guard words[..<index].allSatisfy({ $0.hasPrefix("@") || accessLevels.contains(String($0)) }) else {
+                    continue
+                }
+                let kinds: Set<String> = ["struct", "class", "enum", "func", "var", "protocol", "typealias"]
+                let named = words[(index + 1)...].map(String.init).filter { !kinds.contains($0) }
+                if let module = named.first?.split(separator: ".").first, engine.contains(String(module)) {
+                    offending.append("\(path): \(line)")
+                }
+            }
+        }
+        #expect(offending.isEmpty, "Sources/flow must import FlowKit only:\n\(offending.joined(separator: "\n"))")
+    }
+
+    @Test func theEngineModulesDeclareNothingPublic() throws {
+        var offending: [String] = []
+        let modifiers = #/^\s*(@\w+(\([^)]*\))?\s+|(nonisolated|final|static|class|override)\s+)*public\b/#
+        for module in ["FlowTasks", "FlowDSL", "FlowHTTP", "FlowDigest", "FlowEngine", "FlowJournal", "FlowSandbox"] {
+            for (path, text) in try Self.swiftFiles(under: "Sources/" + module) {
+                for line in text.split(separator: "\n") where line.firstMatch(of: modifiers) != nil {
+                    offending.append("\(path): \(line)")
+                }
+            }
+        }
+        #expect(offending.isEmpty, "only FlowKit declares public API:\n\(offending.prefix(20).joined(separator: "\n"))")
+    }
+}
