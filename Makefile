@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 
-.PHONY: deps build test test-unit test-tsan lint demo bench clean
+.PHONY: deps build test test-unit test-tsan lint demo bench clean docs
 
 deps:
 	@scripts/install-deps.sh
@@ -53,8 +53,15 @@ test: deps
 	if [ $$status != 0 ]; then grep -B2 -A60 -m3 -E 'WARNING: ThreadSanitizer|✘' .build-tsan-test.log \
 		| head -150; fi; exit $$status
 	@date +'make test: %T lint'
-	$(SWIFT) format lint --strict -r Sources Tests bench
+	$(SWIFT) format lint --strict -r Sources Tests bench Examples
 	@date +'make test: %T all checks passed'
+
+# FlowKit's documentation (Sources/FlowKit/FlowKit.docc and the `///` comments), as a static site
+# in .build/docs/FlowKit; not part of `make test`. Open index.html through a web server
+# (`python3 -m http.server -d .build/docs/FlowKit`), or `swift package preview-documentation --target FlowKit`.
+docs: deps
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target FlowKit \
+		--output-path .build/docs/FlowKit --transform-for-static-hosting --warnings-as-errors
 
 # The demo: flow (release) runs workflows/demo.yaml, which starts `flow sandbox` itself. The
 # sandbox's demo login is demo / s3cret; the password is passed as a secret, so output masks it.

@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
         // The run journal (FlowJournal): SQLite in WAL mode through GRDB; Linux builds it against libsqlite3-dev.
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // `make docs`: FlowKit's DocC catalog. A command plugin, built only when `make docs` runs it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         .target(

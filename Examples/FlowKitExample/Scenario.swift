@@ -28,13 +28,17 @@ enum Scenario {
             http: { url: /api/reports, headers: { Authorization: "${{ steps.login.outputs.auth }}" } }
             outputs: { all: "${{ result.json }}" }
 
-          # ... joined: the import waits for both.
-          import:
+          # ... joined: the app's own Swift code (a host step) processes both before the import.
+          prepare:
             needs: [users, reports]
+            call: prepare-import
+            with: { users: "${{ steps.users.outputs.all }}", reports: "${{ steps.reports.outputs.all }}" }
+          import:
+            needs: prepare
             http:
               method: POST
               url: /import
-              json: { users: "${{ steps.users.outputs.all }}", reports: "${{ steps.reports.outputs.all }}" }
+              json: { users: "${{ steps.prepare.outputs.users }}", reports: "${{ steps.prepare.outputs.reports }}" }
             expect: { status: 202 }
 
           # A file uploaded in 100 KiB chunks (tus); the app draws the progress bar from the events.

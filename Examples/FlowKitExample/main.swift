@@ -29,6 +29,14 @@ do {
 var options = FlowRunOptions()
 options.inputs = ["api": api, "file": file]
 options.secrets = .values(["PASSWORD": "s3cret"])
+// The host step: users are imported before the reports that point at them, in the app's own code.
+options.hostSteps.register("prepare-import") { call in
+    guard case .array(let users)? = call.inputs["users"], case .array(let reports)? = call.inputs["reports"] else {
+        throw ExampleError(message: "prepare-import needs the users and the reports")
+    }
+    print("prepare-import: \(users.count) users, \(reports.count) reports")
+    return ["users": .array(users), "reports": .array(reports), "count": .number(Double(users.count))]
+}
 let run = try workflow.start(options)
 
 var bar = ProgressBar()
@@ -51,3 +59,9 @@ for await event in run.events {
 let outcome = await run.outcome
 print("run \(outcome.state.rawValue)")
 exit(outcome.state == .succeeded ? 0 : 1)
+
+/// Why the example's host step refused its inputs.
+struct ExampleError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

@@ -41,11 +41,13 @@ import Testing
             ["--api", sandbox.baseURL], shell: #"exec "${0%/*}/FlowKitExample" "$@""#)
         #expect(outcome.exitCode == 0, "\(outcome.stdout)\n\(outcome.stderr)")
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
-        for step in ["login", "users", "reports", "import", "upload", "notify", "mirror"] {
+        for step in ["login", "users", "reports", "prepare", "import", "upload", "notify", "mirror"] {
             #expect(lines.contains("\(step): succeeded"), "\(outcome.stdout)")
         }
         #expect(lines.contains("upload [##########] 100% 350 KiB of 350 KiB"), "\(outcome.stdout)")
         #expect(lines.contains("mirror won: us"))
+        // The host step ran between the joined requests and the import, with their results.
+        #expect(lines.contains { $0.hasPrefix("prepare-import: ") && $0.hasSuffix(" reports") }, "\(outcome.stdout)")
         #expect(lines.last == "run succeeded")
         // Four chunks of at most 100 KiB reached the server, after the joined requests.
         let events = sandbox.events()
