@@ -40,9 +40,15 @@ extension WorkflowRun {
             let finished = record?.finishedAt.map(\.seconds)
             let masked: (Value) -> Value = { $0.mappingStrings { masker($0) } }
             let outputs = (record?.produced?.outputs ?? [:]).mapValues(masked)
+            // An item's id is its step's id and `[index]` appended: no interpolation buffer made
+            // and shrunk for each of a 100,000-item step's ids (most fit in a small string).
+            let idPrefix = qualified.id + "["
             let items = record?.items?.enumerated().map { index, item in
-                ItemReport(
-                    id: "\(qualified.id)[\(index)]", item: masked(item.item), state: item.state,
+                var id = idPrefix
+                id += String(index)
+                id += "]"
+                return ItemReport(
+                    id: id, item: masked(item.item), state: item.state,
                     // Most items have no outputs: no mapping (and no new dictionary) for them.
                     outputs: item.outputs.isEmpty ? [:] : item.outputs.mapValues(masked), error: item.error)
             }
