@@ -97,6 +97,24 @@ import Testing
         try await peer.expectObject(test.bucket, test.key, equals: test.file)
     }
 
+    /// Parts are streamed from the file, never held: 4 parts of 16 MiB in flight stay below the
+    /// 64 MiB they would add in memory to flow's own 40 (peak resident memory, VmHWM, read while
+    /// flow runs).
+    @Test(.timeLimit(.minutes(2))) func fourPartsOf16MiBInFlightPeakUnder64MiB() async throws {
+        let peer = try S3Peer.required()
+        let test = try Case(
+            "memory", size: 128 * 1024 * 1024, endpoint: peer.endpoint, keys: "chunk-size: 16MiB\nchunks-in-flight: 4")
+        defer { test.remove() }
+        try await peer.createBucket(test.bucket)
+        let child = try FlowChild(
+            ["run", test.workflow.path, "--state-dir", test.state], environment: peer.environment)
+        var peak = 0
+        let status = await child.exitCode(within: .seconds(90)) { peak = max(peak, child.peakMemory ?? 0) }
+        #expect(status == 0, "\(child.output)\(child.errors)")
+        #expect(peak > 0 && peak <= 64 << 20, "peak \(peak >> 20) MiB")
+        try await peer.expectObject(test.bucket, test.key, equals: test.file)
+    }
+
     @Test func aPartSizeS3RefusesIsAnErrorBeforeAnythingRuns() async throws {
         let test = try Case("small", size: 10, endpoint: "http://127.0.0.1:9", keys: "chunk-size: 1MiB")
         defer { test.remove() }

@@ -18,7 +18,8 @@ extension UploadStepRunner {
         }
         let session = S3MultipartSession(
             target: s3Target, client: client, rules: UploadRetryRules(step.retry ?? defaults.retry), masker: masker,
-            cleanups: cleanups, queue: queue, report: start.report, adopted: adopted, recordSession: record)
+            cleanups: cleanups, queue: queue, report: start.report, adopted: adopted, recordSession: record,
+            recordDurably: durability.durableRecord(step: step.id, locals: start.locals, target: target))
         return session.start().map(on: queue) { outcome in try checked(outcome, upload, start: start) }
     }
 

@@ -32,6 +32,8 @@ final class S3MultipartSession: @unchecked Sendable {
     /// Records the upload (URL with `uploadId`) and the bytes of confirmed parts in the journal;
     /// nil without a journal, in which case a cancelled upload is aborted.
     private let recordSession: (@Sendable (String, Int64) -> Void)?
+    /// Records the upload's id and completes once it is on disk, before any part is sent.
+    private let recordDurably: (@Sendable (String, Int64) -> Future<Void>)?
 
     /// The upload id once created or adopted (read by the cancel handler).
     private let uploadIDBox = LockedBox<String?>(nil)
@@ -72,8 +74,10 @@ final class S3MultipartSession: @unchecked Sendable {
     init(
         target: S3UploadTarget, client: HTTPClient, rules: UploadRetryRules, masker: SecretMasker,
         cleanups: CleanupTracker, queue: DispatchQueue, report: @escaping @Sendable (StepProgress) -> Void,
-        adopted: TransferSession?, recordSession: (@Sendable (String, Int64) -> Void)?
+        adopted: TransferSession?, recordSession: (@Sendable (String, Int64) -> Void)?,
+        recordDurably: (@Sendable (String, Int64) -> Future<Void>)? = nil
     ) {
+        self.recordDurably = recordDurably
         self.target = target
         self.client = client
         self.queue = DispatchQueue(label: "flow.upload.s3", target: queue)
@@ -207,8 +211,18 @@ final class S3MultipartSession: @unchecked Sendable {
                                 + UnexpectedStatus.got(response, masker: masker)))
                 }
                 uploadIDBox.withLock { $0 = id }
-                record(id)
-                pump()
+                guard let recordDurably else {
+                    record(id)
+                    return pump()
+                }
+                // On disk before the first part goes: a kill from here on leaves an upload that
+                // `--resume` finds, so no part the server holds is ever sent again.
+                recordDurably(HTTPRequest.url(url, query: [("uploadId", id)]), 0).whenComplete(on: queue) {
+                    [self] result in
+                    guard !finished else { return }
+                    if case .failure(let error) = result { return fail(error) }
+                    pump()
+                }
             case .success(let response):
                 retry(statusError(response, what)) { self.create() }
             case .failure(let error):
