@@ -60,6 +60,8 @@ test: deps
 # in .build/docs/FlowKit; not part of `make test`. Open index.html through a web server
 # (`python3 -m http.server -d .build/docs/FlowKit`), or `swift package preview-documentation --target FlowKit`.
 docs: deps
+	@# The plugin moves its archive into the output folder, whose parent must exist.
+	mkdir -p .build/docs
 	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target FlowKit \
 		--output-path .build/docs/FlowKit --transform-for-static-hosting --warnings-as-errors
 
