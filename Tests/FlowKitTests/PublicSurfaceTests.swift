@@ -21,7 +21,9 @@ import Testing
     }
 
     @Test func theCommandLineImportsFlowKitAndNothingOfTheEngine() throws {
-        let engine: Set<String> = ["FlowDSL", "FlowEngine", "FlowJournal", "FlowHTTP", "FlowTasks", "FlowDigest", "FlowAWS"]
+        let engine: Set<String> = [
+            "FlowDSL", "FlowEngine", "FlowJournal", "FlowHTTP", "FlowTasks", "FlowDigest", "FlowAWS",
+        ]
         let files = try Self.swiftFiles(under: "Sources/flow")
         #expect(files.count > 20)
         var offending: [String] = []
@@ -47,7 +49,9 @@ import Testing
     @Test func theEngineModulesDeclareNothingPublic() throws {
         var offending: [String] = []
         let modifiers = #/^\s*(@\w+(\([^)]*\))?\s+|(nonisolated|final|static|class|override)\s+)*public\b/#
-        for module in ["FlowTasks", "FlowDSL", "FlowHTTP", "FlowDigest", "FlowEngine", "FlowJournal", "FlowSandbox", "FlowAWS"] {
+        for module in [
+            "FlowTasks", "FlowDSL", "FlowHTTP", "FlowDigest", "FlowEngine", "FlowJournal", "FlowSandbox", "FlowAWS",
+        ] {
             for (path, text) in try Self.swiftFiles(under: "Sources/" + module) {
                 for line in text.split(separator: "\n") where line.firstMatch(of: modifiers) != nil {
                     offending.append("\(path): \(line)")
