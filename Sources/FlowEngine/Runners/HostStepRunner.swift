@@ -33,21 +33,10 @@ struct HostStepRunner: Sendable {
         }
         let index: Int? =
             if case .number(let number, _)? = start.locals[ForEach.indexName] { Int(number) } else { nil }
-        let policy = RetryPolicy(step.retry ?? defaultRetry) { ($0 as? StepError)?.retryable ?? false }
-        let masker = masker
-        return FlowTasks.retry(
-            policy: policy, on: queue,
-            onRetry: { failed in
-                start.report(
-                    .retryWait(
-                        StepProgress.RetryWait(
-                            attempt: failed.attempt, wait: failed.nextDelay,
-                            reason: masker(String(describing: failed.error)), retryAfter: false)))
-            }
-        ) { attempt in
-            start.report(.attempt(attempt))
+        return StepRetry.run(step.retry, defaultRetry: defaultRetry, start: start, masker: masker, on: queue) {
+            [self] attempt in
             let request = HostStepCall(name: call.name, step: start.id, inputs: inputs, attempt: attempt, index: index)
-            return once(handler, request, at: call.location).map { ($0, attempt) }
+            return once(handler, request, at: call.location)
         }
     }
 

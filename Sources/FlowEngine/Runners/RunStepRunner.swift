@@ -28,20 +28,8 @@ struct RunStepRunner: Sendable {
         } catch {
             return Future.failed(error, on: queue)
         }
-        let policy = RetryPolicy(step.retry ?? defaultRetry) { ($0 as? StepError)?.retryable ?? false }
-        let masker = masker
-        return FlowTasks.retry(
-            policy: policy, on: queue,
-            onRetry: { failed in
-                start.report(
-                    .retryWait(
-                        StepProgress.RetryWait(
-                            attempt: failed.attempt, wait: failed.nextDelay,
-                            reason: masker(String(describing: failed.error)), retryAfter: false)))
-            }
-        ) { attempt in
-            start.report(.attempt(attempt))
-            return once(spec, command: command, start: start).map { ($0, attempt) }
+        return StepRetry.run(step.retry, defaultRetry: defaultRetry, start: start, masker: masker, on: queue) {
+            [self] _ in once(spec, command: command, start: start)
         }
     }
 
