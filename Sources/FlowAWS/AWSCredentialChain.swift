@@ -27,6 +27,16 @@ package struct AWSCredentialChain: Sendable {
 
     /// The credentials for `profile` (the workflow's, nil for none).
     package func credentials(profile explicitProfile: String?) throws(AWSCredentialError) -> Found {
+        if let found = try credentialsIfAny(profile: explicitProfile) { return found }
+        throw AWSCredentialError(
+            "no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, add a profile to "
+                + "\(profileFiles.credentials) (AWS_PROFILE names one), or give 'access-key-id' and "
+                + "'secret-access-key' (from secrets.*); flow never asks an instance metadata service")
+    }
+
+    /// As `credentials(profile:)`, but nil when no credentials are set anywhere (no keys in the
+    /// environment, no profile named, no `default` profile): for requests that may go unsigned.
+    package func credentialsIfAny(profile explicitProfile: String?) throws(AWSCredentialError) -> Found? {
         if explicitProfile == nil {
             let id = nonEmpty("AWS_ACCESS_KEY_ID")
             let secret = nonEmpty("AWS_SECRET_ACCESS_KEY")
@@ -70,10 +80,7 @@ package struct AWSCredentialChain: Sendable {
             throw AWSCredentialError(
                 "there is no AWS profile '\(name)' in \(files.credentials) or \(files.config)")
         }
-        throw AWSCredentialError(
-            "no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, add a profile to "
-                + "\(files.credentials) (AWS_PROFILE names one), or give 'access-key-id' and 'secret-access-key' "
-                + "(from secrets.*); flow never asks an instance metadata service")
+        return nil
     }
 
     /// The region: `AWS_REGION`, else `AWS_DEFAULT_REGION`, else the profile's (`found`), else the

@@ -78,6 +78,30 @@ import Testing
         try await peer.expectObject(test.bucket, test.key, equals: test.file)
     }
 
+    @Test(.timeLimit(.minutes(2))) func theKeysOfAnAWSProfileSignTheUploadAndAreNeverPrinted() async throws {
+        let peer = try S3Peer.required()
+        let test = try Case("profile", size: 6 * 1024 * 1024 + 7, endpoint: peer.endpoint)
+        defer { test.remove() }
+        try await peer.createBucket(test.bucket)
+        let credentials = test.folder.appendingPathComponent("credentials")
+        try """
+        [default]
+        aws_access_key_id = \(peer.keys.accessKeyID)
+        aws_secret_access_key = \(peer.keys.secretAccessKey)
+        """.write(to: credentials, atomically: true, encoding: .utf8)
+        var environment = peer.environment
+        environment["AWS_ACCESS_KEY_ID"] = ""
+        environment["AWS_SECRET_ACCESS_KEY"] = ""
+        environment["AWS_PROFILE"] = ""
+        environment["AWS_SHARED_CREDENTIALS_FILE"] = credentials.path
+        environment["AWS_CONFIG_FILE"] = test.folder.appendingPathComponent("no-config").path
+        let run = try await FlowProcess.run(
+            ["run", test.workflow.path, "--state-dir", test.state, "--log-format", "plain"], environment: environment)
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        try await peer.expectObject(test.bucket, test.key, equals: test.file)
+        #expect(!(run.stdout + run.stderr).contains(peer.keys.secretAccessKey))
+    }
+
     @Test(.timeLimit(.minutes(2))) func withoutAPartSizeFlowChoosesOneAndTheDryRunSaysSo() async throws {
         let peer = try S3Peer.required()
         let test = try Case(

@@ -41,9 +41,13 @@ extension UploadStepRunner {
         }
         let credentials: AWSCredentials?
         do {
-            credentials = try S3Signing.environmentCredentials(transportContext.environment)
+            credentials = try S3Signing.credentials(transportContext.environment)
         } catch {
             throw StepError(error.message, at: upload.location)
+        }
+        // Masked wherever they came from (a profile's keys are not secrets flow was given).
+        for value in [credentials?.accessKeyID, credentials?.secretAccessKey, credentials?.sessionToken] {
+            if let value, !value.isEmpty { masker.add(value) }
         }
         let region = S3UploadTarget.region(
             given: try settings.region.map { text throws(StepError) in try text.string(in: scope) }, url: base.url,

@@ -4,20 +4,14 @@ import Foundation
 
 /// Signs S3 upload requests with `SigV4Signer` (FlowAWS), for the service `s3`.
 enum S3Signing {
-    /// The AWS credentials of the environment (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
-    /// `AWS_SESSION_TOKEN`); nil when neither key is set. Only one of the two set is an error.
-    static func environmentCredentials(_ environment: [String: String]) throws(StepErrorText) -> AWSCredentials? {
-        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-        switch (value("AWS_ACCESS_KEY_ID"), value("AWS_SECRET_ACCESS_KEY")) {
-        case (nil, nil): return nil
-        case (let id?, let secret?):
-            return AWSCredentials(accessKeyID: id, secretAccessKey: secret, sessionToken: value("AWS_SESSION_TOKEN"))
-        case (nil, _):
-            throw StepErrorText(
-                "the environment has AWS_SECRET_ACCESS_KEY but no AWS_ACCESS_KEY_ID; set both or neither")
-        case (_, nil):
-            throw StepErrorText(
-                "the environment has AWS_ACCESS_KEY_ID but no AWS_SECRET_ACCESS_KEY; set both or neither")
+    /// The AWS credentials found as AWS's tools find them (`AWSCredentialChain`: the environment's
+    /// keys, else the `AWS_PROFILE` or `default` profile of `~/.aws`); nil when none is set
+    /// anywhere, and the upload goes unsigned.
+    static func credentials(_ environment: [String: String]) throws(StepErrorText) -> AWSCredentials? {
+        do throws(AWSCredentialError) {
+            return try AWSCredentialChain(environment: environment).credentialsIfAny(profile: nil)?.credentials
+        } catch {
+            throw StepErrorText(error.description)
         }
     }
 
