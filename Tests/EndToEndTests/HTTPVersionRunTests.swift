@@ -10,6 +10,8 @@ import Testing
         let sandbox = try await Sandbox.start()
         defer { Task { await sandbox.stop() } }
         let scratch = try ForEachCommandTests.Scratch()
+        // `tls-one` waits for `alpn`: started together, `alpn` would wait for `tls-one`'s handshake
+        // (CURLOPT_PIPEWAIT) and then reuse its HTTP/1.1 connection (see Grammar.md, `http-version`).
         let file = try scratch.write(
             "versions.yaml",
             """
@@ -67,6 +69,7 @@ import Testing
                 http: { url: "https://127.0.0.1:\(nginx.tlsPort)/", http-version: "2", tls: { insecure: true } }
                 expect: { assert: [ "result.body == 'HTTP/2.0' && result.version == '2'" ] }
               tls-one:
+                needs: alpn
                 http: { url: "https://127.0.0.1:\(nginx.tlsPort)/", http-version: "1.1", tls: { insecure: true } }
                 expect: { assert: [ "result.body == 'HTTP/1.1' && result.version == '1.1'" ] }
             """)
