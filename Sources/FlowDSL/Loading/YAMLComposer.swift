@@ -24,18 +24,17 @@ enum YAMLComposer {
         case problems([Problem])
     }
 
-    /// A collection being built, or a finished node on its way to its parent.
+    /// A collection being built. Its nodes so far wait on the walk's one stack of nodes (a
+    /// mapping's as key, value, key, value...) from `start` on, and are copied into an array of
+    /// their exact count when it ends: one allocation a collection, none to grow it (issue 32).
     private struct Frame {
         var anchor: String?
         var size = 1
         var height = 1
         let mark: Node.Mark
         let isMapping: Bool
-        /// A sequence's items.
-        var items: [Node] = []
-        /// A mapping's pairs so far, and its key waiting for a value.
-        var pairs: [(key: Node, value: Node)] = []
-        var pendingKey: Node?
+        /// Where the collection's nodes start on the stack.
+        let start: Int
         /// A large mapping's scalar keys, for the duplicate check (small ones are scanned).
         var keyIndex: [String: Int]?
         /// Pairs whose key is an alias or a collection, compared by value when the mapping ends.
@@ -64,6 +63,8 @@ enum YAMLComposer {
 
     private struct Walk {
         var frames: [Frame] = []
+        /// The nodes of the collections being built, innermost last (see `Frame`).
+        var stack: [Node] = []
         var anchors: [String: (size: Int, height: Int, node: Node)] = [:]
         var expanded = 0
         var nodes = 0
@@ -123,10 +124,10 @@ enum YAMLComposer {
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 let isMapping = event.type == YAML_MAPPING_START_EVENT
                 let anchorPointer = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
-                var frame = Frame(anchor: YAMLComposer.string(anchorPointer), mark: mark, isMapping: isMapping)
-                // Room for a step's few keys or a short list at once, instead of growing 1, 2, 4.
-                if isMapping { frame.pairs.reserveCapacity(4) } else { frame.items.reserveCapacity(2) }
-                frames.append(frame)
+                frames.append(
+                    Frame(
+                        anchor: YAMLComposer.string(anchorPointer), mark: mark, isMapping: isMapping,
+                        start: stack.count))
                 if frames.count > InputLimits.maximumDepth {
                     return Problem(
                         message: "the YAML is nested more than \(InputLimits.maximumDepth) levels deep",
@@ -139,11 +140,20 @@ enum YAMLComposer {
                 guard let frame = frames.popLast() else { return nil }
                 let node: Node
                 if frame.isMapping {
-                    checkOtherKeys(frame)
-                    node = .mapping(Node.Mapping(pairs: frame.pairs, mark: frame.mark))
+                    var pairs: [(key: Node, value: Node)] = []
+                    pairs.reserveCapacity((stack.count - frame.start) / 2)
+                    var position = frame.start
+                    while position + 1 < stack.count {
+                        pairs.append((stack[position], stack[position + 1]))
+                        position += 2
+                    }
+                    checkOtherKeys(frame, pairs)
+                    node = .mapping(Node.Mapping(pairs: pairs, mark: frame.mark))
                 } else {
-                    node = .sequence(Node.Sequence(nodes: frame.items, mark: frame.mark))
+                    node = .sequence(Node.Sequence(nodes: Array(stack[frame.start...]), mark: frame.mark))
                 }
+                // Element by element: `removeSubrange` cost twice as much (issue 32).
+                while stack.count > frame.start { stack.removeLast() }
                 finish(node, anchor: frame.anchor, size: frame.size, height: frame.height, scalarKey: nil)
             case YAML_SCALAR_EVENT:
                 let scalar = event.data.scalar
@@ -198,42 +208,55 @@ enum YAMLComposer {
             let parent = frames.count - 1
             frames[parent].size += size
             frames[parent].height = max(frames[parent].height, height + 1)
-            guard frames[parent].isMapping else {
-                frames[parent].items.append(node)
-                return
-            }
-            guard let key = frames[parent].pendingKey else {
+            // A mapping's key comes at an even distance from its start, its value after it.
+            if frames[parent].isMapping, (stack.count - frames[parent].start) % 2 == 0 {
                 if let (text, style) = scalarKey {
                     noteKey(text, style: style, at: node.mark, in: parent)
                 } else {
-                    frames[parent].otherKeys.append(frames[parent].pairs.count)
+                    frames[parent].otherKeys.append((stack.count - frames[parent].start) / 2)
                 }
-                frames[parent].pendingKey = node
-                return
             }
-            frames[parent].pairs.append((key, node))
-            frames[parent].pendingKey = nil
+            stack.append(node)
+        }
+
+        /// The key of pair `position` of the mapping of frame `parent`.
+        private func key(_ position: Int, in parent: Int) -> Node {
+            stack[frames[parent].start + 2 * position]
         }
 
         /// Reports a scalar key the mapping already has, at the repeated key, naming where the
         /// first one is; a mapping of many keys keeps them in a dictionary, a small one is scanned.
         private mutating func noteKey(_ key: String, style: Node.Scalar.Style, at mark: Node.Mark, in parent: Int) {
             // No copy of the frame is held while its index grows: that would copy the index each time.
-            guard let first = firstKey(key, in: parent) else {
-                let count = frames[parent].pairs.count
-                if frames[parent].keyIndex != nil {
-                    frames[parent].keyIndex?[key] = count
-                } else if count >= YAMLComposer.scanLimit {
+            let count = (stack.count - frames[parent].start) / 2
+            // A large mapping's index is asked and filled in one lookup; a repeat (rare) puts the
+            // first position back.
+            if frames[parent].keyIndex != nil,
+                let position = frames[parent].keyIndex?.updateValue(count, forKey: key)
+            {
+                frames[parent].keyIndex?[key] = position
+                reportDuplicate(key, style: style, at: mark, first: self.key(position, in: parent).mark)
+                return
+            }
+            guard frames[parent].keyIndex == nil, let first = firstKey(key, in: parent) else {
+                if frames[parent].keyIndex == nil, count >= YAMLComposer.scanLimit {
                     var index: [String: Int] = [:]
-                    for (position, pair) in frames[parent].pairs.enumerated()
-                    where !frames[parent].otherKeys.contains(position) {
-                        if let text = pair.key.scalar?.string, index[text] == nil { index[text] = position }
+                    for position in 0..<count where !frames[parent].otherKeys.contains(position) {
+                        if let text = self.key(position, in: parent).scalar?.string, index[text] == nil {
+                            index[text] = position
+                        }
                     }
                     index[key] = count
                     frames[parent].keyIndex = index
                 }
                 return
             }
+            reportDuplicate(key, style: style, at: mark, first: first)
+        }
+
+        private mutating func reportDuplicate(
+            _ key: String, style: Node.Scalar.Style, at mark: Node.Mark, first: Node.Mark
+        ) {
             let quoted = style != .plain
             problems.append(
                 Problem(
@@ -248,14 +271,17 @@ enum YAMLComposer {
 
         /// Where the mapping's scalar key `key` first is, if it has one already.
         private func firstKey(_ key: String, in parent: Int) -> Node.Mark? {
-            if let position = frames[parent].keyIndex?[key] { return frames[parent].pairs[position].key.mark }
+            if let position = frames[parent].keyIndex?[key] { return self.key(position, in: parent).mark }
             guard frames[parent].keyIndex == nil else { return nil }
             // Lengths first, in place: no copy of each key's scalar (issue 19).
             let length = key.utf8.count
-            return frames[parent].pairs.withUnsafeBufferPointer { pairs in
-                for position in pairs.indices {
-                    guard case .scalar(let scalar) = pairs[position].key, scalar.string.utf8.count == length,
-                        scalar.string == key, !frames[parent].otherKeys.contains(position)
+            let start = frames[parent].start
+            return stack.withUnsafeBufferPointer { nodes in
+                var index = start
+                while index < nodes.count {
+                    defer { index += 2 }
+                    guard case .scalar(let scalar) = nodes[index], scalar.string.utf8.count == length,
+                        scalar.string == key, !frames[parent].otherKeys.contains((index - start) / 2)
                     else { continue }
                     return scalar.mark
                 }
@@ -265,15 +291,15 @@ enum YAMLComposer {
 
         /// A key written as an alias or a collection repeats another key when their values are
         /// equal; like Yams' composer, this is an error of the first document only.
-        private mutating func checkOtherKeys(_ frame: Frame) {
+        private mutating func checkOtherKeys(_ frame: Frame, _ pairs: [(key: Node, value: Node)]) {
             guard !frame.otherKeys.isEmpty, documents == 1, composeProblem == nil else { return }
             var names: [String] = []
             var firstMark: Node.Mark?
             var reported = Set<Int>()
-            for (position, pair) in frame.pairs.enumerated() where !reported.contains(position) {
-                let repeats = frame.pairs.indices.filter { other in
+            for (position, pair) in pairs.enumerated() where !reported.contains(position) {
+                let repeats = pairs.indices.filter { other in
                     other > position && (frame.otherKeys.contains(position) || frame.otherKeys.contains(other))
-                        && frame.pairs[other].key.sameValue(as: pair.key)
+                        && pairs[other].key.sameValue(as: pair.key)
                 }
                 guard !repeats.isEmpty else { continue }
                 reported.formUnion(repeats)

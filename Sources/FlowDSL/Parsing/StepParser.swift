@@ -87,7 +87,10 @@ struct StepParser {
         var needs: [String] = []
         var needLocations: [SourceLocation] = []
         if let needsField = field["needs"] {
-            for item in reader.items(needsField.value) {
+            let items = reader.items(needsField.value)
+            needs.reserveCapacity(items.count)
+            needLocations.reserveCapacity(items.count)
+            for item in items {
                 guard let name = reader.string(item, "'needs'") else { continue }
                 needs.append(name)
                 needLocations.append(reader.location(item))
@@ -122,6 +125,11 @@ struct StepParser {
         )
     }
 
+    /// The keys `rejectMisplacedKeys` compares further.
+    private static let misplaceableKeys = NodeReader.KeySet([
+        "at-least", "fail-fast", "allow-outside", "steps", "expect", "env", "cwd", "with",
+    ])
+
     /// Keys that belong to another kind (`steps` without `parallel`, `cwd` on an http step).
     private mutating func rejectMisplacedKeys(
         _ fields: NodeReader.Entries, kind: String?, what: @autoclosure () -> String, forEach: Bool
@@ -129,7 +137,8 @@ struct StepParser {
         // On a for-each step that is not a group, `at-least` and `fail-fast` are the items' policy.
         guard kind != nil else { return }
         for position in fields.indices {
-            // Only keys starting like one of those below need comparing.
+            // Only keys starting like one of those below need comparing; the key is read in place,
+            // and the entry copied only for one of them (issue 32).
             switch fields[position].key.utf8.first {
             case UInt8(ascii: "s"), UInt8(ascii: "a"), UInt8(ascii: "f"), UInt8(ascii: "e"), UInt8(ascii: "c"),
                 UInt8(ascii: "w"):
@@ -137,6 +146,7 @@ struct StepParser {
             default:
                 continue
             }
+            guard Self.misplaceableKeys.contains(fields[position].key) else { continue }
             let entry = fields[position]
             if forEach && (entry.key == "at-least" || entry.key == "fail-fast") { continue }
             if entry.key == "allow-outside", kind != "http", kind != "upload" {
