@@ -43,13 +43,20 @@ public struct FlowEvents: AsyncSequence, Sendable {
 
         /// The next event, or nil after `runFinished`.
         public mutating func next() async -> FlowEvent? {
+            await next(isolation: nil)
+        }
+
+        /// The next event, or nil after `runFinished`, taken on the caller's actor (what
+        /// `for await` calls): an event already taken from the buffer costs no hop to another
+        /// executor and back, which cost more than the event (bench/flowkit, issue 32).
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> FlowEvent? {
             if position < batch.count {
                 defer { position += 1 }
                 return batch[position]
             }
             let (buffer, onCancel) = (buffer, onCancel)
             batch = await withTaskCancellationHandler {
-                await buffer.nextBatch()
+                await buffer.nextBatch(isolation: actor)
             } onCancel: {
                 onCancel()
             }
@@ -179,7 +186,7 @@ package final class FlowEventBuffer: Sendable {
 
     /// The events waiting now (at most 1,024), waiting (suspended, no thread held) for one when
     /// there is none; empty once finished and taken.
-    func nextBatch() async -> [FlowEvent] {
+    func nextBatch(isolation actor: isolated (any Actor)? = #isolation) async -> [FlowEvent] {
         while true {
             let (batch, finished) = state.withLock { state in
                 var batch: [FlowEvent] = []
