@@ -28,6 +28,24 @@ package struct ScalarText: Sendable, Hashable {
         }
     }
 
+    /// Creates a scalar text whose template `TemplateMemo` compiled (or failed to).
+    init(
+        text: String, location: SourceLocation, textStart: SourceLocation?,
+        compiled: Result<Template, ExpressionSyntaxError>
+    ) {
+        self.text = text
+        self.location = location
+        self.textStart = textStart
+        switch compiled {
+        case .success(let template):
+            self.template = template
+            syntaxError = nil
+        case .failure(let error):
+            template = nil
+            syntaxError = error
+        }
+    }
+
     /// The source location of the character at `offset` in `text`, or the value's start when
     /// the text does not map column for column onto the source.
     package func location(ofOffset offset: Int) -> SourceLocation {

@@ -41,7 +41,7 @@ package struct Template: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether `text` has a `${{` anywhere (the bytes `$`, `{`, `{`).
-    private static func containsOpening(_ text: String) -> Bool {
+    static func containsOpening(_ text: String) -> Bool {
         // Over the contiguous bytes rather than the UTF-8 view's iterator (issue 19).
         var text = text
         return text.withUTF8 { bytes in

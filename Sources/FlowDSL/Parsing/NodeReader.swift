@@ -5,6 +5,8 @@ struct NodeReader {
     var diagnostics: [Diagnostic] = []
     /// Fields written as `${{ }}` where a fixed value is needed, for the run to compute.
     var settings: [SettingExpression] = []
+    /// The templates compiled so far in this file, by text (shared by copies of the reader).
+    let templates = TemplateMemo()
 
     /// One key of a mapping with its value, in file order.
     struct Entry {
@@ -161,7 +163,8 @@ struct NodeReader {
                 textStart = nil
             }
         }
-        return ScalarText(text: scalar.string, location: start, textStart: textStart)
+        return ScalarText(
+            text: scalar.string, location: start, textStart: textStart, compiled: templates.compile(scalar.string))
     }
 
     /// A string value: any scalar except null, collections refused.

@@ -4,8 +4,8 @@ extension StepParser {
     mutating func parseOutputs(_ node: Node) -> [NamedValue] {
         guard let entries = reader.mapping(node, "'outputs'") else { return [] }
         var outputs: [NamedValue] = []
+        outputs.reserveCapacity(entries.count)
         for entry in entries {
-            let what = "output '\(Echo.text(entry.key))'"
             let location = reader.location(entry.keyNode)
             guard case .mapping = entry.value else {
                 if let value = reader.text(entry.value, "'\(Echo.text(entry.key))' in 'outputs'") {
@@ -13,6 +13,8 @@ extension StepParser {
                 }
                 continue
             }
+            // Only the long form names the output in its messages: made here, not for each output.
+            let what = "output '\(Echo.text(entry.key))'"
             guard let fields = reader.mapping(entry.value, what) else { continue }
             reader.rejectUnknownKeys(fields, allowed: ["value", "secret"], in: what)
             let field = NodeReader.Fields(fields)
