@@ -18,7 +18,8 @@ package struct SandboxEvent: Sendable, Codable, Equatable {
     package var clientDisconnected: Bool
     /// The request body bytes the server received.
     package var bytesReceived: Int
-    /// The request's `Content-Range`, `Range`, `Upload-Offset` and `Upload-Length` headers, those it had.
+    /// The request's `Content-Range`, `Range`, `Upload-Offset`, `Upload-Length` and `Upload-Checksum`
+    /// headers, those it had.
     package var headers: [String: String]
     /// The SHA-256 (hex) of the body received, when the sandbox records bodies and one arrived.
     package var bodySHA256: String?

@@ -51,8 +51,52 @@ import Testing
         #expect(location.hasPrefix(harness.sandbox.baseURL + "/uploads/tus/"), "\(location)")
         let events = harness.sandbox.events()
         try await assertServerHolds(file, at: location + "/info")
-        #expect(events.map(\.method).filter { $0 != "PATCH" } == ["OPTIONS", "POST"])
+        #expect(events.map(\.method).filter { $0 != "PATCH" }.sorted() == ["OPTIONS", "POST"])
         #expect(events.filter { $0.method == "PATCH" }.count == 4)
+    }
+
+    /// The creation does not wait for OPTIONS (a round trip before the first chunk): with the
+    /// server holding its OPTIONS answer 20 s, a 10 s step still uploads, its chunks without
+    /// `Upload-Checksum` since the server has not said it offers checksums.
+    @Test func tusCreatesTheUploadWithoutWaitingForTheOptionsAnswer() async throws {
+        let file = try makeFile("data.bin", size: 300_000)
+        let (records, _) = try await harness.run(
+            """
+            version: 1
+            steps:
+              up:
+                timeout: 10s
+                upload:
+                  file: \(file.path)
+                  url: BASE/uploads/tus?hold-options-ms=20000
+                  protocol: tus
+                  chunk-size: 100KiB
+            """)
+        let result = try succeededResult(records["up"])
+        guard case .string(let location)? = result["location"] else { Issue.record("no location: \(result)"); return }
+        try await assertServerHolds(file, at: location + "/info")
+        let events = harness.sandbox.events()
+        let options = try #require(events.first { $0.method == "OPTIONS" })
+        let post = try #require(events.first { $0.method == "POST" })
+        #expect(options.endedAt == nil || post.startedAt < options.endedAt!, "the POST went before OPTIONS' answer")
+        let patches = events.filter { $0.method == "PATCH" }
+        #expect(patches.count == 3)
+        #expect(patches.allSatisfy { $0.headers["Upload-Checksum"] == nil }, "\(patches.map(\.headers))")
+    }
+
+    /// Once the server has answered OPTIONS with the checksum extension, chunks carry
+    /// `Upload-Checksum` (sha256, which the sandbox offers and checks). The server answers each
+    /// chunk 100 ms after it arrived, so the answer to OPTIONS, sent with the creation, comes first.
+    @Test func tusChunksCarryAChecksumOnceTheServerOffersIt() async throws {
+        let file = try makeFile("data.bin", size: 300_000)
+        let (records, _) = try await harness.run(
+            uploadYAML(file: file, url: "BASE/uploads/tus?pace-ms=100", protocol: "tus", chunkSize: "100KiB"))
+        _ = try succeededResult(records["up"])
+        let patches = harness.sandbox.events().filter { $0.method == "PATCH" }
+        #expect(patches.count == 3)
+        #expect(
+            patches.dropFirst().allSatisfy { $0.headers["Upload-Checksum"]?.hasPrefix("sha256 ") == true },
+            "\(patches.map(\.headers))")
     }
 
     @Test func contentRangeResumesFromTheServersOffsetAfterADropMidChunk() async throws {

@@ -2,16 +2,21 @@ import FlowHTTP
 import FlowTasks
 import Foundation
 
-/// tus 1.0.0: `OPTIONS` to learn the server's extensions, `POST` (creation) with `Upload-Length`
-/// and `Upload-Metadata`, `PATCH` chunks with `Upload-Offset` (and `Upload-Checksum` when the
-/// server offers the checksum extension), `HEAD` to learn the offset after an error, and `DELETE`
-/// (termination) when the step is cancelled mid-way.
+/// tus 1.0.0: `POST` (creation) with `Upload-Length` and `Upload-Metadata`, and at the same time
+/// `OPTIONS` to learn the server's extensions; `PATCH` chunks with `Upload-Offset` (and
+/// `Upload-Checksum` once the server has said it offers the checksum extension), `HEAD` to learn
+/// the offset after an error, and `DELETE` (termination) when the step is cancelled mid-way.
 final class TusDriver: UploadProtocolDriver {
     static let version = "1.0.0"
 
     private struct State {
-        var extensions: Set<String> = []
-        var checksum: ChecksumAlgorithm?
+        /// The server's answer to OPTIONS, once it came (nil before, or when it did not answer 2xx).
+        var capabilities: TusCapabilities?
+        /// The OPTIONS request, asked once per upload; completes with nil for any answer but a 2xx
+        /// and for a failed request.
+        var discovery: Future<TusCapabilities?>?
+        /// Whether OPTIONS was answered (`capabilities` stays nil for an answer that is not a 2xx).
+        var answered = false
         var location: String?
         var complete = false
     }
@@ -28,35 +33,41 @@ final class TusDriver: UploadProtocolDriver {
         state.withLock { $0.location = url }
     }
 
+    /// Creates the upload without waiting for `OPTIONS`, which goes out at the same time: tus lets
+    /// a client skip discovery, and waiting for it would cost a round trip before the first chunk.
+    /// Chunks sent before its answer carry no `Upload-Checksum`; a refused creation waits for it,
+    /// so that the error can say why (another version, no creation extension, too large a file).
     func prepare(_ session: UploadSession) -> Future<Void> {
+        let discovery = discover(session)
         let target = session.target
-        let queue = session.queue
-        var options = HTTPRequest(method: "OPTIONS", url: target.url)
-        options.headers.set("Tus-Resumable", Self.version)
-        return session.send(options).flatMap(on: queue) { [state] response in
-            // A server that does not answer OPTIONS still gets the core protocol and creation.
-            if (200...299).contains(response.status) {
-                try Self.checkVersion(response, target: target)
-                let extensions = Self.list(response.headers["Tus-Extension"])
-                let algorithms = Self.list(response.headers["Tus-Checksum-Algorithm"])
-                if response.headers["Tus-Extension"] != nil, !extensions.contains("creation") {
-                    throw UploadProtocolError(
-                        description: "the tus server at \(target.url) does not offer the creation extension "
-                            + "(Tus-Extension: \(response.headers["Tus-Extension"] ?? "")), so flow cannot start an upload"
-                    )
-                }
-                if let maximum = response.headers["Tus-Max-Size"].flatMap({ Int64($0) }), target.file.size > maximum {
-                    throw UploadProtocolError(
-                        description: "'\(target.file.path)' has \(target.file.size) bytes, more than the tus server's "
-                            + "Tus-Max-Size of \(maximum)")
-                }
-                state.withLock { state in
-                    state.extensions = Set(extensions)
-                    if extensions.contains("checksum") { state.checksum = ChecksumAlgorithm.preferred(in: algorithms) }
-                }
+        return create(session).flatMapError(on: session.queue) { error in
+            guard error is UploadStatusError else { throw error }
+            return discovery.map(on: session.queue) { capabilities in
+                throw capabilities?.refusal(of: target, version: Self.version) ?? error
             }
-            return self.create(session)
         }
+    }
+
+    /// The `OPTIONS` request's answer, asked once per upload (a second creation reuses it), sent
+    /// beside the upload's own requests: not the session's current request, which cancelling a
+    /// chunk cancels.
+    private func discover(_ session: UploadSession) -> Future<TusCapabilities?> {
+        if let discovery = state.withLock({ $0.discovery }) { return discovery }
+        var options = HTTPRequest(method: "OPTIONS", url: session.target.url, timeout: session.target.controlTimeout)
+        options.headers.set("Tus-Resumable", Self.version)
+        let request = session.client.execute(session.target.withStepHeaders(options))
+        let answer = Promise<TusCapabilities?>(on: session.queue)
+        answer.onCancel { request.cancel() }
+        state.withLock { $0.discovery = answer.future }
+        request.whenCompleteInline(otherwiseOn: session.queue) { [state] result in
+            let capabilities = (try? result.get()).flatMap(TusCapabilities.init)
+            state.withLock { state in
+                state.capabilities = capabilities
+                state.answered = true
+            }
+            answer.succeed(capabilities)
+        }
+        return answer.future
     }
 
     private func create(_ session: UploadSession) -> Future<Void> {
@@ -82,7 +93,7 @@ final class TusDriver: UploadProtocolDriver {
 
     func send(_ session: UploadSession, offset: Int64, length: Int64) -> Future<ServerAnswer> {
         let target = session.target
-        let (location, algorithm) = state.withLock { ($0.location ?? target.url, $0.checksum) }
+        let (location, algorithm) = state.withLock { ($0.location ?? target.url, $0.capabilities?.checksum) }
         let what = "PATCH \(location) (bytes \(offset)-\(offset + length - 1) of \(target.file.size))"
         let send: @Sendable ((header: String, body: HTTPBody?)?) -> Future<ServerAnswer> = { checksum in
             let body: HTTPBody =
@@ -161,11 +172,14 @@ final class TusDriver: UploadProtocolDriver {
     }
 
     func abandon(_ session: UploadSession) -> (Future<Void>, String)? {
-        let (location, supported, complete) = state.withLock {
-            ($0.location, $0.extensions.contains("termination"), $0.complete)
+        let (location, capabilities, answered, complete, discovery) = state.withLock {
+            ($0.location, $0.capabilities, $0.answered, $0.complete, $0.discovery)
         }
+        discovery?.cancel()
         guard let location, !complete else { return nil }
-        guard supported else {
+        // Before the OPTIONS answer, flow cannot know whether the server offers termination: it
+        // asks for the DELETE anyway (a server without it refuses, and the upload stays).
+        guard !answered || capabilities?.offers("termination") == true else {
             return (
                 .succeeded((), on: session.queue),
                 "cancelled; the partial upload stays at \(location) (the server does not offer tus termination)"
@@ -183,20 +197,10 @@ final class TusDriver: UploadProtocolDriver {
             throw UploadProtocolError(description: "\(what): the tus server's answer has no valid Upload-Offset")
         }
         guard offset == session.target.file.size else { return .offset(offset, response) }
-        state.withLock { $0.complete = true }
+        // The whole file is there: an OPTIONS still unanswered is of no use any more.
+        state.withLock {
+            $0.complete = true; return $0.discovery
+        }?.cancel()
         return .complete(response)
-    }
-
-    private static func checkVersion(_ response: HTTPResponse, target: UploadTarget) throws {
-        guard let versions = response.headers["Tus-Version"] else { return }
-        guard list(versions).contains(version) else {
-            throw UploadProtocolError(
-                description: "the tus server at \(target.url) speaks tus \(versions); flow speaks \(version)")
-        }
-    }
-
-    private static func list(_ header: String?) -> [String] {
-        (header ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            .filter { !$0.isEmpty }
     }
 }

@@ -32,8 +32,9 @@ final class EventLog: Sendable {
     /// The most events kept; a long-running sandbox forgets the oldest half past this.
     static let capacity = 100_000
 
-    /// The request headers an event keeps: where a chunk or a range starts, and how long an upload is.
-    static let positionHeaders = ["Content-Range", "Range", "Upload-Offset", "Upload-Length"]
+    /// The request headers an event keeps: where a chunk or a range starts, how long an upload is,
+    /// and a tus chunk's checksum.
+    static let positionHeaders = ["Content-Range", "Range", "Upload-Offset", "Upload-Length", "Upload-Checksum"]
     /// The most body bytes an event keeps as text (its digest covers the whole body).
     static let bodyTextLimit = 1 << 20
 

@@ -14,8 +14,8 @@ enum TusRoutes {
     static let maxSize = 8 << 30
 
     static func register(on router: Router<SandboxContext>, state: SandboxState) {
-        router.on("uploads/tus", method: .options) { _, _ in options() }
-        router.on("uploads/tus/:id", method: .options) { _, _ in options() }
+        router.on("uploads/tus", method: .options) { request, context in await options(request, context: context) }
+        router.on("uploads/tus/:id", method: .options) { request, context in await options(request, context: context) }
         router.post("uploads/tus") { request, context in
             try await create(request, context: context, state: state)
         }
@@ -40,8 +40,16 @@ enum TusRoutes {
         }
     }
 
-    private static func options() -> Response {
-        Response(
+    /// The server's capabilities; with `?hold-options-ms=N` (up to 60000) answered N ms late (or
+    /// when the client hangs up), as a slow or distant server would: a client that waits for
+    /// OPTIONS before creating the upload shows it.
+    private static func options(_ request: Request, context: SandboxContext) async -> Response {
+        if let milliseconds = request.uri.queryParameters.get("hold-options-ms", as: Int.self),
+            (1...60_000).contains(milliseconds), let connection = context.connection
+        {
+            _ = await connection.waitForHangUp(upTo: .milliseconds(milliseconds))
+        }
+        return Response(
             status: .noContent,
             headers: [
                 .tusVersion: version,
