@@ -9,6 +9,8 @@ import Testing
     static let odd = "a/b \"q\" \\ \u{0}\u{1f}\u{7f} é 😀 \u{2028}"
     static let values: [Value] = [
         .null, .bool(true), .number(3), .number(-0.5), .number(2, float: true), .number(.nan), .string(odd),
+        .number(-7), .number(-0.0), .number(0), .number(1e300), .number(9_007_199_254_740_994), .number(-.infinity),
+        .number(123_456_789_012),
         .array([.number(1), .string("x"), .object([:])]), .object(["b": .number(1), "a": .object(["é": .null])]),
     ]
 
