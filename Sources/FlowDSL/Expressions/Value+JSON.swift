@@ -11,6 +11,12 @@ extension Value {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// Appends `jsonText`'s bytes to `output`, for writers that build a larger text around values
+    /// without making a `String` of each.
+    package func appendJSON(to output: inout [UInt8]) {
+        Value.writeJSON(self, into: &output)
+    }
+
     /// Parses JSON text (RFC 8259) into a value.
     ///
     /// Throws `JSONSyntaxError` for malformed text, trailing content, or nesting deeper than

@@ -9,6 +9,8 @@ package enum JournalEntry {
     /// entry as JSON text.
     package static func encode(_ record: StepRecord<StepResult>, masker: SecretMasker) -> StepOutputs {
         if isStateOnly(record) { return .stateOnly }
+        // No secret to mask: the text written as bytes, without the entry's `Value` tree.
+        if masker.isEmpty { return .json(JournalEntryText.unmasked(record)) }
         let masked = StepRecordsFile.encode(record, masker: masker)
         // Masking changed something: a secret value (or a form of it) is in the outputs or the error.
         if !masker.isEmpty, masked != StepRecordsFile.encode(record, masker: .none) {

@@ -52,7 +52,7 @@ package struct PriorItem: Sendable, Equatable {
 
     /// The journal's text for a succeeded item: `{"item": …, "outputs": {…}}`.
     package var jsonText: String {
-        Value.object(["item": item, "outputs": .object(outputs)]).jsonText
+        JournalEntryText.priorItem(item: item, outputs: outputs)
     }
 
     /// The item `jsonText` gave; nil for text that is not one.

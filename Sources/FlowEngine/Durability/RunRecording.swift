@@ -143,17 +143,25 @@ final class RunRecording: Sendable {
             // A succeeded item keeps its value and outputs, so that a resume need not run it again;
             // never when they hold a secret value (then it runs again).
             let (value, outputs, masker) = (item.item, item.outputs, masker)
+            let encoded: StepFinish.Outputs
+            if state != .succeeded {
+                encoded = .ready(.none)
+            } else if masker.isEmpty {
+                // Nothing to mask: the item's short text is made here, so its change goes straight
+                // into the journal's open step log. Handed over as a closure, each of 100,000
+                // items kept its value and outputs alive until the journal's thread came to it,
+                // and split the log into a piece per item (BENCHMARKS.md, "Run journal", issue 32).
+                encoded = .ready(.json(PriorItem(item: value, outputs: outputs).jsonText))
+            } else {
+                encoded = .encode {
+                    let text = PriorItem(item: value, outputs: outputs).jsonText
+                    return masker(text) != text ? .secret : .json(text)
+                }
+            }
             recorder.stepFinished(
                 StepFinish(
                     step: step, item: item.index, state: state, attempts: begun?.attempt ?? 1, startedAt: begun?.date,
-                    finishedAt: now,
-                    outputs: .encode {
-                        guard state == .succeeded else { return StepOutputs.none }
-                        let text = PriorItem(item: value, outputs: outputs).jsonText
-                        let containsSecret = !masker.isEmpty && masker(text) != text
-                        return containsSecret ? .secret : .json(text)
-                    },
-                    error: message.map { masker($0) }))
+                    finishedAt: now, outputs: encoded, error: message.map { masker($0) }))
             markUnknownOutcomes(step: step, item: item.index, at: now)
         }
     }

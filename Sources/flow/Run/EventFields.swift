@@ -39,7 +39,8 @@ struct EventFields {
     private(set) var items: String?
 
     /// The fields of `event`, or nil for an event that is not printed (the first attempt).
-    init?(_ event: SchedulerEvent<StepResult>, workflow: Workflow, masker: SecretMasker) {
+    /// `workflow` is borrowed: passed owned, it was copied (every field retained) for each event.
+    init?(_ event: SchedulerEvent<StepResult>, workflow: borrowing Workflow, masker: SecretMasker) {
         step = event.id
         switch event.kind {
         case .started:
@@ -82,9 +83,8 @@ struct EventFields {
                     ignored: record.failureIgnored)
             }
             var repetitions: Repetitions?
-            if let rule = workflow.step(event.id)?.repeat,
-                let count = record.repetitions
-            {
+            // The count first: only a step with `repeat` has one, and finding the step copies it.
+            if let count = record.repetitions, let rule = workflow.step(event.id)?.repeat {
                 repetitions = Repetitions(count: count, max: rule.maxAttempts)
             }
             kind = .finished(record.state, duration: duration, failure: failure, repetitions: repetitions)
