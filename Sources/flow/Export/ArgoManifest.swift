@@ -199,7 +199,7 @@ struct ArgoManifest {
         if let step = workflow.steps.first(where: { $0.id == need }), case .fanned(nil) = shape(of: step) {
             artifacts.append(
                 (
-                    "need-\(task)-items", "{{tasks.\(task)-items.outputs.parameters.flow}}",
+                    "need-\(task)-items", Self.outputOrLost(task: task + "-items", step: step),
                     "\(Self.needsFolder)/\(task)-items.json"
                 ))
         }
@@ -217,8 +217,11 @@ struct ArgoManifest {
             // Where a status function may run a step after a failure, every task runs once its needs
             // are done and flow decides inside (a skipped step's task succeeds, its record says skipped).
             // `.Errored` too: a pod lost or evicted is Errored, not Failed, and a cleanup must still run.
+            // A `continue-on-error` need's failure counts as success for its dependents (its pod exits 0
+            // then), so its lost pod does too: they run and read the lost record, marked failure-ignored.
+            let ignoresFailure = workflow.steps.first(where: { $0.id == need })?.continueOnError == true
             depends.append(
-                statusRegion.contains(step.id)
+                statusRegion.contains(step.id) || ignoresFailure
                     ? "(\(task).Succeeded || \(task).Failed || \(task).Errored)" : "\(task).Succeeded")
         }
         let needs = step.needs.flatMap(needArtifacts)
@@ -368,7 +371,7 @@ struct ArgoManifest {
                                         "valueFrom",
                                         .map([
                                             ("path", .string($0.path)),
-                                            ("default", .string(Self.lostDefault(output: $0.name, step: step.id))),
+                                            ("default", .string(Self.lostDefault(output: $0.name, step: step))),
                                         ])
                                     ),
                                 ])
