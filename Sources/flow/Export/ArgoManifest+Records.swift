@@ -168,4 +168,25 @@ extension ArgoManifest {
         text = text.replacingOccurrences(of: "'", with: "\\u0027")
         return "{{=tasks['\(task)']?.outputs?.parameters?.flow ?? '\(text)'}}"
     }
+
+    /// The top-level steps whose records step `step`'s task is given: its needs, then the steps
+    /// upstream that its expressions (its children's included) read with `steps.X` without
+    /// needing them directly. A step's file holds its own records only (`flow run --outputs-to`),
+    /// so a task gets exactly the records it reads, however long the chain above it; a step
+    /// inside a group is read from its group's file.
+    func recordsGiven(to step: Step) -> [String] {
+        var top: [String: String] = [:]
+        func visit(_ inner: Step, under root: String) {
+            top[inner.id] = root
+            for child in inner.children { visit(child, under: root) }
+        }
+        for each in workflow.steps { visit(each, under: each.id) }
+        let own = Set(top.filter { $0.value == step.id }.keys)
+        var given = step.needs
+        for id in workflow.stepReads(by: own) {
+            guard let root = top[id], root != step.id, !given.contains(root) else { continue }
+            given.append(root)
+        }
+        return given
+    }
 }

@@ -224,7 +224,7 @@ struct ArgoManifest {
                 statusRegion.contains(step.id) || ignoresFailure
                     ? "(\(task).Succeeded || \(task).Failed || \(task).Errored)" : "\(task).Succeeded")
         }
-        let needs = step.needs.flatMap(needArtifacts)
+        let needs = recordsGiven(to: step).flatMap(needArtifacts)
         let serviceParameters = services.map { (name: $0.task, value: "{{tasks.\($0.task).ip}}") }
         let name = names.task(step.id)
         switch shape(of: step) {
@@ -259,15 +259,20 @@ struct ArgoManifest {
                 artifacts: needs.map { ($0.name, $0.path) },
                 outputs: [("flow", Self.outputsPath), ("items", Self.itemsPath)], perItem: nil)
             let upstream = "\(Self.needsFolder)/\(itemsName).json"
+            // Each item's pod computes its item from the records the step reads, as the items task
+            // did (a step's file holds its own records only, so they come from their own tasks).
             let fanned = fannedTask(
                 name: name, step: step, depends: services.map { "\($0.task).Daemoned" } + ["\(itemsName).Succeeded"],
                 parameters: serviceParameters,
-                artifacts: [("need-\(itemsName)", "{{tasks.\(itemsName).outputs.parameters.flow}}")],
+                artifacts: [("need-\(itemsName)", "{{tasks.\(itemsName).outputs.parameters.flow}}")]
+                    + needs.map { ($0.name, $0.data) },
                 loop: ("withParam", .string("{{tasks.\(itemsName).outputs.parameters.items}}")))
             let template = try self.template(
                 name: templateName(step.id), step: step, fileName: fileName, services: services,
-                extra: ["--outputs-from", upstream, "--item={{inputs.parameters.item}}"], parameters: ["item"],
-                artifacts: [("need-\(itemsName)", upstream)], outputs: [("flow", Self.outputsPath)], perItem: true)
+                extra: ["--outputs-from", upstream] + needs.flatMap { ["--outputs-from", $0.path] }
+                    + ["--item={{inputs.parameters.item}}"], parameters: ["item"],
+                artifacts: [("need-\(itemsName)", upstream)] + needs.map { ($0.name, $0.path) },
+                outputs: [("flow", Self.outputsPath)], perItem: true)
             return ([itemsTask, fanned.task], [itemsTemplate] + fanned.templates + [template])
         }
     }
