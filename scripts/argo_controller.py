@@ -132,9 +132,17 @@ class ArgoController:
     # ------------------------------------------------------------ substitution
 
     @staticmethod
-    def replace(text, values, strict_prefixes=("tasks.", "steps.")):
+    def replace(text, values, strict_prefixes=("tasks.", "steps."), raw=None):
         """pkg/.../template ReplaceStrict as dag.go resolveDependencyReferences calls it: a
-        `{{tasks.…}}`/`{{steps.…}}` tag missing from `values` raises Requeue; other unknown tags stay."""
+        `{{tasks.…}}`/`{{steps.…}}` tag missing from `values` raises Requeue; other unknown tags stay.
+        With `raw` (the unescaped values, for a JSON text such as a task), `{{=…}}` expression tags
+        are evaluated too (see `expression_tag`)."""
+        if raw is not None:
+            # util/template/template.go impl.replace: a tag is the text from `{{` to the next `}}`
+            # (fasttemplate); one starting with `=` is an expression (kind.go parseTag).
+            text = re.sub(r"\{\{=(.*?)\}\}", lambda m: expression_tag(m.group(1), raw, strict_prefixes), text,
+                          flags=re.S)
+
         def value(match):
             key = match.group(1).strip()
             if key in values:
@@ -635,7 +643,7 @@ class ArgoController:
                 resolved = dict(task)
             else:
                 resolved = json.loads(self.replace(json.dumps({k: v for k, v in task.items() if k != "hooks"}), {
-                    k: (json.dumps(v)[1:-1] if isinstance(v, str) else v) for k, v in scope.items()}))
+                    k: (json.dumps(v)[1:-1] if isinstance(v, str) else v) for k, v in scope.items()}, raw=scope))
                 # (values are escaped for the JSON text they are substituted into)
         except Requeue as missing:
             self.requeued.append(f"{{{{{missing.args[0]}}}}} in task {task_name}")
@@ -1068,6 +1076,71 @@ class ArgoController:
         for process in list(self.started):
             if process.poll() is None:
                 self.terminate(process)
+
+
+def expand(flat):
+    """util/expand/expand.go Expand (bellows.Expand after removeConflicts): dotted keys become
+    nested maps; a key that is the prefix of another (`tasks.X.outputs.parameters` beside
+    `tasks.X.outputs.parameters.flow`) is dropped."""
+    keys = sorted(flat)
+    kept = {k: flat[k] for i, k in enumerate(keys) if not (i + 1 < len(keys) and keys[i + 1].startswith(k + "."))}
+    nested = {}
+    for key, value in kept.items():
+        *parents, last = key.split(".")
+        place = nested
+        for part in parents:
+            child = place.get(part)
+            if not isinstance(child, dict):
+                child = place[part] = {}
+            place = child
+        place[last] = value
+    return nested
+
+
+def expression_tag(escaped, raw, strict_prefixes):
+    """An expression tag `{{=…}}` inside a JSON text, as Argo v4.1.2 resolves one in a DAG task
+    (util/template/expression_template.go expressionReplaceStrict and expressionReplaceCore), for
+    the forms the exporter writes: a member path (`tasks['a']?.outputs?.parameters?.flow`) with an
+    optional `?? 'literal'` fallback (expr-lang v1.17: `?.` on nil gives nil, a missing map key
+    reads nil, `??` takes the right side when the left is nil). Any other form is refused here.
+    - The expression is JSON-unmarshalled first (the task is JSON text).
+    - Identifiers required are those not guarded by `??` or `?.` (getIdentifiers, guardVisitor:
+      members left of `??` are guarded, the base identifier is not); one that is missing from the
+      environment (expr/env GetFuncMap → expand.Expand of the scope) and matches a strict prefix
+      (`tasks`, `steps`) is "is missing": a requeue (replace.go IsMissingVariableErr, dag.go).
+    - A nil result with nothing missing is an error ("failed to evaluate expression"): the task's
+      node errors (dag.go executeDAGTask).
+    - The result is json.Marshal'ed and, for a string, its quotes trimmed: it lands escaped in the
+      JSON text."""
+    expression = json.loads('"' + escaped + '"')
+    token = r"\s*(\?\.\s*\[\s*'([^']*)'\s*\]|\?\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*'([^']*)'\s*\]|\.([A-Za-z_][A-Za-z0-9_]*))"
+    match = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)((?:" + token + r")*)\s*(?:\?\?\s*'([^']*)')?\s*$", expression)
+    if match is None:
+        raise ValueError(f"argo-harness: expression form not modelled: {expression}")
+    base, path, fallback = match.group(1), match.group(2), match.group(8)
+    segments = [(m.group(1).startswith("?"), next(g for g in m.groups()[1:] if g is not None))
+                for m in re.finditer(token, path)]
+    env = expand({k: v for k, v in raw.items()})
+    if base not in env:
+        if any(base == p.rstrip(".") for p in strict_prefixes):
+            raise Requeue(base)
+        raise ValueError(f"failed to evaluate expression: unknown name {base}")
+    value = env[base]
+    guarded = fallback is not None
+    for optional, name in segments:
+        if value is None:
+            if optional or guarded:
+                break
+            raise ValueError(f"failed to evaluate expression: cannot fetch {name} from <nil>")
+        if not isinstance(value, dict):
+            raise ValueError(f"failed to evaluate expression: cannot fetch {name} from {type(value).__name__}")
+        value = value.get(name)
+    if value is None and fallback is not None:
+        value = fallback
+    if value is None:
+        raise ValueError(f'failed to evaluate expression "{expression}"')
+    marshalled = go_json(value)
+    return marshalled[1:-1] if isinstance(value, str) else json.dumps(marshalled)[1:-1]
 
 
 def go_json(value):

@@ -139,6 +139,7 @@ import Testing
                 needs: items
                 if: ${{ always() }}
                 run: echo report
+                outputs: { items: "${{ steps.items.items }}" }
             """)
         #expect(plain == 1)
         #expect(!run.stdout.contains("hung"), "\(run.stdout)")
@@ -168,6 +169,7 @@ import Testing
                 needs: items
                 if: ${{ always() }}
                 run: echo report
+                outputs: { items: "${{ steps.items.items }}" }
             """)
         #expect(some.plain == 1)
         #expect(some.argo.exitCode == 1, "\(some.argo.stdout)\(some.argo.stderr.suffix(3000))")
@@ -175,9 +177,10 @@ import Testing
         let report = try JSONSerialization.jsonObject(with: Data(some.argo.stdout.utf8)) as? [String: Any]
         let outputs = (report?["outputs"] as? [String: [String: String]])?["report"]?["flow"] ?? ""
         let records = try JSONSerialization.jsonObject(with: Data(outputs.utf8)) as? [String: Any]
-        let items = ((records?["steps"] as? [String: Any])?["items"] as? [String: Any])?["items"] as? [[String: Any]]
+        // What `report` read of `items` (a task's record holds its own step's records only).
+        let own = ((records?["steps"] as? [String: Any])?["report"] as? [String: Any])?["outputs"] as? [String: Any]
+        let items = own?["items"] as? [[String: Any]]
         #expect(items?.map { $0["status"] as? String } == ["succeeded", "failed", "succeeded"], "\(outputs)")
-        #expect((items?[1]["error"] as? String)?.contains("its pod did not succeed on Argo") == true, "\(outputs)")
 
         let none = try await Self.bothWays(
             "none.yaml",
@@ -192,19 +195,19 @@ import Testing
                 needs: items
                 if: ${{ always() }}
                 run: echo report
+                outputs: { read: "${{ steps.items.status }}" }
             """)
         #expect(none.plain == 1)
         #expect(!none.argo.stdout.contains("hung"), "\(none.argo.stdout)")
         #expect(none.argo.exitCode == 1, "\(none.argo.stdout)\(none.argo.stderr.suffix(3000))")
         #expect(none.argo.stdout.contains("\"report\": \"Succeeded\""), "\(none.argo.stdout)")
-        #expect(none.argo.stdout.contains("none of its items' pods succeeded on Argo"), "\(none.argo.stdout)")
+        #expect(none.argo.stdout.contains("\\\"read\\\":\\\"failed\\\""), "\(none.argo.stdout)")
     }
 
-    /// A pod lost before an `always()` step reported nothing, so the step's reference to its
-    /// records cannot resolve and Argo would requeue it forever: the Workflow's
-    /// `activeDeadlineSeconds` (computed from the timeouts, or `--active-deadline`) ends it
-    /// Failed, as `flow run` fails.
-    @Test func theDeadlineBackstopEndsAWorkflowALostPodHolds() async throws {
+    /// A Workflow still running when its `activeDeadlineSeconds` (computed from the timeouts, or
+    /// `--active-deadline`) passes is ended Failed: the backstop for whatever would keep it
+    /// running (a pod lost before an `always()` step no longer does: see ArgoLostPodTests).
+    @Test func theDeadlineBackstopEndsAWorkflowStillRunning() async throws {
         let text = """
             version: 1
             steps:
@@ -214,12 +217,9 @@ import Testing
         let computed = try await Self.bothWays("backstop.yaml", text, export: [])
         #expect(computed.manifest.contains("\n  activeDeadlineSeconds: 220\n"), "\(computed.manifest)")
         let run = try await Self.bothWays(
-            "lost.yaml", text, export: ["--active-deadline", "4"], harness: ["--lose-pod", "first"])
+            "slow.yaml", text.replacingOccurrences(of: "sleep 2", with: "sleep 20"), export: ["--active-deadline", "4"])
         #expect(run.argo.exitCode == 1, "\(run.argo.stdout)\(run.argo.stderr.suffix(3000))")
-        for line in [
-            "\"phase\": \"Failed\"", "\"first\": \"Error\"", "Step exceeded its deadline",
-            "{{tasks.first.outputs.parameters.flow}} in task report",
-        ] {
+        for line in ["\"phase\": \"Failed\"", "\"first\": \"Failed\"", "Step exceeded its deadline"] {
             #expect(run.argo.stdout.contains(line), "\(run.argo.stdout)")
         }
     }

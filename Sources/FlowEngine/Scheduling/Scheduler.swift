@@ -117,6 +117,12 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
     /// Called when every need of `node` is final (and its group, if any, has started).
     func consider(_ node: SchedulerNode<Output>) {
         guard node.record.state == .pending else { return }
+        // A result known before the run wins over deciding again: a step released by its needs'
+        // prior records (settled first, in graph order) keeps its own prior record.
+        if let record = prior[node.step.id], record.state.isFinal {
+            settlePrior(node)
+            if node.record.state.isFinal { return }
+        }
         if let group = node.group, graph.nodes[group].decided {
             finish(node, .cancelled, error: FutureError.cancelled)
             return

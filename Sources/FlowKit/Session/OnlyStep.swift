@@ -14,8 +14,8 @@ package struct OnlyStep: Sendable {
     /// A final record for every other step: read from the files, or `skipped` for steps that are
     /// neither recorded nor the step's needs (they do not run and no expression of the step reads them).
     let prior: [String: StepRecord<StepResult>]
-    /// The records read from the files (written again to `--outputs-to`, so the file of a step
-    /// carries everything upstream of it and a dependent needs only its direct needs' files).
+    /// The records read from the files (of those, only the failures are written again to
+    /// `--outputs-to`: see `upstreamFailures`).
     let given: [String: StepRecord<StepResult>]
     /// Where to write the records, if anywhere.
     let outputsTo: String?
@@ -59,8 +59,10 @@ package struct OnlyStep: Sendable {
             }
             do {
                 // A file is one step's records, or Argo's list of a for-each step's item pods' records.
-                given.merge(try StepRecordsFile.decodeAggregate(document, file: file, workflow: workflow)) { first, _ in
-                    first
+                // A step's own file comes before the failed mark another file carries for it (see
+                // `upstreamFailures`): a record with outputs or an error wins over a bare status.
+                given.merge(try StepRecordsFile.decodeAggregate(document, file: file, workflow: workflow)) {
+                    first, second in first.output == nil && first.error == nil ? second : first
                 }
             } catch {
                 throw Problem("--outputs-from \(error)")
@@ -157,11 +159,24 @@ package struct OnlyStep: Sendable {
         let document: Value
         if case .item(_, let index) = selection, let record = records[id] {
             document = StepRecordsFile.encodeItem(
-                record, step: step, upstream: index <= 0 ? given : [:], masker: masker)
+                record, step: step, upstream: index <= 0 ? upstreamFailures : [:], masker: masker)
         } else {
-            document = StepRecordsFile.encode(given.merging(own) { _, own in own }, masker: masker)
+            document = StepRecordsFile.encode(upstreamFailures.merging(own) { _, own in own }, masker: masker)
         }
         return Self.write(document.jsonText + "\n", to: outputsTo, option: "--outputs-to", say: say) && written
+    }
+
+    /// What the file of this step carries of the steps upstream: only which failed (a bare
+    /// `failed` status, no outputs), so that `failure()` further down holds as in the whole run
+    /// (a step skipped because of a failure passes it on); a step's outputs reach a dependent
+    /// only from that step's own file, which the exported workflow passes to the tasks that read
+    /// them (see Grammar.md), so a file stays the size of its own step's records.
+    var upstreamFailures: [String: StepRecord<StepResult>] {
+        var failures: [String: StepRecord<StepResult>] = [:]
+        for (id, record) in given where record.state == .failed && !record.failureIgnored {
+            failures[id] = StepRecord(id: id, state: .failed)
+        }
+        return failures
     }
 
     /// Writes `text` to `path`, making its folder first: an Argo pod has no folder for a path of its

@@ -1,4 +1,5 @@
 import FlowKit
+import Foundation
 
 extension ArgoManifest {
     /// The folder every step pod writes its records to and reads its needs' from: an `emptyDir`
@@ -62,6 +63,13 @@ extension ArgoManifest {
     /// The outcome task and its template (a shell in `image`, which has one).
     func outcomeTaskAndTemplate() -> (task: ManifestNode, template: ManifestNode) {
         let reads = outcomeReads()
+        // A `continue-on-error` step's task that failed or errored (its pod lost) does not fail the
+        // run, as its failure does not in `flow run`: its phase reaches the script marked as such.
+        let ignored = Set(
+            workflow.steps.filter(\.continueOnError).flatMap { step -> [String] in
+                let name = self.names.task(step.id)
+                return [name, name + "-items"]
+            })
         let names = reads.map(\.name)
         let depends = names.map { name in
             "("
@@ -78,7 +86,8 @@ extension ArgoManifest {
             + "echo \"flow: task ${pair%%=*} ${pair#*=}: the run failed\"; status=1;; esac; done; exit $status"
         var arguments: [ManifestNode] = [ManifestNode.string(script), ManifestNode.string(Self.outcomeTaskName)]
         for name in names {
-            arguments.append(ManifestNode.string("\(name)={{inputs.parameters.\(name)}}"))
+            let mark = ignored.contains(name) ? "continue-on-error:" : ""
+            arguments.append(ManifestNode.string("\(name)=\(mark){{inputs.parameters.\(name)}}"))
         }
         let inputs = ManifestNode.list(names.map { ManifestNode.map([("name", ManifestNode.string($0))]) })
         let template = ManifestNode.map([
@@ -103,14 +112,20 @@ extension ArgoManifest {
     /// (`valueFrom.default`, which Argo's executor saves instead: `workflow/executor/executor.go`
     /// `SaveParameters`): for `flow`, a record of step `step` as failed, which flow reads as
     /// a lost need; for `items`, the one pod (-1) that decides the step from that record.
-    static func lostDefault(output: String, step: String) -> String {
+    static func lostDefault(output: String, step: Step) -> String {
         guard output == "flow" else { return "[-1]" }
-        let record = Value.object([
-            "status": .string("failed"), "outputs": .object([:]),
-            "error": .string(
-                "step '\(step)' left no record on Argo: its pod ended before flow wrote \(outputsPath)"),
-        ])
-        return Value.object(["flow-outputs": .number(1), "steps": .object([step: record])]).jsonText
+        return lostRecord(
+            step, error: "step '\(step.id)' left no record on Argo: its pod ended before flow wrote \(outputsPath)")
+    }
+
+    /// The records file of step `step` as failed with `error`; failure-ignored under
+    /// `continue-on-error`, so a lost pod of such a step counts as its failure does in `flow run`.
+    static func lostRecord(_ step: Step, error: String) -> String {
+        var record: [String: Value] = [
+            "status": .string("failed"), "outputs": .object([:]), "error": .string(error),
+        ]
+        if step.continueOnError { record["failure-ignored"] = .bool(true) }
+        return Value.object(["flow-outputs": .number(1), "steps": .object([step.id: .object(record)])]).jsonText
     }
 
     /// The reference a dependent's input artifact holds for need `need`'s records. A step run
@@ -123,12 +138,55 @@ extension ArgoManifest {
     /// a DAG template of its own, the same list is that template's output `flow`.
     func recordsReference(_ need: String) -> String {
         let task = names.task(need)
-        guard let step = workflow.steps.first(where: { $0.id == need }), case .fanned = shape(of: step),
-            let forEach = step.forEach
-        else { return "{{tasks.\(task).outputs.parameters.flow}}" }
+        guard let step = workflow.steps.first(where: { $0.id == need }) else {
+            return "{{tasks.\(task).outputs.parameters.flow}}"
+        }
+        guard case .fanned = shape(of: step), let forEach = step.forEach else {
+            return Self.outputOrLost(task: task, step: step)
+        }
         let pods =
             Self.fansInOwnDAG(forEach)
             ? "{{tasks.\(task).outputs.parameters.flow}}" : "{{tasks.\(task).outputs.parameters}}"
         return "{\"flow-aggregate\":\(Value.string(need).jsonText),\"pods\":\(pods)}"
+    }
+
+    /// The reference to output `flow` of task `task` (step `step`'s records) that Argo resolves
+    /// even when the task ended with no outputs at all (its pod deleted, evicted or never
+    /// started): an expression tag whose `?.` and `??` give the lost record instead. A plain
+    /// `{{tasks.T.outputs.parameters.flow}}` cannot be resolved then, and Argo requeues the
+    /// dependent forever (`dag.go` `resolveDependencyReferences` → `ErrRequeue`); members guarded
+    /// by `??` or `?.` are not required identifiers (`util/template/expression_template.go`
+    /// `getIdentifiers`, `guardVisitor`), `tasks` is (the scope holds `tasks.T.status`), and
+    /// `?.` on a missing member is nil, so `??` gives the default.
+    static func outputOrLost(task: String, step: Step) -> String {
+        // The record as a string literal of Argo's expression language: no `'` (it would end the
+        // literal) and no `{{` or `}}` (they would end the tag), JSON allowing a space between braces.
+        var text = lostRecord(
+            step, error: "step \(step.id) left no record on Argo: its pod was lost before flow wrote \(outputsPath)")
+        while text.contains("}}") { text = text.replacingOccurrences(of: "}}", with: "} }") }
+        while text.contains("{{") { text = text.replacingOccurrences(of: "{{", with: "{ {") }
+        text = text.replacingOccurrences(of: "'", with: "\\u0027")
+        return "{{=tasks['\(task)']?.outputs?.parameters?.flow ?? '\(text)'}}"
+    }
+
+    /// The top-level steps whose records step `step`'s task is given: its needs, then the steps
+    /// upstream that its expressions (its children's included) read with `steps.X` without
+    /// needing them directly. A step's file holds its own records only (`flow run --outputs-to`),
+    /// so a task gets exactly the records it reads, however long the chain above it; a step
+    /// inside a group is read from its group's file.
+    func recordsGiven(to step: Step) -> [String] {
+        var top: [String: String] = [:]
+        func visit(_ inner: Step, under root: String) {
+            top[inner.id] = root
+            for child in inner.children { visit(child, under: root) }
+        }
+        for each in workflow.steps { visit(each, under: each.id) }
+        let own = Set(top.filter { $0.value == step.id }.keys)
+        var given = step.needs
+        for id in workflow.stepReads(by: own) {
+            guard let root = top[id], root != step.id, !given.contains(root) else { continue }
+            given.append(root)
+        }
+        return given
     }
 }

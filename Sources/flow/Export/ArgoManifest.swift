@@ -199,7 +199,7 @@ struct ArgoManifest {
         if let step = workflow.steps.first(where: { $0.id == need }), case .fanned(nil) = shape(of: step) {
             artifacts.append(
                 (
-                    "need-\(task)-items", "{{tasks.\(task)-items.outputs.parameters.flow}}",
+                    "need-\(task)-items", Self.outputOrLost(task: task + "-items", step: step),
                     "\(Self.needsFolder)/\(task)-items.json"
                 ))
         }
@@ -217,11 +217,14 @@ struct ArgoManifest {
             // Where a status function may run a step after a failure, every task runs once its needs
             // are done and flow decides inside (a skipped step's task succeeds, its record says skipped).
             // `.Errored` too: a pod lost or evicted is Errored, not Failed, and a cleanup must still run.
+            // A `continue-on-error` need's failure counts as success for its dependents (its pod exits 0
+            // then), so its lost pod does too: they run and read the lost record, marked failure-ignored.
+            let ignoresFailure = workflow.steps.first(where: { $0.id == need })?.continueOnError == true
             depends.append(
-                statusRegion.contains(step.id)
+                statusRegion.contains(step.id) || ignoresFailure
                     ? "(\(task).Succeeded || \(task).Failed || \(task).Errored)" : "\(task).Succeeded")
         }
-        let needs = step.needs.flatMap(needArtifacts)
+        let needs = recordsGiven(to: step).flatMap(needArtifacts)
         let serviceParameters = services.map { (name: $0.task, value: "{{tasks.\($0.task).ip}}") }
         let name = names.task(step.id)
         switch shape(of: step) {
@@ -256,15 +259,20 @@ struct ArgoManifest {
                 artifacts: needs.map { ($0.name, $0.path) },
                 outputs: [("flow", Self.outputsPath), ("items", Self.itemsPath)], perItem: nil)
             let upstream = "\(Self.needsFolder)/\(itemsName).json"
+            // Each item's pod computes its item from the records the step reads, as the items task
+            // did (a step's file holds its own records only, so they come from their own tasks).
             let fanned = fannedTask(
                 name: name, step: step, depends: services.map { "\($0.task).Daemoned" } + ["\(itemsName).Succeeded"],
                 parameters: serviceParameters,
-                artifacts: [("need-\(itemsName)", "{{tasks.\(itemsName).outputs.parameters.flow}}")],
+                artifacts: [("need-\(itemsName)", "{{tasks.\(itemsName).outputs.parameters.flow}}")]
+                    + needs.map { ($0.name, $0.data) },
                 loop: ("withParam", .string("{{tasks.\(itemsName).outputs.parameters.items}}")))
             let template = try self.template(
                 name: templateName(step.id), step: step, fileName: fileName, services: services,
-                extra: ["--outputs-from", upstream, "--item={{inputs.parameters.item}}"], parameters: ["item"],
-                artifacts: [("need-\(itemsName)", upstream)], outputs: [("flow", Self.outputsPath)], perItem: true)
+                extra: ["--outputs-from", upstream] + needs.flatMap { ["--outputs-from", $0.path] }
+                    + ["--item={{inputs.parameters.item}}"], parameters: ["item"],
+                artifacts: [("need-\(itemsName)", upstream)] + needs.map { ($0.name, $0.path) },
+                outputs: [("flow", Self.outputsPath)], perItem: true)
             return ([itemsTask, fanned.task], [itemsTemplate] + fanned.templates + [template])
         }
     }
@@ -368,7 +376,7 @@ struct ArgoManifest {
                                         "valueFrom",
                                         .map([
                                             ("path", .string($0.path)),
-                                            ("default", .string(Self.lostDefault(output: $0.name, step: step.id))),
+                                            ("default", .string(Self.lostDefault(output: $0.name, step: step))),
                                         ])
                                     ),
                                 ])
