@@ -1,24 +1,47 @@
 /// A string value from the file, as written, with where it is, so that problems inside it
 /// (an expression's syntax error, an unknown root) point at the right column.
 package struct ScalarText: Sendable, Hashable {
+    /// The fields, shared by every copy: a step's texts are copied into each check that looks at
+    /// them, and a copy of the inline fields (about 150 bytes, each string and array retained)
+    /// cost more than retaining one box (issue 32).
+    private final class Storage: Sendable {
+        let text: String
+        let location: SourceLocation
+        let textStart: SourceLocation?
+        let template: Template?
+        let syntaxError: ExpressionSyntaxError?
+
+        init(
+            text: String, location: SourceLocation, textStart: SourceLocation?, template: Template?,
+            syntaxError: ExpressionSyntaxError?
+        ) {
+            self.text = text
+            self.location = location
+            self.textStart = textStart
+            self.template = template
+            self.syntaxError = syntaxError
+        }
+    }
+
+    private let storage: Storage
+
     /// The value after YAML unquoting.
-    package let text: String
+    package var text: String { storage.text }
     /// Where the value starts (its opening quote, for a quoted value).
-    package let location: SourceLocation
+    package var location: SourceLocation { storage.location }
     /// Where the text itself starts when it maps column for column onto one source line
     /// (plain or quoted without escapes on a single line); nil otherwise.
-    package let textStart: SourceLocation?
+    package var textStart: SourceLocation? { storage.textStart }
     /// The text compiled as a template (`${{ }}` parsed), or nil when it has a syntax error.
-    package let template: Template?
+    package var template: Template? { storage.template }
     /// The syntax error that left `template` nil.
-    package let syntaxError: ExpressionSyntaxError?
+    package var syntaxError: ExpressionSyntaxError? { storage.syntaxError }
 
     /// Creates a scalar text and compiles its template; `textStart` only when offsets in `text`
     /// map onto source columns.
     package init(text: String, location: SourceLocation, textStart: SourceLocation?) {
-        self.text = text
-        self.location = location
-        self.textStart = textStart
+        let template: Template?
+        let syntaxError: ExpressionSyntaxError?
         do {
             template = try Template.parse(text)
             syntaxError = nil
@@ -26,6 +49,8 @@ package struct ScalarText: Sendable, Hashable {
             template = nil
             syntaxError = error
         }
+        storage = Storage(
+            text: text, location: location, textStart: textStart, template: template, syntaxError: syntaxError)
     }
 
     /// Creates a scalar text whose template `TemplateMemo` compiled (or failed to).
@@ -33,17 +58,34 @@ package struct ScalarText: Sendable, Hashable {
         text: String, location: SourceLocation, textStart: SourceLocation?,
         compiled: Result<Template, ExpressionSyntaxError>
     ) {
-        self.text = text
-        self.location = location
-        self.textStart = textStart
+        let template: Template?
+        let syntaxError: ExpressionSyntaxError?
         switch compiled {
-        case .success(let template):
-            self.template = template
+        case .success(let compiledTemplate):
+            template = compiledTemplate
             syntaxError = nil
         case .failure(let error):
             template = nil
             syntaxError = error
         }
+        storage = Storage(
+            text: text, location: location, textStart: textStart, template: template, syntaxError: syntaxError)
+    }
+
+    /// Equal when every field is, as a struct of the fields would compare.
+    package static func == (lhs: ScalarText, rhs: ScalarText) -> Bool {
+        lhs.storage === rhs.storage
+            || (lhs.text == rhs.text && lhs.location == rhs.location && lhs.textStart == rhs.textStart
+                && lhs.template == rhs.template && lhs.syntaxError == rhs.syntaxError)
+    }
+
+    /// Hashes every field, consistently with `==`.
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(location)
+        hasher.combine(textStart)
+        hasher.combine(template)
+        hasher.combine(syntaxError)
     }
 
     /// The source location of the character at `offset` in `text`, or the value's start when

@@ -27,6 +27,9 @@ package struct Expression: Sendable, Hashable, CustomStringConvertible {
     static func parse(
         _ source: String, text: SourceText, messageOffsetBase: Int
     ) throws(ExpressionSyntaxError) -> Expression {
+        if let (root, reference) = Parser.parsePlainPath(text) {
+            return Expression(source: source, root: root, references: [reference], functionCalls: [])
+        }
         var parser = try Parser(source: text, messageOffsetBase: messageOffsetBase)
         let root: SyntaxNode
         do {
