@@ -4,9 +4,9 @@ import Testing
 /// moto's server (PyPI `moto[server]`, an independent S3), started by `scripts/s3-peer` once for a
 /// suite that carries the `.s3Peer` trait, on a free loopback port, and stopped when the suite
 /// ends. Its signature checks are on: every request must be signed (SigV4) with the IAM access key
-/// it made at start (`keys`), as AWS checks them; `.s3PeerUnchecked` turns them off for
-/// presigned URLs, which moto cannot check (see `Tests/Peers/s3_peer.py`). boto3 (through
-/// `tool`) checks what flow stored.
+/// it made at start (`keys`), as AWS checks them; presigned URLs, which moto cannot check, are
+/// checked in front of it (see `Tests/Peers/s3_presigned_check.py`); `.s3PeerUnchecked` turns
+/// all checks off. boto3 (through `tool`) checks what flow stored.
 struct S3Peer: Sendable {
     /// What `Tests/Peers/s3_peer.py` wrote: the IAM user's access key and a role session's.
     struct Keys: Sendable, Decodable {
@@ -163,6 +163,6 @@ struct S3PeerScope: SuiteTrait, TestScoping {
 extension Trait where Self == S3PeerScope {
     /// moto for the suite's tests, checking every request's signature (see `S3Peer`).
     static var s3Peer: Self { Self(checked: true) }
-    /// moto for the suite's tests without signature checks, for presigned URLs (see `S3Peer`).
+    /// moto for the suite's tests without signature checks (see `S3Peer`).
     static var s3PeerUnchecked: Self { Self(checked: false) }
 }

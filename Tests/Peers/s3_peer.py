@@ -12,9 +12,11 @@ then writes KEYS_FILE (atomically, so a reader never sees half of it):
      "access_key_id": "AKIA…", "secret_access_key": "…",
      "session": {"access_key_id": "ASIA…", "secret_access_key": "…", "session_token": "…"}}
 
-With `--unchecked` moto checks nothing (the same keys are made): the presigned-URL tests need it,
-as moto 5.2.5 answers 500 to a request signed in its query string while its checks are on (it
-looks for an `Authorization` header). There flow only sends what the URLs say; boto3 signed them.
+moto 5.2.5 cannot check a request signed in its query string (a presigned URL): it reads only the
+`Authorization` header (moto/iam/access_control.py line 233) and answers 500. With the checks on,
+such requests go through `s3_presigned_check.PresignedCheck`, which checks their signature with
+botocore's query signer and the keys made here, then hands them to moto signed in their headers.
+With `--unchecked` moto checks nothing (the same keys are made).
 
 It exits with status 1 and says why when the port is taken ("Address already in use") or when the
 checks do not turn on. Everything else it prints goes to the test's log file.
@@ -44,6 +46,8 @@ from moto.moto_server.threaded_moto_server import MotoRequestHandler  # noqa: E4
 from moto.server import DomainDispatcherApplication, create_backend_app  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
 
+from s3_presigned_check import PresignedCheck  # noqa: E402
+
 REGION = "us-east-1"
 ALLOW_ALL = json.dumps({"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}]})
 
@@ -53,6 +57,10 @@ def client(endpoint, service, key_id=None, secret=None, token=None):
         service, region_name=REGION, endpoint_url=endpoint, aws_access_key_id=key_id or os.environ["AWS_ACCESS_KEY_ID"],
         aws_secret_access_key=secret or os.environ["AWS_SECRET_ACCESS_KEY"], aws_session_token=token,
         config=Config(retries={"max_attempts": 1}))
+
+
+# Access key ID -> (secret, session token or None) of the keys made by set_up, for PresignedCheck.
+MADE_KEYS = {}
 
 
 def set_up(endpoint, keys_file):
@@ -81,6 +89,8 @@ def set_up(endpoint, keys_file):
         if CHECKED:
             raise SystemExit("moto does not check signatures")
     client(endpoint, "s3", key["AccessKeyId"], key["SecretAccessKey"]).list_buckets()
+    MADE_KEYS[key["AccessKeyId"]] = (key["SecretAccessKey"], None)
+    MADE_KEYS[session["AccessKeyId"]] = (session["SecretAccessKey"], session["SessionToken"])
     keys = {
         "region": REGION, "access_key_id": key["AccessKeyId"], "secret_access_key": key["SecretAccessKey"],
         "session": {"access_key_id": session["AccessKeyId"], "secret_access_key": session["SecretAccessKey"],
@@ -94,7 +104,8 @@ def set_up(endpoint, keys_file):
 def main():
     port, keys_file = int(sys.argv[1]), sys.argv[2]
     try:
-        server = make_server("127.0.0.1", port, DomainDispatcherApplication(create_backend_app), True,
+        app = DomainDispatcherApplication(create_backend_app)
+        server = make_server("127.0.0.1", port, PresignedCheck(app, MADE_KEYS) if CHECKED else app, True,
                              request_handler=MotoRequestHandler)
     except OSError as error:
         print(f"s3_peer: port {port}: {error.strerror}", file=sys.stderr, flush=True)

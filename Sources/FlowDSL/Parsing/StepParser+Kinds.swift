@@ -128,7 +128,14 @@ extension StepParser {
         let headers = field["headers"].map { reader.namedValues($0.value, "'headers'") } ?? []
         let metadata = field["metadata"].map { reader.namedValues($0.value, "'metadata'") } ?? []
         let expect = parseExpect(inner: field["expect"], step: stepExpect)
-        let transport = parseTransport(field)
+        let signs: AuthSigning =
+            switch uploadProtocol {
+            case .s3?: .s3Upload
+            case nil: .requests
+            default: .otherUpload
+            }
+        let transport = parseTransport(field, signs: signs)
+        if signs == .s3Upload { checkS3UploadRegion(field, transport: transport) }
         guard let file, let url, let uploadProtocol, let chunkSize else { return nil }
         var step = UploadStep(
             file: file,

@@ -2,11 +2,12 @@ extension StepParser {
     /// The keys of `HTTPTransportSettings`, allowed in `http`, `upload` and `defaults.http`.
     static let transportKeys = ["tls", "auth", "proxy", "cookies"]
 
-    /// `tls`, `auth`, `proxy` and `cookies` among `fields` (other keys are the caller's).
-    mutating func parseTransport(_ fields: NodeReader.Fields) -> HTTPTransportSettings {
+    /// `tls`, `auth`, `proxy` and `cookies` among `fields` (other keys are the caller's); `auth`
+    /// as the requests of `signs` take it.
+    mutating func parseTransport(_ fields: NodeReader.Fields, signs: AuthSigning = .requests) -> HTTPTransportSettings {
         HTTPTransportSettings(
             tls: fields["tls"].flatMap { parseTLS($0) },
-            auth: fields["auth"].flatMap { parseAuth($0.value) },
+            auth: fields["auth"].flatMap { parseAuth($0.value, signs: signs) },
             proxy: fields["proxy"].flatMap { parseProxy($0.value) },
             cookies: fields["cookies"].flatMap { parseCookies($0.value) })
     }
@@ -40,7 +41,7 @@ extension StepParser {
             location: reader.location(entry.keyNode))
     }
 
-    private mutating func parseAuth(_ node: Node) -> HTTPAuth? {
+    private mutating func parseAuth(_ node: Node, signs: AuthSigning) -> HTTPAuth? {
         guard let entries = reader.mapping(node, "'auth'") else { return nil }
         reader.rejectUnknownKeys(entries, allowed: ["basic", "bearer", "aws-sigv4"], in: "'auth'")
         guard entries.count == 1, let entry = entries.first else {
@@ -50,9 +51,13 @@ extension StepParser {
                     + "or 'auth: { aws-sigv4: { service: s3 } }'")
             return nil
         }
+        if let problem = signs.problem(withScheme: entry.key) {
+            reader.error(problem.message, at: entry.keyNode, hint: problem.hint)
+            return nil
+        }
         switch entry.key {
         case "aws-sigv4":
-            return parseAWSSigV4(entry)
+            return parseAWSSigV4(entry, signs: signs)
         case "bearer":
             return reader.text(entry.value, "'bearer'").map(HTTPAuth.bearer)
         case "basic":
@@ -77,7 +82,7 @@ extension StepParser {
         }
     }
 
-    private mutating func parseAWSSigV4(_ entry: NodeReader.Entry) -> HTTPAuth? {
+    private mutating func parseAWSSigV4(_ entry: NodeReader.Entry, signs: AuthSigning) -> HTTPAuth? {
         guard let fields = reader.mapping(entry.value, "'aws-sigv4'") else { return nil }
         reader.rejectUnknownKeys(
             fields,
@@ -85,7 +90,14 @@ extension StepParser {
                 "service", "region", "access-key-id", "secret-access-key", "session-token", "profile", "payload",
             ], in: "'aws-sigv4'")
         let field = NodeReader.Fields(fields)
-        guard let serviceField = field["service"] else {
+        if signs == .s3Upload { checkS3UploadSigning(field) }
+        let service: ScalarText?
+        if let serviceField = field["service"] {
+            service = reader.text(serviceField.value, "'service'")
+        } else if signs == .s3Upload {
+            // An S3 upload is signed for S3: `service` may be left out.
+            service = ScalarText(text: "s3", location: reader.location(entry.keyNode), textStart: nil)
+        } else {
             reader.error(
                 "'aws-sigv4' needs a 'service'", at: entry.keyNode,
                 hint: "the service's signing name, such as 's3', 'sts' or 'execute-api'")
@@ -115,7 +127,7 @@ extension StepParser {
                     hint: "'unsigned' sends x-amz-content-sha256: UNSIGNED-PAYLOAD (S3 only)")
             }
         }
-        guard let service = reader.text(serviceField.value, "'service'") else { return nil }
+        guard let service else { return nil }
         return .awsSigV4(
             AWSSigV4Auth(
                 service: service, region: field["region"].flatMap { reader.text($0.value, "'region'") },

@@ -279,7 +279,10 @@ extension WorkflowSchema {
                 "headers": V.map("Headers sent with every request of the upload.", values: V.scalar),
                 "metadata": V.map("tus `Upload-Metadata` pairs (filename and filetype are added).", values: V.scalar),
                 "tls": V.ref("tls", "TLS certificates (over `defaults.http.tls`, key by key)."),
-                "auth": V.ref("auth", "The `Authorization` header (default `defaults.http.auth`)."),
+                "auth": V.ref(
+                    "upload-auth",
+                    "tus, content-range: the `Authorization` header; s3: `aws-sigv4` keys (default `defaults.http.auth`)."
+                ),
                 "proxy": V.ref("proxy", "The proxy (default `defaults.http.proxy`)."),
                 "cookies": V.boolean("Whether to use the run's cookie jar (default `defaults.http.cookies`)."),
                 "expect": V.ref(

@@ -23,6 +23,31 @@ struct AWSRequestSigning: Sendable {
         text: (ScalarText) throws(StepError) -> String
     ) throws(StepError) {
         let service = try text(auth.service)
+        let keys = try Self.credentials(auth, environment: environment, masker: masker, text: text)
+        let region: String
+        if let written = auth.region {
+            region = try text(written)
+        } else if let fromChain = keys.chain.region(profile: keys.profile, found: keys.found) {
+            region = fromChain
+        } else {
+            throw StepError(
+                "aws-sigv4 has no region: give 'region', or set AWS_REGION (or a 'region' in the profile's config)",
+                at: auth.location)
+        }
+        signer = SigV4Signer(credentials: keys.credentials, region: region, service: service)
+        unsignedPayload = auth.unsignedPayload
+        location = auth.location
+    }
+
+    /// The keys `auth` gives (`access-key-id` and `secret-access-key`, usually from `secrets.*`),
+    /// else those of the environment or a profile (`found`, with the `profile` named); every one
+    /// is added to `masker`, so no output, report or journal shows them, wherever they came from.
+    static func credentials(
+        _ auth: AWSSigV4Auth, environment: [String: String], masker: SecretMasker,
+        text: (ScalarText) throws(StepError) -> String
+    ) throws(StepError) -> (
+        credentials: AWSCredentials, chain: AWSCredentialChain, profile: String?, found: AWSCredentialChain.Found?
+    ) {
         var profile: String?
         if let written = auth.profile { profile = try text(written) }
         let chain = AWSCredentialChain(environment: environment)
@@ -44,19 +69,7 @@ struct AWSRequestSigning: Sendable {
         for value in [credentials.secretAccessKey, credentials.sessionToken, credentials.accessKeyID] {
             if let value, !value.isEmpty { masker.add(value) }
         }
-        let region: String
-        if let written = auth.region {
-            region = try text(written)
-        } else if let fromChain = chain.region(profile: profile, found: found) {
-            region = fromChain
-        } else {
-            throw StepError(
-                "aws-sigv4 has no region: give 'region', or set AWS_REGION (or a 'region' in the profile's config)",
-                at: auth.location)
-        }
-        signer = SigV4Signer(credentials: credentials, region: region, service: service)
-        unsignedPayload = auth.unsignedPayload
-        location = auth.location
+        return (credentials, chain, profile, found)
     }
 
     /// `request` signed at `date` with `payload`: its URL as signed, the signer's headers in place

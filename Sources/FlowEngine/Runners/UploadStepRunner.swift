@@ -93,7 +93,8 @@ struct UploadStepRunner: Sendable {
         var headers = HTTPHeaders()
         for header in defaults.http.headers { headers.set(header.name, try header.value.string(in: scope)) }
         for header in upload.headers { headers.set(header.name, try header.value.string(in: scope)) }
-        if let auth = upload.transport.auth ?? defaults.http.transport.auth {
+        // An S3 upload's `aws-sigv4` signs each request instead (`runS3`).
+        if let auth = upload.transport.auth ?? defaults.http.transport.auth, !upload.signsWithAWS(auth) {
             headers.set("Authorization", try auth.headerValue { text throws(StepError) in try text.string(in: scope) })
         }
         let transport = try transportContext.plan(
