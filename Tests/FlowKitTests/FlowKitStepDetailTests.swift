@@ -56,3 +56,40 @@ import Testing
         #expect(outcome.failedSteps.last?.location?.file.hasSuffix("detail.yaml") == true)
     }
 }
+
+/// The language's JSON Schema, as `flow schema` prints it, is a value an app can hand to an editor.
+@Suite struct FlowKitSchemaTests {
+    @Test func theSchemaIsJSONSchemaOfTheLanguage() throws {
+        let data = Data(FlowWorkflow.schema.utf8)
+        let schema = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect((schema["$schema"] as? String)?.contains("2020-12") == true)
+        #expect(FlowWorkflow.schema.contains("\"steps\""))
+    }
+}
+
+/// `flow validate` as a value: a file's problems, their text as flow prints it, and its steps.
+@Suite struct FlowKitCheckTests {
+    @Test func aCallOfAHandlerTheAppHasNotIsAnErrorAtItsPlace() throws {
+        let path = NSTemporaryDirectory() + "flowkit-check-\(UUID()).yaml"
+        try """
+        version: 1
+        steps:
+          score:
+            call: score-user
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outside = FlowWorkflow.check(contentsOf: path, hostSteps: [])
+        #expect(!outside.isValid)
+        let error = try #require(outside.diagnostics.first { $0.severity == .error })
+        #expect(error.location?.line == 4)
+        // Compiler-style, with the source line and a caret under it.
+        #expect(outside.rendered.contains("\(path):4:"))
+        #expect(outside.rendered.contains("call: score-user"))
+        #expect(outside.rendered.contains("^"))
+        let inside = FlowWorkflow.check(contentsOf: path, hostSteps: ["score-user"])
+        #expect(inside.isValid && inside.stepCount == 1 && inside.rendered.isEmpty)
+        #expect(inside.workflow?.mermaidGraph.contains("score") == true)
+        // Unchecked calls: a file checked before its app is known.
+        #expect(FlowWorkflow.check(contentsOf: path, hostSteps: nil).isValid)
+    }
+}
