@@ -120,13 +120,19 @@ let package = Package(
             name: "FlowEngineTests",
             dependencies: ["FlowEngine", "FlowDSL", "FlowTasks", "FlowHTTP", "FlowSandbox", "FlowDigest"]),
         .testTarget(name: "FlowSandboxTests", dependencies: ["FlowSandbox"]),
-        .testTarget(name: "FlowAWSTests", dependencies: ["FlowAWS", "FlowDigest"], resources: [.copy("aws4_testsuite")]),
+        .testTarget(
+            name: "FlowAWSTests", dependencies: ["FlowAWS", "FlowDigest"], resources: [.copy("aws4_testsuite")]),
         .testTarget(
             name: "FlowJournalTests",
             dependencies: ["FlowJournal", "BenchJournal", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowSandbox"]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["flow", "FlowKitExample", "FlowJournal", "FlowSandbox", "FlowTasks"]),
+            name: "EndToEndTests",
+            dependencies: [
+                "flow", "FlowKitExample", "FlowJournal", "FlowSandbox", "FlowTasks",
+                // To put into a journal what flow never writes (JournalUnknownStateTests).
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -43,14 +43,14 @@ extension Journal {
                     arguments: [file])
                 for row in rows {
                     let run = try JournalReading.run(from: row, counts: [:])
-                    if JournalReading.unfinishedStates.contains(run.state) {
+                    if run.state.isUnfinished {
                         return try JournalReading.detail(id: run.id, in: db)
                     }
                 }
                 return nil
             }
         } catch {
-            throw JournalError.from(error, file: file)
+            throw JournalError.from(error, file: self.file)
         }
     }
 }
@@ -59,11 +59,15 @@ extension Journal {
 /// (a damaged cell is an error, never a crash).
 enum JournalReading {
     static let runColumns = "SELECT id, file, state, started_at, finished_at, pid, pid_started, host FROM run"
-    static let unfinishedStates: Set<String> = ["failed", "interrupted"]
 
-    /// The state a reader should see: "running" only while the run's process is alive.
-    static func effectiveState(_ state: String, identity: ProcessIdentity) -> String {
-        state == "running" && !identity.isAlive() ? "interrupted" : state
+    /// The state a reader should see: running only while the run's process is alive.
+    static func effectiveState(_ state: JournalRunState, identity: ProcessIdentity) -> JournalRunState {
+        state == .running && !identity.isAlive() ? .interrupted : state
+    }
+
+    /// The state a run row stores, decoded (`JournalStateText`).
+    static func storedState(of row: Row) throws -> JournalRunState {
+        try JournalStateText.run(try row.decode(forColumn: "state"), id: try row.decode(forColumn: "id"))
     }
 
     /// The process a run row names.
@@ -79,7 +83,7 @@ enum JournalReading {
         let finished: Double? = try row.decode(forColumn: "finished_at")
         return JournalRun(
             id: id, file: try row.decode(forColumn: "file"),
-            state: effectiveState(try row.decode(forColumn: "state"), identity: identity),
+            state: effectiveState(try storedState(of: row), identity: identity),
             startedAt: Date(timeIntervalSince1970: try row.decode(forColumn: "started_at")),
             finishedAt: finished.map(Date.init(timeIntervalSince1970:)), stepCounts: counts[id]?.steps ?? [:],
             itemCounts: counts[id]?.items ?? [:])
@@ -98,7 +102,9 @@ enum JournalReading {
             for row in rows {
                 let key = StepLogKey(
                     step: try row.decode(forColumn: "step"), item: item(try row.decode(forColumn: "item")))
-                fold.add(key, state: try row.decode(forColumn: "state"))
+                fold.add(
+                    key,
+                    state: try JournalStateText.step(row.decode(forColumn: "state"), step: key.step, item: key.item))
             }
             try forEachCell(run: id, in: db) { cell throws(StepLogDamage) in try fold.apply(cell) }
             counts[id] = fold.stateCounts
@@ -178,9 +184,12 @@ enum JournalReading {
     static func step(from row: Row) throws -> JournalStep {
         let started: Double? = try row.decode(forColumn: "started_at")
         let finished: Double? = try row.decode(forColumn: "finished_at")
+        let step: String = try row.decode(forColumn: "step")
+        let item = item(try row.decode(forColumn: "item"))
         return JournalStep(
-            step: try row.decode(forColumn: "step"), item: item(try row.decode(forColumn: "item")),
-            state: try row.decode(forColumn: "state"), attempts: try row.decode(forColumn: "attempts"),
+            step: step, item: item,
+            state: try JournalStateText.step(row.decode(forColumn: "state"), step: step, item: item),
+            attempts: try row.decode(forColumn: "attempts"),
             startedAt: started.map(Date.init(timeIntervalSince1970:)),
             finishedAt: finished.map(Date.init(timeIntervalSince1970:)),
             outputs: outputs(

@@ -129,7 +129,7 @@ package final class Journal: Sendable {
                         db, sql: "\(JournalReading.runColumns) WHERE id = ?", arguments: [id])
                 else { throw JournalError.io("no run \(id) in the journal \(file)") }
                 let owner = try JournalReading.owner(of: row)
-                if try row.decode(String.self, forColumn: "state") == "running", owner != identity, owner.isAlive() {
+                if try JournalReading.storedState(of: row) == .running, owner != identity, owner.isAlive() {
                     throw JournalError.io(
                         "run \(id) is still running (process \(owner.pid)); wait for it to end or stop it first")
                 }
@@ -162,7 +162,8 @@ package final class Journal: Sendable {
     /// Non-blocking: the same as recording `.stepFinished` with these fields, without making the
     /// change first (the run's queue calls this once a step).
     package func recordStepFinished(
-        run: String, step: String, item: Int?, state: String, attempts: Int, startedAt: Date?, finishedAt: Date,
+        run: String, step: String, item: Int?, state: JournalStepState, attempts: Int, startedAt: Date?,
+        finishedAt: Date,
         outputs: JournalOutputs, error: String?
     ) {
         writer.recordStepChange(run: run) { log in

@@ -9,7 +9,7 @@ package enum JournalChange: Sendable {
     /// A step (or item) ended in `state`, with what is kept of its outputs (`.secret` when they
     /// held a secret: not stored, and the step runs again on resume).
     case stepFinished(
-        run: String, step: String, item: Int?, state: String, attempts: Int,
+        run: String, step: String, item: Int?, state: JournalStepState, attempts: Int,
         startedAt: Date?, finishedAt: Date, outputs: JournalOutputs, error: String?)
     /// An unsafe (non-idempotent, unkeyed) request is about to be sent: its outcome is unknown until
     /// the step's `stepFinished`.

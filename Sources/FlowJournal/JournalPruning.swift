@@ -11,12 +11,12 @@ enum JournalPruning {
         var doomed: [String] = []
         for (index, row) in rows.enumerated() {
             let run = try JournalReading.run(from: row, counts: [:])
-            let unfinished = JournalReading.unfinishedStates.contains(run.state)
+            let unfinished = run.state.isUnfinished
             if resumable == nil, unfinished {
                 resumable = run.id
                 continue
             }
-            if index < kept || run.state == "running" { continue }
+            if index < kept || run.state == .running { continue }
             doomed.append(run.id)
         }
         // Steps and transfers go with their run (ON DELETE CASCADE).

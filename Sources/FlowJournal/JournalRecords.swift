@@ -8,7 +8,7 @@ package struct JournalRun: Sendable, Codable, Equatable {
     package var file: String
     /// running, succeeded, failed or interrupted. A run recorded as running whose process is gone
     /// (killed, machine restarted) reads as interrupted.
-    package var state: String
+    package var state: JournalRunState
     /// When the run started.
     package var startedAt: Date
     /// When it ended; nil while running or when it was interrupted without ending.
@@ -21,7 +21,8 @@ package struct JournalRun: Sendable, Codable, Equatable {
 
     /// A run as read from the journal.
     package init(
-        id: String, file: String, state: String, startedAt: Date, finishedAt: Date?, stepCounts: [String: Int],
+        id: String, file: String, state: JournalRunState, startedAt: Date, finishedAt: Date?,
+        stepCounts: [String: Int],
         itemCounts: [String: Int] = [:]
     ) {
         self.itemCounts = itemCounts
@@ -41,7 +42,7 @@ package struct JournalStep: Sendable, Equatable {
     /// The item's index, nil for a step without items.
     package var item: Int?
     /// running, succeeded, failed, skipped, cancelled… as the run recorded it.
-    package var state: String
+    package var state: JournalStepState
     /// Attempts made so far.
     package var attempts: Int
     /// When the latest first attempt started.
@@ -58,7 +59,7 @@ package struct JournalStep: Sendable, Equatable {
 
     /// A step as read from the journal.
     package init(
-        step: String, item: Int?, state: String, attempts: Int, startedAt: Date?, finishedAt: Date?,
+        step: String, item: Int?, state: JournalStepState, attempts: Int, startedAt: Date?, finishedAt: Date?,
         outputs: JournalOutputs, error: String?, unsafeInFlight: Bool
     ) {
         self.step = step

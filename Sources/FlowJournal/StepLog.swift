@@ -49,7 +49,7 @@ struct StepLogEncoder {
 
     /// Adds a `stepFinished` change with these fields.
     mutating func addFinished(
-        step: String, item: Int?, state: String, attempts: Int, startedAt: Date?, finishedAt: Date,
+        step: String, item: Int?, state: JournalStepState, attempts: Int, startedAt: Date?, finishedAt: Date,
         outputs: JournalOutputs, error: String?
     ) {
         // Most finishes: a known state, a record that is that state alone, no error.
@@ -61,7 +61,7 @@ struct StepLogEncoder {
         bytes.append(StepLogTag.finished.rawValue)
         text(step)
         self.item(item)
-        text(state)
+        text(state.rawValue)
         count(attempts)
         optionalDate(startedAt)
         date(finishedAt)
@@ -142,8 +142,9 @@ struct StepLogEncoder {
         withUnsafeBytes(of: &bits) { bytes.append(contentsOf: $0) }
     }
 
-    /// The states a `finishedStateOnly` change names by their place in this list.
-    static let stateCodes = ["succeeded", "failed", "skipped", "cancelled", "running", "pending"]
+    /// The states a `finishedStateOnly` change names by their place in this list (stored: never
+    /// reorder it).
+    static let stateCodes: [JournalStepState] = [.succeeded, .failed, .skipped, .cancelled, .running, .pending]
 
     /// Outputs: 0 none (or not kept: a secret, whose flag follows), 1 and the text, 2 for a
     /// record that is its state alone (`JournalOutputs.stateOnly`).
@@ -237,7 +238,8 @@ struct StepLogDecoder {
     enum Change {
         case started(key: StepLogKey, attempt: Int, at: Date)
         case finished(
-            key: StepLogKey, state: String, attempts: Int, startedAt: Date?, finishedAt: Date, outputs: JournalOutputs,
+            key: StepLogKey, state: JournalStepState, attempts: Int, startedAt: Date?, finishedAt: Date,
+            outputs: JournalOutputs,
             error: String?)
         case unsafeSend(key: StepLogKey, at: Date)
         case transfer(key: StepLogKey, kind: String, target: String, bytesConfirmed: Int64, fileIdentity: String)
@@ -253,7 +255,13 @@ struct StepLogDecoder {
             return .started(key: try key(), attempt: try count(), at: try date())
         case .finished:
             let key = try key()
-            let state = try text()
+            let at = index
+            let state: JournalStepState
+            do {
+                state = try JournalStateText.step(try text(), step: key.step, item: key.item)
+            } catch {
+                throw StepLogDamage(description: "\(error) (byte \(at))")
+            }
             let attempts = try count()
             let startedAt = try flag() ? try date() : nil
             let finishedAt = try date()

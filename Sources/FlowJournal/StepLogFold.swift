@@ -40,7 +40,7 @@ struct StepLogFold {
         case .started(let key, let attempt, let at):
             let earlier = steps[key]?.startedAt
             steps[key] = JournalStep(
-                step: key.step, item: key.item, state: "running", attempts: attempt,
+                step: key.step, item: key.item, state: .running, attempts: attempt,
                 startedAt: attempt <= 1 || earlier == nil ? at : earlier, finishedAt: nil, outputs: .none,
                 error: nil, unsafeInFlight: false)
         case .finished(
@@ -54,7 +54,7 @@ struct StepLogFold {
                 steps[key]?.unsafeInFlight = true
             } else {
                 steps[key] = JournalStep(
-                    step: key.step, item: key.item, state: "running", attempts: 1, startedAt: at, finishedAt: nil,
+                    step: key.step, item: key.item, state: .running, attempts: 1, startedAt: at, finishedAt: nil,
                     outputs: .none, error: nil, unsafeInFlight: true)
             }
         case .transfer(let key, let kind, let target, let bytesConfirmed, let fileIdentity):
@@ -93,9 +93,9 @@ struct StepLogFold {
         var counts = StateCounts()
         for (key, step) in steps {
             if key.item == nil {
-                counts.steps[step.state, default: 0] += 1
+                counts.steps[step.state.rawValue, default: 0] += 1
             } else {
-                counts.items[step.state, default: 0] += 1
+                counts.items[step.state.rawValue, default: 0] += 1
             }
         }
         return counts

@@ -3,7 +3,7 @@
 /// 10,000 steps folds half a million steps, and keeping their outputs, errors and times (which a
 /// count never reads) was most of its cost.
 struct StepStateFold {
-    private var states: [StepLogKey: String] = [:]
+    private var states: [StepLogKey: JournalStepState] = [:]
 
     /// Room for `capacity` steps: the runs of one file have about as many steps each, so the
     /// previous run's count saves growing the table step by step.
@@ -12,7 +12,7 @@ struct StepStateFold {
     }
 
     /// A step as a format-1 row had it.
-    mutating func add(_ key: StepLogKey, state: String) {
+    mutating func add(_ key: StepLogKey, state: JournalStepState) {
         states[key] = state
     }
 
@@ -22,12 +22,12 @@ struct StepStateFold {
         while let change = try decoder.next() {
             switch change {
             case .started(let key, _, _):
-                states[key] = "running"
+                states[key] = .running
             case .finished(let key, let state, _, _, _, _, _):
                 states[key] = state
             case .unsafeSend(let key, _):
                 // Marks a step; a step not yet seen starts running (as `StepLogFold` has it).
-                if states[key] == nil { states[key] = "running" }
+                if states[key] == nil { states[key] = .running }
             case .transfer:
                 break
             }
@@ -42,7 +42,11 @@ struct StepStateFold {
     var stateCounts: StateCounts {
         var counts = StateCounts()
         for (key, state) in states {
-            if key.item == nil { counts.steps[state, default: 0] += 1 } else { counts.items[state, default: 0] += 1 }
+            if key.item == nil {
+                counts.steps[state.rawValue, default: 0] += 1
+            } else {
+                counts.items[state.rawValue, default: 0] += 1
+            }
         }
         return counts
     }

@@ -211,7 +211,7 @@ import Testing
             guard let id = try? journal.runs(file: nil).first?.id, let detail = try? journal.run(id: id) else {
                 return false
             }
-            return detail.steps.contains { $0.step == "pay" && $0.item == 0 && $0.state == "succeeded" }
+            return detail.steps.contains { $0.step == "pay" && $0.item == 0 && $0.state == .succeeded }
         }
         #expect(answered, "\(child.errors)")
         kill(child.pid, SIGKILL)

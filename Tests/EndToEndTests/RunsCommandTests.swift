@@ -29,18 +29,18 @@ import Testing
                     inputs: ["region": "eu"], startedAt: start))
             journal.record(
                 .stepFinished(
-                    run: failed, step: "build", item: nil, state: "succeeded", attempts: 1, startedAt: start,
+                    run: failed, step: "build", item: nil, state: .succeeded, attempts: 1, startedAt: start,
                     finishedAt: start.addingTimeInterval(1.5),
                     outputs: .json(#"{"outputs":{"artifact":"app.tar","size":42},"status":"succeeded"}"#),
                     error: nil))
             journal.record(
                 .stepFinished(
-                    run: failed, step: "fetch", item: 2, state: "failed", attempts: 3,
+                    run: failed, step: "fetch", item: 2, state: .failed, attempts: 3,
                     startedAt: start.addingTimeInterval(2), finishedAt: start.addingTimeInterval(4),
                     outputs: .none, error: "HTTP 503 from /files/2"))
             journal.record(
                 .stepFinished(
-                    run: failed, step: "login", item: nil, state: "succeeded", attempts: 1,
+                    run: failed, step: "login", item: nil, state: .succeeded, attempts: 1,
                     startedAt: start.addingTimeInterval(1), finishedAt: start.addingTimeInterval(1.2),
                     outputs: .secret, error: nil))
             journal.record(
@@ -54,7 +54,7 @@ import Testing
                     startedAt: start.addingTimeInterval(3600)))
             journal.record(
                 .stepFinished(
-                    run: succeeded, step: "build", item: nil, state: "succeeded", attempts: 1,
+                    run: succeeded, step: "build", item: nil, state: .succeeded, attempts: 1,
                     startedAt: start.addingTimeInterval(3600), finishedAt: start.addingTimeInterval(3601),
                     outputs: .stateOnly, error: nil))
             journal.record(.runFinished(run: succeeded, state: .succeeded, at: start.addingTimeInterval(3725)))

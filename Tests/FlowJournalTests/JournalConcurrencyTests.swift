@@ -31,7 +31,7 @@ struct JournalConcurrencyTests {
                     for index in 0..<3_000 {
                         journal.record(
                             .stepFinished(
-                                run: run, step: "s\(index)", item: nil, state: "succeeded", attempts: 1,
+                                run: run, step: "s\(index)", item: nil, state: .succeeded, attempts: 1,
                                 startedAt: Date(), finishedAt: Date(), outputs: .json(#"{"i":\#(index)}"#), error: nil))
                         if index % 500 == 0 { journal.flush { _ in } }
                     }
@@ -47,7 +47,7 @@ struct JournalConcurrencyTests {
         let reader = try #require(try Journal.openForReading(stateDirectory: folder.path))
         for run in runs {
             let detail = try #require(try reader.run(id: run))
-            #expect(detail.run.state == "succeeded")
+            #expect(detail.run.state == .succeeded)
             #expect(detail.run.stepCounts == ["succeeded": 3_000])
         }
     }
@@ -67,7 +67,7 @@ struct JournalConcurrencyTests {
         let runs = try journal.runs(file: file)
         #expect(Set(runs.map(\.id)) == Set(ids))
         for run in runs {
-            #expect(run.state == "succeeded")
+            #expect(run.state == .succeeded)
             #expect(run.stepCounts == ["succeeded": 4_000])
         }
     }
@@ -82,20 +82,20 @@ struct JournalConcurrencyTests {
         let journal = try Journal.open(stateDirectory: folder.path)
         defer { journal.close() }
         // Alive: running, and not offered for --resume (another process runs it).
-        #expect(try journal.run(id: id)?.run.state == "running")
+        #expect(try journal.run(id: id)?.run.state == .running)
         #expect(try journal.latestUnfinishedRun(file: file) == nil)
         // Nor can it be reopened while that process runs it.
         #expect(throws: JournalError.self) { try journal.reopenRun(id: id, fileHash: "h", stepHashes: [:]) }
         kill(writer.process.processIdentifier, SIGKILL)
         #expect(await writer.exitStatus() != nil)
         let detail = try #require(try journal.run(id: id))
-        #expect(detail.run.state == "interrupted")
+        #expect(detail.run.state == .interrupted)
         #expect(detail.run.finishedAt == nil)
         #expect(detail.run.stepCounts == ["succeeded": 200])
         #expect(try journal.latestUnfinishedRun(file: file)?.run.id == id)
         // Once its process is gone, this process can take it over.
         try journal.reopenRun(id: id, fileHash: "h2", stepHashes: [:])
-        #expect(try journal.run(id: id)?.run.state == "running")
+        #expect(try journal.run(id: id)?.run.state == .running)
         #expect(try integrity(folder) == "ok")
     }
 }

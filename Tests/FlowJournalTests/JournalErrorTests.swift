@@ -69,7 +69,7 @@ struct JournalErrorTests {
         for index in 0..<64 where failure == nil {
             journal.record(
                 .stepFinished(
-                    run: run, step: "s\(index)", item: nil, state: "succeeded", attempts: 1, startedAt: Date(),
+                    run: run, step: "s\(index)", item: nil, state: .succeeded, attempts: 1, startedAt: Date(),
                     finishedAt: Date(), outputs: .json(big), error: nil))
             do { try await journal.flushed() } catch let error as JournalError { failure = error }
         }

@@ -25,7 +25,7 @@ struct JournalPruningTests {
                 NewRun(file: "/w/a.yaml", fileHash: "a", stepHashes: [:], inputs: [:], startedAt: started))
             journal.record(
                 .stepFinished(
-                    run: id, step: "only", item: nil, state: index == 3 ? "failed" : "succeeded", attempts: 1,
+                    run: id, step: "only", item: nil, state: index == 3 ? .failed : .succeeded, attempts: 1,
                     startedAt: started, finishedAt: started, outputs: .json("{}"), error: nil))
             journal.record(.runFinished(run: id, state: index == 3 ? .failed : .succeeded, at: started))
             // Finished before the next begins: a run still running is never pruned.

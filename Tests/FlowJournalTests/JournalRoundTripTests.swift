@@ -20,7 +20,7 @@ struct JournalRoundTripTests {
         journal.record(.stepStarted(run: id, step: "a", item: nil, attempt: 1, at: started))
         journal.record(
             .stepFinished(
-                run: id, step: "a", item: nil, state: "succeeded", attempts: 1, startedAt: started,
+                run: id, step: "a", item: nil, state: .succeeded, attempts: 1, startedAt: started,
                 finishedAt: started.addingTimeInterval(2), outputs: .json(#"{"x":1}"#), error: nil))
         journal.record(.stepStarted(run: id, step: "b", item: 3, attempt: 2, at: started.addingTimeInterval(3)))
         journal.record(.unsafeSend(run: id, step: "b", item: 3, at: started.addingTimeInterval(3)))
@@ -34,18 +34,18 @@ struct JournalRoundTripTests {
         #expect(detail.fileHash == "f1")
         #expect(detail.stepHashes == ["a": "h1", "b": "h2"])
         #expect(detail.inputs == ["region": "eu"])
-        #expect(detail.run.state == "running")
+        #expect(detail.run.state == .running)
         // Steps by state, the items apart (b[3] is an item).
         #expect(detail.run.stepCounts == ["succeeded": 1])
         #expect(detail.run.itemCounts == ["running": 1])
         #expect(
             detail.steps == [
                 JournalStep(
-                    step: "a", item: nil, state: "succeeded", attempts: 1, startedAt: started,
+                    step: "a", item: nil, state: .succeeded, attempts: 1, startedAt: started,
                     finishedAt: started.addingTimeInterval(2), outputs: .json(#"{"x":1}"#), error: nil,
                     unsafeInFlight: false),
                 JournalStep(
-                    step: "b", item: 3, state: "running", attempts: 2, startedAt: started.addingTimeInterval(3),
+                    step: "b", item: 3, state: .running, attempts: 2, startedAt: started.addingTimeInterval(3),
                     finishedAt: nil, outputs: .none, error: nil, unsafeInFlight: true),
             ])
         #expect(
@@ -160,7 +160,7 @@ struct JournalRunsTests {
         #expect(try journal.runs(file: nil).map(\.id) == [third, second, first])
         #expect(try journal.runs(file: "/w/a.yaml").map(\.id) == [third, first])
         let listed = try journal.runs(file: "/w/a.yaml")
-        #expect(listed.map(\.state) == ["running", "succeeded"])
+        #expect(listed.map(\.state) == [.running, .succeeded])
         #expect(listed[1].finishedAt == Date(timeIntervalSince1970: 1_010))
         #expect(try journal.runs(file: "/w/none.yaml").isEmpty)
         #expect(try journal.run(id: "20990101-000000-ffff") == nil)
@@ -177,7 +177,7 @@ struct JournalRunsTests {
         #expect(try journal.latestUnfinishedRun(file: "/w/r.yaml")?.run.id == id)
         try journal.reopenRun(id: id, fileHash: "new", stepHashes: ["a": "2"])
         let detail = try #require(try journal.run(id: id))
-        #expect(detail.run.state == "running")
+        #expect(detail.run.state == .running)
         #expect(detail.run.finishedAt == nil)
         #expect(detail.fileHash == "new")
         #expect(detail.stepHashes == ["a": "2"])
@@ -195,17 +195,17 @@ struct JournalRunsTests {
         let at = Date(timeIntervalSince1970: 1_001)
         journal.record(
             .stepFinished(
-                run: id, step: "a", item: nil, state: "failed", attempts: 3, startedAt: at, finishedAt: at,
+                run: id, step: "a", item: nil, state: .failed, attempts: 3, startedAt: at, finishedAt: at,
                 outputs: .none, error: "HTTP 500"))
         journal.record(.stepStarted(run: id, step: "a", item: nil, attempt: 1, at: at.addingTimeInterval(5)))
         journal.record(
             .stepFinished(
-                run: id, step: "b", item: 0, state: "succeeded", attempts: 1, startedAt: nil, finishedAt: at,
+                run: id, step: "b", item: 0, state: .succeeded, attempts: 1, startedAt: nil, finishedAt: at,
                 outputs: .secret, error: nil))
         try await journal.flushed()
         let steps = try #require(try journal.run(id: id)).steps
         let a = try #require(steps.first { $0.step == "a" })
-        #expect(a.state == "running")
+        #expect(a.state == .running)
         #expect(a.attempts == 1)
         #expect(a.error == nil)
         #expect(a.finishedAt == nil)

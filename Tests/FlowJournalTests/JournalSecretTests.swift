@@ -22,7 +22,7 @@ struct JournalSecretTests {
         for (index, (value, holdsSecret)) in [(secret, true), (control, false)].enumerated() {
             journal.record(
                 .stepFinished(
-                    run: run, step: "s\(index)", item: nil, state: "succeeded", attempts: 1, startedAt: Date(),
+                    run: run, step: "s\(index)", item: nil, state: .succeeded, attempts: 1, startedAt: Date(),
                     finishedAt: Date(), outputs: holdsSecret ? .secret : .json(#"{"token":"\#(value)"}"#),
                     error: nil))
         }

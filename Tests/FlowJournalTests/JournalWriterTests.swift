@@ -14,7 +14,7 @@ struct JournalWriterTests {
 
     private func finished(_ run: String, _ step: String, at: Date = Date()) -> JournalChange {
         .stepFinished(
-            run: run, step: step, item: nil, state: "succeeded", attempts: 1, startedAt: at, finishedAt: at,
+            run: run, step: step, item: nil, state: .succeeded, attempts: 1, startedAt: at, finishedAt: at,
             outputs: .json("{}"), error: nil)
     }
 
@@ -72,14 +72,14 @@ struct JournalWriterTests {
         // Nothing recorded: the wake alone makes the batch that writes the start.
         held.add("long")
         journal.wake()
-        let written = await poll { (try? journal.run(id: run))?.steps.map(\.state) == ["running"] }
+        let written = await poll { (try? journal.run(id: run))?.steps.map(\.state) == [.running] }
         #expect(written)
         // Taken before the batch's changes: an unsafe send recorded after the held start stays marked.
         held.add("post")
         journal.record(.unsafeSend(run: run, step: "post", item: nil, at: start.addingTimeInterval(1)))
         try await journal.flushed()
         let post = try #require(try journal.run(id: run)?.steps.first { $0.step == "post" })
-        #expect(post.unsafeInFlight && post.state == "running" && post.startedAt == start)
+        #expect(post.unsafeInFlight && post.state == .running && post.startedAt == start)
     }
 
     @Test("flush callbacks come in order, on the journal's thread, after their changes are committed")
@@ -141,7 +141,7 @@ struct JournalWriterTests {
         defer { other.close() }
         let detail = try #require(try other.run(id: run))
         #expect(detail.steps.count == 300)
-        #expect(detail.run.state == "failed")
+        #expect(detail.run.state == .failed)
         journal.close()
         // After close: records are ignored and a flush says the journal is closed.
         journal.record(finished(run, "late"))

@@ -27,7 +27,7 @@ struct StepLogTests {
         let detail = try #require(try journal.run(id: "old-run"))
         #expect(detail.steps.map(\.step) == ["a", "b"])
         #expect(detail.steps[0].outputs == .json(#"{"status":"succeeded"}"#))
-        #expect(detail.steps[1].item == 3 && detail.steps[1].state == "running" && detail.steps[1].attempts == 1)
+        #expect(detail.steps[1].item == 3 && detail.steps[1].state == .running && detail.steps[1].attempts == 1)
         #expect(detail.steps[1].startedAt == Date(timeIntervalSince1970: 20))
         #expect(detail.transfers.map(\.target) == ["http://h/files/1"])
         // Steps by state, the items apart (b[3] is an item).
@@ -66,18 +66,17 @@ struct StepLogTests {
         defer { journal.close() }
         let run = try journal.beginRun(
             NewRun(file: "/w/o.yaml", fileHash: "h", stepHashes: [:], inputs: [:], startedAt: Date()))
-        let cases: [(state: String, outputs: JournalOutputs)] = [
-            ("succeeded", .stateOnly),
-            ("skipped", .stateOnly),
+        let cases: [(state: JournalStepState, outputs: JournalOutputs)] = [
+            (.succeeded, .stateOnly),
+            (.skipped, .stateOnly),
             // Text that happens to look like a record of its state alone is text all the same.
-            ("succeeded", .json(#"{"outputs":{},"status":"succeeded"}"#)),
-            ("succeeded", .json(#"{"outputs":{},"status":"skipped"}"#)),
-            ("succeeded", .json(#"{"outputs":{"n":1},"status":"succeeded"}"#)),
-            ("failed", .none),
-            ("succeeded", .secret),
-            ("cancelled", .stateOnly),
-            // A state the compact finish has no code for.
-            ("weird", .stateOnly),
+            (.succeeded, .json(#"{"outputs":{},"status":"succeeded"}"#)),
+            (.succeeded, .json(#"{"outputs":{},"status":"skipped"}"#)),
+            (.succeeded, .json(#"{"outputs":{"n":1},"status":"succeeded"}"#)),
+            (.failed, .none),
+            (.succeeded, .secret),
+            (.cancelled, .stateOnly),
+            (.pending, .stateOnly),
         ]
         for (index, item) in cases.enumerated() {
             journal.record(
@@ -100,11 +99,11 @@ struct StepLogTests {
         let at = Date(timeIntervalSince1970: 1_800_000_000)
         plain.add(
             .stepFinished(
-                run: "r", step: "build", item: nil, state: "succeeded", attempts: 2, startedAt: at, finishedAt: at,
+                run: "r", step: "build", item: nil, state: .succeeded, attempts: 2, startedAt: at, finishedAt: at,
                 outputs: .stateOnly, error: nil))
         general.add(
             .stepFinished(
-                run: "r", step: "build", item: nil, state: "succeeded", attempts: 2, startedAt: at, finishedAt: at,
+                run: "r", step: "build", item: nil, state: .succeeded, attempts: 2, startedAt: at, finishedAt: at,
                 outputs: .stateOnly, error: "kept"))
         #expect(plain.bytes.first == StepLogTag.finishedStateOnly.rawValue)
         #expect(plain.bytes.count + 10 <= general.bytes.count, "\(plain.bytes.count) against \(general.bytes.count)")
@@ -116,7 +115,7 @@ struct StepLogTests {
             Issue.record("not a finish")
             return
         }
-        #expect(key.step == "build" && key.item == nil && state == "succeeded" && attempts == 2)
+        #expect(key.step == "build" && key.item == nil && state == .succeeded && attempts == 2)
         #expect(startedAt == at && outputs == .stateOnly && error == nil)
         #expect(try decoder.next() == nil)
     }
@@ -203,7 +202,7 @@ struct StepLogTests {
             journal.record(.stepStarted(run: run, step: step, item: item, attempt: attempt, at: at))
         }
         func finish(
-            _ step: String, _ state: String, item: Int? = nil, outputs: String? = nil, secret: Bool = false,
+            _ step: String, _ state: JournalStepState, item: Int? = nil, outputs: String? = nil, secret: Bool = false,
             error: String? = nil
         ) {
             journal.record(
@@ -212,25 +211,25 @@ struct StepLogTests {
                     outputs: secret ? .secret : outputs.map { .json($0) } ?? .stateOnly, error: error))
         }
         start("a")
-        finish("a", "succeeded")  // the compact finish
+        finish("a", .succeeded)  // the compact finish
         start("b")
-        finish("b", "failed", outputs: #"{"outputs":{"code":1}}"#, error: "exit 1")
+        finish("b", .failed, outputs: #"{"outputs":{"code":1}}"#, error: "exit 1")
         start("running")
         journal.record(.unsafeSend(run: run, step: "sent", item: nil, at: at))  // no start: running
         start("e")
         journal.record(.unsafeSend(run: run, step: "e", item: nil, at: at))
-        finish("e", "succeeded", outputs: #"{"outputs":{"id":"7"}}"#)
+        finish("e", .succeeded, outputs: #"{"outputs":{"id":"7"}}"#)
         for item in 0..<3 { start("f", item: item) }
-        finish("f", "succeeded", item: 0)
-        finish("f", "succeeded", item: 1, secret: true)
-        finish("f", "cancelled", item: 2)
+        finish("f", .succeeded, item: 0)
+        finish("f", .succeeded, item: 1, secret: true)
+        finish("f", .cancelled, item: 2)
         journal.record(
             .transfer(
                 run: run, step: "upload", item: nil, kind: "tus", target: "http://h/files/1", bytesConfirmed: 10,
                 fileIdentity: "f|1"))
-        finish("h", "skipped")  // never started
+        finish("h", .skipped)  // never started
         start("retried")
-        finish("retried", "failed")
+        finish("retried", .failed)
         start("retried", attempt: 2)
         try await journal.flushed()
 
@@ -257,7 +256,7 @@ struct StepLogTests {
             journal.record(.stepStarted(run: run, step: "s\(index)", item: nil, attempt: 1, at: at))
             journal.record(
                 .stepFinished(
-                    run: run, step: "s\(index)", item: nil, state: "succeeded", attempts: 1, startedAt: nil,
+                    run: run, step: "s\(index)", item: nil, state: .succeeded, attempts: 1, startedAt: nil,
                     finishedAt: at, outputs: .json("{}"), error: nil))
         }
         try await journal.flushed()
@@ -268,7 +267,7 @@ struct StepLogTests {
         #expect((1...3).contains(cells), "\(cells) cells")
         let detail = try #require(try journal.run(id: run))
         #expect(detail.steps.count == 1_000)
-        #expect(detail.steps.allSatisfy { $0.state == "succeeded" && $0.startedAt == at })
+        #expect(detail.steps.allSatisfy { $0.state == .succeeded && $0.startedAt == at })
     }
 }
 

@@ -28,7 +28,7 @@ func stepChanges(run: String, index: Int) -> [JournalChange] {
     return [
         .stepStarted(run: run, step: step, item: nil, attempt: 1, at: now),
         .stepFinished(
-            run: run, step: step, item: nil, state: "succeeded", attempts: 1, startedAt: now, finishedAt: now,
+            run: run, step: step, item: nil, state: .succeeded, attempts: 1, startedAt: now, finishedAt: now,
             outputs: .json(#"{"index":\#(index),"status":200}"#), error: nil),
     ]
 }

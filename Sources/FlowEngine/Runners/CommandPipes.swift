@@ -38,7 +38,7 @@ struct CommandPipes {
 
     private static func pipe() throws(Failure) -> (Int32, Int32) {
         var ends: [Int32] = [-1, -1]
-        guard Glibc.pipe(&ends) == 0 else { throw Failure(code: errno) }
+        guard SystemCall.pipe(&ends) == 0 else { throw Failure(code: errno) }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         return (ends[0], ends[1])
     }

@@ -66,6 +66,6 @@ final class PipeReader: Sendable {
         }
         guard first else { return }
         PipePoller.shared.wake(descriptor)
-        _ = Glibc.close(descriptor)
+        SystemCall.close(descriptor)
     }
 }

@@ -52,9 +52,9 @@ package enum ProcessReaper {
             var offset = 0
             while offset < bytes.count {
                 // A few bytes to a reader that reads all the time: this does not wait in practice.
-                // MSG_NOSIGNAL: a reaper that is gone must not kill flow with SIGPIPE.
+                // Without SIGPIPE: a reaper that is gone must not kill flow.
                 let sent = bytes.withUnsafeMutableBytes {
-                    Glibc.send(state.socket, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+                    SystemCall.sendWithoutSignal(state.socket, $0.baseAddress! + offset, $0.count - offset)
                 }
                 if sent < 0, errno == EINTR { continue }
                 guard sent > 0 else { return }
@@ -67,7 +67,7 @@ package enum ProcessReaper {
     /// end, or -1 when it could not start (flow then runs as before, without the guarantee).
     private static func spawn(_ executable: String) -> Int32 {
         var ends: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else { return -1 }
+        guard socketpair(AF_UNIX, SystemCall.streamSocket, 0, &ends) == 0 else { return -1 }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

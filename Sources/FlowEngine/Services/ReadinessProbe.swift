@@ -71,7 +71,7 @@ final class ReadinessProbe: Sendable {
     /// on loopback the kernel answers within `connect`; a handshake still in progress is checked
     /// with a zero-timeout `poll` and otherwise counts as not yet.
     static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, SystemCall.streamSocket, 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -87,7 +87,7 @@ final class ReadinessProbe: Sendable {
         if result == 0 { return true }
         guard errno == EINPROGRESS else { return false }
         var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        guard Glibc.poll(&descriptor, 1, 0) == 1 else { return false }
+        guard SystemCall.poll(&descriptor, 1, 0) == 1 else { return false }
         var error: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         return getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0

@@ -88,7 +88,7 @@ package struct ServiceEndpoint: Sendable, Hashable {
     }
 
     private static func bind(port: Int) throws(ServicePortError) -> (Int32, Int) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, SystemCall.streamSocket, 0)
         guard fd >= 0 else { throw ServicePortError(reason: String(cString: strerror(errno))) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -96,7 +96,7 @@ package struct ServiceEndpoint: Sendable, Hashable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                SystemCall.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)

@@ -76,7 +76,7 @@ struct DurableRun {
                 ?? journal.latestUnfinishedRun(file: file)
             guard let detail = found else {
                 // Runs still going in other flows are never taken over; say so, as they explain why.
-                let running = settings.runID == nil ? try journal.runs(file: file).filter { $0.state == "running" } : []
+                let running = settings.runID == nil ? try journal.runs(file: file).filter { $0.state == .running } : []
                 journal.close()
                 let going = running.map { "'\($0.id)'" }.joined(separator: ", ")
                 throw Problem(
@@ -89,12 +89,12 @@ struct DurableRun {
                 journal.close()
                 throw Problem(message: "run '\(detail.run.id)' is a run of \(detail.run.file), not of \(file)")
             }
-            // A run whose process is gone reads as interrupted; "running" is one still going.
-            guard detail.run.state != "running" else {
+            // A run whose process is gone reads as interrupted; running is one still going.
+            guard detail.run.state != .running else {
                 journal.close()
                 throw Problem(message: "run '\(detail.run.id)' of \(workflow.file) is still running in another flow")
             }
-            guard detail.run.state != "succeeded" else {
+            guard detail.run.state != .succeeded else {
                 journal.close()
                 throw Problem(message: "run '\(detail.run.id)' succeeded; there is nothing to resume")
             }

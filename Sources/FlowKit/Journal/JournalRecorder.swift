@@ -34,14 +34,14 @@ final class JournalRecorder: RunRecorder {
         let runID = runID
         @Sendable func change(_ outputs: StepOutputs) -> JournalChange {
             .stepFinished(
-                run: runID, step: finish.step, item: finish.item, state: finish.state.rawValue,
+                run: runID, step: finish.step, item: finish.item, state: JournalStepState(finish.state),
                 attempts: finish.attempts, startedAt: finish.startedAt, finishedAt: finish.finishedAt,
                 outputs: JournalOutputs(outputs), error: finish.error)
         }
         switch finish.outputs {
         case .ready(let outputs):
             journal.recordStepFinished(
-                run: runID, step: finish.step, item: finish.item, state: finish.state.rawValue,
+                run: runID, step: finish.step, item: finish.item, state: JournalStepState(finish.state),
                 attempts: finish.attempts, startedAt: finish.startedAt, finishedAt: finish.finishedAt,
                 outputs: JournalOutputs(outputs), error: finish.error)
         case .encode(let encode):
@@ -79,6 +79,21 @@ extension JournalOutputs {
         case .stateOnly: self = .stateOnly
         case .json(let text): self = .json(text)
         case .secret: self = .secret
+        }
+    }
+}
+
+extension JournalStepState {
+    /// The journal's name for the engine's state, case for case (the two modules know nothing of
+    /// each other; this is where they meet).
+    fileprivate init(_ state: StepState) {
+        switch state {
+        case .pending: self = .pending
+        case .running: self = .running
+        case .succeeded: self = .succeeded
+        case .failed: self = .failed
+        case .skipped: self = .skipped
+        case .cancelled: self = .cancelled
         }
     }
 }

@@ -22,7 +22,7 @@ package struct ResumePlan {
         let invalidated = StepDefinitionHash.invalidated(by: changed, in: workflow)
         var entries: [String: (state: StepState, outputs: StepOutputs)] = [:]
         var secretHolders: Set<String> = []
-        for step in detail.steps where step.item == nil && step.state == StepState.succeeded.rawValue {
+        for step in detail.steps where step.item == nil && step.state == .succeeded {
             if step.outputs.containsSecret {
                 secretHolders.insert(step.step)
             } else if let outputs = StepOutputs(step.outputs) {
@@ -68,7 +68,7 @@ package struct ResumePlan {
         -> [String: [Int: PriorItem]]
     {
         var items: [String: [Int: PriorItem]] = [:]
-        for step in detail.steps where step.state == StepState.succeeded.rawValue {
+        for step in detail.steps where step.state == .succeeded {
             guard let index = step.item, invalidated[step.step] == nil, workflow.step(step.step)?.forEach != nil,
                 let text = step.outputs.json, let item = PriorItem(jsonText: text)
             else { continue }

@@ -41,7 +41,7 @@ enum RunsJSON {
             ("id", string(run.id)),
             ("items", counts(run.itemCounts)),
             ("startedAt", string(RunsTime.iso(run.startedAt))),
-            ("state", string(run.state)),
+            ("state", string(run.state.rawValue)),
             ("steps", counts(run.stepCounts)),
         ]
     }
@@ -57,7 +57,7 @@ enum RunsJSON {
             ("item", step.item.map(String.init) ?? "null"),
             ("outputs", outputs(step.outputs)),
             ("startedAt", step.startedAt.map { string(RunsTime.iso($0)) } ?? "null"),
-            ("state", string(step.state)),
+            ("state", string(step.state.rawValue)),
             ("step", string(step.step)),
             ("unsafeInFlight", step.unsafeInFlight ? "true" : "false"),
         ]

@@ -8,7 +8,7 @@ enum RunsText {
         let header = ["ID", "STATE", "STARTED", "DURATION", "STEPS", "FILE"]
         let rows = runs.map { run in
             [
-                run.id, run.state, RunsTime.local(run.startedAt), duration(of: run, now: now),
+                run.id, run.state.rawValue, RunsTime.local(run.startedAt), duration(of: run, now: now),
                 counts(of: run), run.file,
             ]
         }
@@ -18,7 +18,7 @@ enum RunsText {
     static func detail(_ detail: JournalRunDetail, now: Date) -> String {
         let run = detail.run
         var lines = [
-            "run \(run.id): \(run.state)",
+            "run \(run.id): \(run.state.rawValue)",
             "  file:     \(run.file)",
             "  started:  \(RunsTime.local(run.startedAt))",
             "  duration: \(duration(of: run, now: now))",
@@ -51,7 +51,7 @@ enum RunsText {
         let header = ["STEP", "STATE", "ATTEMPTS", "STARTED", "DURATION"]
         let rows = steps.map { step in
             [
-                name(step.step, step.item), step.state, String(step.attempts),
+                name(step.step, step.item), step.state.rawValue, String(step.attempts),
                 step.startedAt.map(RunsTime.local) ?? "-",
                 step.startedAt.flatMap { start in step.finishedAt.map { seconds($0.timeIntervalSince(start)) } } ?? "-",
             ]
@@ -106,7 +106,7 @@ enum RunsText {
     /// Until it finished, or until now while it runs; "-" for a run interrupted without an end.
     static func duration(of run: JournalRun, now: Date) -> String {
         if let end = run.finishedAt { return seconds(end.timeIntervalSince(run.startedAt)) }
-        return run.state == "running" ? seconds(now.timeIntervalSince(run.startedAt)) : "-"
+        return run.state == .running ? seconds(now.timeIntervalSince(run.startedAt)) : "-"
     }
 
     /// "0.42s", "12.3s", "4m 05s", "2h 03m".
