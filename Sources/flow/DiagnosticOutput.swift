@@ -28,7 +28,7 @@ enum DiagnosticOutput {
 
     /// A JSON array with one object per diagnostic, keys in the documented order
     /// `file, line, column, severity, message, hint` (null where there is no value).
-    static func json(_ results: [CheckResult]) -> String {
+    static func json(_ results: [FlowValidation]) -> String {
         let records = results.flatMap { result in
             result.diagnostics.map { diagnostic in
                 let fields = [
@@ -47,7 +47,7 @@ enum DiagnosticOutput {
 
     /// A JSON string literal: quotes, backslashes and control characters escaped.
     static func string(_ text: String) -> String {
-        Value.string(text).jsonText
+        JSONText.quoted(text)
     }
 }
 

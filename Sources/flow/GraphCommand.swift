@@ -25,9 +25,9 @@ struct GraphCommand: ParsableCommand {
     var format: Format = .mermaid
 
     func run() throws {
-        let result = WorkflowLoader.load(path: file)
-        DiagnosticOutput.writeText([result])
-        guard let workflow = result.workflow, !result.hasErrors else {
+        let result = FlowWorkflow.check(contentsOf: file, hostSteps: nil)
+        StandardError.write(result.rendered)
+        guard let workflow = result.workflow else {
             throw FlowExit.invalid.exitCode
         }
         switch format {

@@ -184,7 +184,7 @@ struct RunCommand: AsyncParsableCommand {
             settings.reports = reportFiles
             settings.sourceLines = result.sourceLines
             settings.calledFiles = result.calledFiles
-            settings.reaper = FlowExecutable.path
+            settings.reaper = ReaperEntry.executablePath
             try prepareOnly(&settings, workflow: workflow)
             // `--only` runs one step of a run kept elsewhere (an Argo task): it keeps no journal.
             if !noJournal, only == nil {

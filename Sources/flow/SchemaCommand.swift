@@ -13,6 +13,6 @@ struct SchemaCommand: ParsableCommand {
     )
 
     func run() {
-        print(WorkflowSchema.jsonText, terminator: "")
+        print(FlowWorkflow.schema, terminator: "")
     }
 }

@@ -30,17 +30,17 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         // The flow command registers no handlers: a `call` step names one only an app has.
-        let results = files.map { WorkflowLoader.load(path: $0).checkingHostSteps(registered: []) }
+        let results = files.map { FlowWorkflow.check(contentsOf: $0, hostSteps: []) }
         switch format {
         case .text:
-            DiagnosticOutput.writeText(results)
-            for result in results where !result.hasErrors {
-                let count = result.workflow?.allSteps.count ?? 0
+            for result in results { StandardError.write(result.rendered) }
+            for result in results where result.isValid {
+                let count = result.stepCount
                 print("\(result.file): valid, \(count) step\(count == 1 ? "" : "s")")
             }
         case .json:
             print(DiagnosticOutput.json(results))
         }
-        if results.contains(where: \.hasErrors) { throw FlowExit.invalid.exitCode }
+        if results.contains(where: { !$0.isValid }) { throw FlowExit.invalid.exitCode }
     }
 }

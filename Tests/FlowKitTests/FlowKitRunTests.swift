@@ -242,8 +242,8 @@ import Testing
         let outcome = await run.outcome
         #expect(outcome.state == .succeeded)
         let events = await allEvents(of: run)
-        // 2 steps: 2 state events each, 5 coalesced kinds each, `dropped`, `runFinished`, and the limit.
-        let bound = 100 + 2 * 2 + 2 * 5 + 2
+        // 2 steps: 2 state events each, 6 coalesced kinds each, `dropped`, `runFinished`, and the limit.
+        let bound = 100 + 2 * 2 + 2 * 6 + 2
         #expect(run.peakBufferedEvents <= bound)
         #expect(events.count <= bound)
         guard

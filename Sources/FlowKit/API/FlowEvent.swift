@@ -12,6 +12,11 @@ public enum FlowEvent: Sendable {
     case progress(step: String, item: Int?, bytes: Int64, total: Int64?)
     /// Where a `for-each` step's items stand: how many are final and how many of those failed.
     case items(step: String, finished: Int, failed: Int, total: Int)
+    /// One item of a `for-each` step started or ended (see `FlowItemEvent`).
+    case item(FlowItemEvent)
+    /// Attempt `number` (from 1) of a step with `repeat` is starting, out of at most `limit`;
+    /// `previous` sums up what the attempt before gave (`status 202`), when it says.
+    case repetition(step: String, number: Int, limit: Int, previous: String?)
     /// An attempt failed and the step waits `wait` before the next one.
     case retryWait(step: String, attempt: Int, wait: Duration, reason: String)
     /// A line a step's command printed (secrets masked).

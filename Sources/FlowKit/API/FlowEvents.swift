@@ -12,11 +12,12 @@ import FlowTasks
 /// Memory stays bounded however slow the consumer is, without ever holding up the run:
 /// - `stepStarted` and `stepFinished` of the workflow's own steps and `runFinished` are never
 ///   dropped (at most two a step);
-/// - `attempt`, `progress`, `items`, `retryWait` and `dropped` are coalesced: a newer one replaces
-///   the one of the same kind and step still waiting (the consumer sees the latest);
-/// - `output` lines and the events of steps inside called files and `for-each` groups' items are
-///   kept while fewer than `FlowRunOptions.eventBufferLimit` events wait; beyond that they are
-///   dropped and counted in a `dropped` event. The outcome has every step's result all the same.
+/// - `attempt`, `repetition`, `progress`, `items`, `retryWait` and `dropped` are coalesced: a newer
+///   one replaces the one of the same kind and step still waiting (the consumer sees the latest);
+/// - `output` lines, `item` events and the events of steps inside called files and `for-each`
+///   groups' items are kept while fewer than `FlowRunOptions.eventBufferLimit` events wait; beyond
+///   that they are dropped and counted in a `dropped` event. The outcome has every step's result
+///   all the same.
 ///
 /// One consumer: iterators made from it share the events. Cancelling the task that waits in it
 /// cancels the run, whose remaining events (cancelled steps, `runFinished`) still come.
@@ -125,7 +126,7 @@ package final class FlowEventBuffer: Sendable {
     }
 
     /// The most events that waited at once so far: at most `limit` + 2 a step of the workflow +
-    /// 5 coalesced events a step (+1 for `dropped`).
+    /// 6 coalesced events a step (+1 for `dropped`).
     package var peakWaiting: Int { state.withLock { $0.peak } }
 
     /// Where the consumers' wake-ups are scheduled.

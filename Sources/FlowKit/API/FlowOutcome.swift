@@ -32,8 +32,28 @@ public struct FlowOutcome: Sendable {
     /// What `flow run` would print on standard error: warnings, why the setup failed (masked).
     public let messages: [String]
 
+    /// The steps that failed the run, in declaration order (the steps of a called file after its
+    /// `uses` step, as `deploy/publish`): a step that failed inside a group that still succeeded
+    /// (a lost race) is not one. What `flow run`'s summary lists.
+    public let failedSteps: [FlowStepFailure]
+    /// What the steps alone say (`flow run`'s summary line): `state` counts the reports, the
+    /// cookie jar and the run's setup as well.
+    package let stepsState: State
+
     /// The failures of the steps that failed, in no particular order.
     public var failures: [FlowStepFailure] { steps.values.compactMap(\.failure) }
+
+    init(
+        state: State, steps: [String: FlowStepResult], duration: Duration, messages: [String],
+        failedSteps: [FlowStepFailure] = [], stepsState: State? = nil
+    ) {
+        self.state = state
+        self.steps = steps
+        self.duration = duration
+        self.messages = messages
+        self.failedSteps = failedSteps
+        self.stepsState = stepsState ?? state
+    }
 }
 
 /// Where a step is in its life.
@@ -82,14 +102,34 @@ public struct FlowStepResult: Sendable {
     public let failure: FlowStepFailure?
     /// Whether it failed under `continue-on-error` (and counts as a success).
     public let failureIgnored: Bool
+    /// How long it ran, when it started and finished.
+    public let duration: Duration?
+    /// For a step with `repeat`: how many times it ran, and at most how many it could.
+    public let repetitions: (count: Int, limit: Int)?
+    /// For a `for-each` step: each item's result, in the list's order; nil for other steps.
+    public let items: [FlowItemResult]?
 
-    init(_ record: StepRecord<StepResult>, masker: SecretMasker, locations: [String: SourceLocation]) {
+    init(_ record: StepRecord<StepResult>, workflow: Workflow, masker: SecretMasker) {
         step = record.id
         state = FlowStepState(record.state)
         outputs = record.output?.outputs.mapValues(FlowValue.init) ?? [:]
         attempts = record.output?.attempts
         failureIgnored = record.failureIgnored
-        failure = record.error.map { FlowStepFailure(step: record.id, $0, masker: masker, locations: locations) }
+        let declared = workflow.step(record.id)
+        failure = record.error.map {
+            FlowStepFailure(step: record.id, $0, masker: masker, declaredAt: declared?.location)
+        }
+        if let start = record.startedAt, let end = record.finishedAt { duration = end - start } else { duration = nil }
+        if let limit = declared?.repeat?.maxAttempts, let count = record.repetitions {
+            repetitions = (count, limit)
+        } else {
+            repetitions = nil
+        }
+        items = record.items?.map { item in
+            FlowItemResult(
+                state: FlowStepState(item.state), label: masker.maskedPrefix(item.item.jsonText, maxLength: 60),
+                error: item.error.map { masker($0) }, outputs: item.outputs.mapValues(FlowValue.init))
+        }
     }
 }
 
@@ -107,14 +147,16 @@ public struct FlowStepFailure: Error, Sendable, CustomStringConvertible {
         (location.map { "\($0): " } ?? "") + "'\(step)' failed: \(message)"
     }
 
-    init(step: String, _ error: any Error, masker: SecretMasker, locations: [String: SourceLocation]) {
+    /// `error`, masked, at its own place when it has one, else where the step is declared.
+    init(step: String, _ error: any Error, masker: SecretMasker, declaredAt: SourceLocation?) {
         self.step = step
-        if let located = error as? StepError {
-            message = masker(located.description)
-            location = FlowSourceLocation(located.location)
-        } else {
-            message = masker(String(describing: error))
-            location = locations[step].map(FlowSourceLocation.init)
-        }
+        message = masker(String(describing: error))
+        location = ((error as? any LocatedFailure)?.location ?? declaredAt).map(FlowSourceLocation.init)
+    }
+
+    init(step: String, message: String, location: SourceLocation) {
+        self.step = step
+        self.message = message
+        self.location = FlowSourceLocation(location)
     }
 }

@@ -50,21 +50,18 @@ public final class FlowRun: Sendable {
         self.session = session
         events = FlowEvents(buffer: buffer, onCancel: { session.cancel() })
         let messages = LockedBox(session.warnings)
-        let masker = session.masker
-        var locations: [String: SourceLocation] = [:]
-        for step in workflow.workflow.allSteps { locations[step.id] = step.location }
-        let own = Set(locations.keys)
+        let translator = FlowEventTranslator(workflow: workflow.workflow, masker: session.masker)
         var observer = RunObserver()
-        observer.event = { [locations] event in
-            Self.deliver(event, to: buffer, own: own, masker: masker, locations: locations)
+        observer.event = { event in
+            translator.translate(event) { event, policy, _ in
+                // A line's hold is let go here, so a slow consumer never paces the command.
+                buffer.push(event, policy)
+            }
         }
         observer.message = { message in messages.withLock { $0.append(message) } }
-        task = Task.detached { [locations] in
+        task = Task.detached {
             let ended = await session.run(observer)
-            let outcome = FlowOutcome(
-                state: FlowOutcome.State(ended.verdict),
-                steps: ended.records.mapValues { FlowStepResult($0, masker: masker, locations: locations) },
-                duration: ended.duration, messages: messages.withLock { $0 })
+            let outcome = translator.outcome(ended, records: ended.records, messages: messages.withLock { $0 })
             buffer.push(.runFinished(outcome), .kept)
             buffer.finish()
             return outcome
@@ -91,50 +88,4 @@ public final class FlowRun: Sendable {
 
     /// The most events that waited in `events` at once: stays within the bound `FlowEvents` gives.
     package var peakBufferedEvents: Int { events.buffer.peakWaiting }
-
-    /// One scheduler event as the events a consumer sees, with how each is kept when it is slow.
-    private static func deliver(
-        _ event: SchedulerEvent<StepResult>, to buffer: FlowEventBuffer, own: Set<String>, masker: SecretMasker,
-        locations: [String: SourceLocation]
-    ) {
-        let step = event.id
-        let isOwn = own.contains(step)
-        func key(_ kind: UInt8) -> FlowEventBuffer.Policy { .coalesced(.init(kind: kind, step: step)) }
-        switch event.kind {
-        case .started:
-            buffer.push(.stepStarted(step: step), isOwn ? .kept : .limited)
-        case .finished:
-            buffer.push(
-                .stepFinished(FlowStepResult(event.record, masker: masker, locations: locations)),
-                isOwn ? .kept : .limited)
-        case .progress(let progress):
-            switch progress {
-            case .attempt(let number): buffer.push(.attempt(step: step, number: number), key(1))
-            case .bytes(let done, let total, let item):
-                buffer.push(.progress(step: step, item: item, bytes: done, total: total), key(2))
-            case .item(let item):
-                buffer.push(
-                    .items(step: step, finished: item.finished, failed: item.failed, total: item.total), key(3))
-            case .retryWait(let wait):
-                buffer.push(
-                    .retryWait(step: step, attempt: wait.attempt, wait: wait.wait, reason: wait.reason), key(4))
-            case .line(let line, let stream, _):
-                // The line is copied: its hold is let go here, so a slow consumer never paces the command.
-                buffer.push(.output(step: step, line: line, isError: stream == .stderr), .limited)
-            case .repetition(let number, _, _):
-                buffer.push(.attempt(step: step, number: number), key(1))
-            }
-        }
-    }
-}
-
-extension FlowOutcome.State {
-    init(_ verdict: RunVerdict) {
-        switch verdict {
-        case .succeeded: self = .succeeded
-        case .failed: self = .failed
-        case .cancelled: self = .cancelled
-        case .invalid: self = .invalid
-        }
-    }
 }

@@ -53,6 +53,20 @@ public struct FlowWorkflow: Sendable {
         folder.isEmpty ? name : (folder.hasSuffix("/") ? folder + name : folder + "/" + name)
     }
 
+    /// The JSON Schema (draft 2020-12) of workflow files, as `flow schema` prints it: for editors
+    /// (the YAML language server) and for checking files before they reach flow.
+    ///
+    /// ```swift
+    /// try FlowWorkflow.schema.write(toFile: "flow.schema.json", atomically: true, encoding: .utf8)
+    /// ```
+    public static var schema: String { WorkflowSchema.jsonText }
+
+    /// Its steps and dependencies as a Mermaid flowchart (`flow graph`), for Markdown; groups are
+    /// subgraphs labelled with how they finish.
+    public var mermaidGraph: String { workflow.mermaidGraph }
+    /// The same as a Graphviz (DOT) graph (`flow graph --format dot`).
+    public var dotGraph: String { workflow.dotGraph }
+
     /// The warnings found when it was loaded.
     public var warnings: [FlowDiagnostic] { checked.diagnostics.map(FlowDiagnostic.init) }
     /// The file's path as given.

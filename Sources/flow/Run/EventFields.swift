@@ -17,9 +17,9 @@ struct EventFields {
         /// Attempt `attempt` of a `repeat`, out of at most `max`; `previous` sums up what the attempt
         /// before gave (`status 503`), when it says.
         case repetition(attempt: Int, max: Int, previous: String?)
-        case output(line: String, stream: StepProgress.OutputStream)
+        case output(line: String, isError: Bool)
         case progress(done: Int64, total: Int64?)
-        case finished(StepState, duration: Duration?, failure: Failure?, repetitions: Repetitions? = nil)
+        case finished(FlowStepState, duration: Duration?, failure: Failure?, repetitions: Repetitions? = nil)
         /// An item of a `for-each` step failed (the step field is then `fetch[3]`).
         case itemFailed(item: String, message: String)
         /// Items of a `for-each` step final so far: printed at each tenth of the list and at its end.
@@ -38,73 +38,68 @@ struct EventFields {
     /// For a finished `for-each` step: its items by state, "10000 items: 9998 succeeded, 2 failed".
     private(set) var items: String?
 
-    /// The fields of `event`, or nil for an event that is not printed (the first attempt).
-    /// `workflow` is borrowed: passed owned, it was copied (every field retained) for each event.
-    init?(_ event: SchedulerEvent<StepResult>, workflow: borrowing Workflow, masker: SecretMasker) {
-        step = event.id
-        switch event.kind {
-        case .started:
+    /// The fields of `event` (FlowKit's, as an app sees it), or nil for an event that is not
+    /// printed (the first attempt).
+    init?(_ event: FlowEvent) {
+        switch event {
+        case .stepStarted(let id):
+            step = id
             kind = .started
-        case .progress(.attempt(let attempt)):
+        case .attempt(let id, let attempt):
             guard attempt > 1 else { return nil }
+            step = id
             kind = .retry(attempt: attempt)
-        case .progress(.repetition(let attempt, let max, let previous)):
+        case .repetition(let id, let attempt, let max, let previous):
             guard attempt > 1 else { return nil }
+            step = id
             kind = .repetition(attempt: attempt, max: max, previous: previous)
-        case .progress(.line(let line, let stream, _)):
-            kind = .output(line: line, stream: stream)
-        case .progress(.bytes(let done, let total, let item)):
+        case .output(let id, let line, let isError):
+            step = id
+            kind = .output(line: line, isError: isError)
+        case .progress(let id, let item, let done, let total):
             // An item's bytes are the item's (`upload[3]`): items in flight at once each have a line.
-            if let item { step = "\(event.id)[\(item)]" }
+            step = item.map { "\(id)[\($0)]" } ?? id
             kind = .progress(done: done, total: total)
-        case .progress(.retryWait):
-            // The retry line that follows says it; the wait itself is drawn by the HTML and trace reports.
+        case .retryWait, .items, .dropped, .runFinished:
+            // The retry line that follows says the wait; the HTML and trace reports draw it. Items are
+            // counted from `.item`, which says which one finished.
             return nil
-        case .progress(.item(let progress)):
+        case .item(let item):
             // Per item only failures and a count at each tenth, so 10,000 items print ~10 lines.
-            guard case .finished(let state, let message) = progress.event else { return nil }
-            if state == .failed {
-                step = "\(event.id)[\(progress.index)]"
-                kind = .itemFailed(item: progress.label, message: message ?? "failed")
+            guard item.state != .running else { return nil }
+            if item.state == .failed {
+                step = "\(item.step)[\(item.index)]"
+                kind = .itemFailed(item: item.label, message: item.error ?? "failed")
                 return
             }
-            let tenth = max(1, progress.total / 10)
-            guard progress.finished % tenth == 0 || progress.finished == progress.total else { return nil }
-            kind = .items(finished: progress.finished, total: progress.total, failed: progress.failed)
-        case .finished:
-            let record = event.record
-            var duration: Duration?
-            if let start = record.startedAt, let end = record.finishedAt { duration = end - start }
-            var failure: Failure?
-            if let error = record.error {
-                failure = Failure(
-                    message: masker(String(describing: error)),
-                    location: WorkflowRun.location(of: error) ?? workflow.step(event.id)?.location.description ?? "",
-                    ignored: record.failureIgnored)
+            let tenth = max(1, item.total / 10)
+            guard item.finished % tenth == 0 || item.finished == item.total else { return nil }
+            step = item.step
+            kind = .items(finished: item.finished, total: item.total, failed: item.failed)
+        case .stepFinished(let result):
+            step = result.step
+            let failure = result.failure.map {
+                Failure(message: $0.message, location: $0.location?.description ?? "", ignored: result.failureIgnored)
             }
-            var repetitions: Repetitions?
-            // The count first: only a step with `repeat` has one, and finding the step copies it.
-            if let count = record.repetitions, let rule = workflow.step(event.id)?.repeat {
-                repetitions = Repetitions(count: count, max: rule.maxAttempts)
-            }
-            kind = .finished(record.state, duration: duration, failure: failure, repetitions: repetitions)
-            if let results = record.items {
+            let repetitions = result.repetitions.map { Repetitions(count: $0.count, max: $0.limit) }
+            kind = .finished(result.state, duration: result.duration, failure: failure, repetitions: repetitions)
+            if let results = result.items {
                 items = Self.count(results)
             }
         }
     }
 
     /// "3 items: 2 succeeded, 1 failed" (states in a fixed order, those with none left out).
-    static func count(_ items: [ItemResult]) -> String {
-        var counts: [StepState: Int] = [:]
+    static func count(_ items: [FlowItemResult]) -> String {
+        var counts: [FlowStepState: Int] = [:]
         for item in items { counts[item.state, default: 0] += 1 }
         return count(counts)
     }
 
     /// The same from counts by state (the summary's items of every step).
-    static func count(_ counts: [StepState: Int]) -> String {
+    static func count(_ counts: [FlowStepState: Int]) -> String {
         let total = counts.values.reduce(0, +)
-        let parts = [StepState.succeeded, .failed, .cancelled, .skipped, .running, .pending].compactMap { state in
+        let parts = [FlowStepState.succeeded, .failed, .cancelled, .skipped, .running, .pending].compactMap { state in
             counts[state].map { "\($0) \(state.rawValue)" }
         }
         let noun = total == 1 ? "item" : "items"
@@ -153,7 +148,7 @@ struct EventFields {
             line.appendMember("state", state.rawValue)
         }
         line.appendMember("step", step)
-        if case .output(_, let stream) = kind { line.appendMember("stream", stream.rawValue) }
+        if case .output(_, let isError) = kind { line.appendMember("stream", isError ? "stderr" : "stdout") }
         line.append("\"time\":\"" as StaticString)
         line.appendTimestamp()
         line.append("\"" as StaticString)

@@ -14,8 +14,8 @@ struct EventPrinter: Sendable {
 
     let format: Format
     let colors: Bool
-    let workflow: Workflow
-    let masker: SecretMasker
+    /// The run: its steps' keywords, its masker.
+    let session: RunSession
     /// When each step first reported bytes and last printed them: an upload reports ten times a
     /// second, a log gets a line a second (and the last one).
     private let bytesLines = LockedBox<[String: (first: ContinuousClock.Instant, printed: ContinuousClock.Instant?)]>(
@@ -24,15 +24,15 @@ struct EventPrinter: Sendable {
     /// last one seen gave (see `repetitionLineDue`).
     private let repetitionLines = LockedBox<[String: (printed: ContinuousClock.Instant, previous: String?)]>([:])
 
-    init(format: Format, colors: Bool, workflow: Workflow, masker: SecretMasker) {
+    init(format: Format, colors: Bool, session: RunSession) {
         self.format = format
         self.colors = colors
-        self.workflow = workflow
-        self.masker = masker
+        self.session = session
     }
 
-    func handle(_ event: SchedulerEvent<StepResult>) {
-        guard let fields = EventFields(event, workflow: workflow, masker: masker) else { return }
+    /// Prints `event` when it has a line; `hold` (a command's line) is let go once it is written.
+    func handle(_ event: FlowEvent, hold: (AnyObject & Sendable)?) {
+        guard let fields = EventFields(event) else { return }
         var elapsed = 0.0
         if case .repetition(let attempt, let limit, let previous) = fields.kind,
             !repetitionLineDue(fields.step, attempt: attempt, limit: limit, previous: previous)
@@ -50,11 +50,7 @@ struct EventPrinter: Sendable {
         }
         // A command's line keeps its hold until it is written, which paces a command that prints
         // faster than the output can take (see OutputHold).
-        if case .progress(.line(_, _, let hold?)) = event.kind {
-            StandardOutput.line(line.bytes, holding: hold)
-        } else {
-            StandardOutput.line(line.bytes)
-        }
+        StandardOutput.line(line.bytes, holding: hold)
     }
 
     /// One line when a service passed its readiness check:
@@ -91,7 +87,7 @@ struct EventPrinter: Sendable {
         case .plain:
             line.appendTimestamp()
             line.append(
-                " service \(move.name) could not bind port \(move.from) (\(masker(move.reason))); starting it again "
+                " service \(move.name) could not bind port \(move.from) (\(session.masker(move.reason))); starting it again "
                     + "on port \(move.to) (attempt \(move.attempt + 1) of \(move.attempts))")
             // The services that read its port were started with the old one: they start again.
             if !move.restarting.isEmpty {
@@ -104,7 +100,7 @@ struct EventPrinter: Sendable {
             line.appendNumberMember("attempt", Int64(move.attempt + 1))
             line.appendMember("event", "moved")
             line.appendNumberMember("from", Int64(move.from))
-            line.appendMember("reason", masker(move.reason))
+            line.appendMember("reason", session.masker(move.reason))
             if !move.restarting.isEmpty {
                 line.append("\"restarting\":[" as StaticString)
                 for (index, name) in move.restarting.enumerated() {
@@ -163,7 +159,7 @@ struct EventPrinter: Sendable {
         switch fields.kind {
         case .started:
             line.append(paint("started", .blue))
-            line.append(" (\(workflow.step(fields.step)?.kind.keyword ?? "step"))")
+            line.append(" (\(session.stepKeyword(fields.step) ?? "step"))")
         case .retry(let attempt):
             line.append(paint("attempt \(attempt)", .yellow))
         case .repetition(let attempt, let max, let previous):
@@ -210,7 +206,7 @@ struct EventPrinter: Sendable {
         case gray = "90"
     }
 
-    private func color(for state: StepState) -> Color {
+    private func color(for state: FlowStepState) -> Color {
         switch state {
         case .succeeded: return .green
         case .failed: return .red

@@ -22,16 +22,16 @@ final class LiveView: @unchecked Sendable {
 
     private let queue = DispatchQueue(label: "flow.live-view")
     private let log: EventPrinter
-    private let workflow: Workflow
+    private let session: RunSession
     private var running: [Running] = []
     private var drawnLines = 0
     private var timer: (any DispatchSourceTimer)?
     private let spinner = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
     private var tick = 0
 
-    init(log: EventPrinter, workflow: Workflow) {
+    init(log: EventPrinter, session: RunSession) {
         self.log = log
-        self.workflow = workflow
+        self.session = session
     }
 
     func start() {
@@ -53,38 +53,39 @@ final class LiveView: @unchecked Sendable {
         }
     }
 
-    func handle(_ event: SchedulerEvent<StepResult>) {
+    /// Shows `event`; `hold` (a command's line) is let go once the line is written.
+    func handle(_ event: FlowEvent, hold: (AnyObject & Sendable)?) {
         let now = ContinuousClock.now
         queue.async {
-            switch event.kind {
-            case .started:
+            switch event {
+            case .stepStarted(let id):
                 // Groups are shown through their children; a `for-each` group also by its items.
-                if let step = self.workflow.step(event.id), case .group = step.kind, step.forEach == nil { return }
-                let kind = self.workflow.step(event.id)?.kind.keyword ?? "step"
-                self.running.append(Running(id: event.id, kind: kind, started: now))
-            case .progress(.attempt(let attempt)):
-                self.update(event.id) { $0.attempt = attempt }
-            case .progress(.repetition(let attempt, let max, _)):
-                self.update(event.id) { $0.repetition = attempt > 1 ? (attempt, max) : nil }
-            case .progress(.bytes(let done, let total, _)):
-                self.update(event.id) { $0.bytes = (done, total) }
-            case .progress(.line):
-                self.printAbove { self.log.handle(event) }
-            case .progress(.retryWait):
+                if self.session.isPlainGroup(id) { return }
+                let kind = self.session.stepKeyword(id) ?? "step"
+                self.running.append(Running(id: id, kind: kind, started: now))
+            case .attempt(let id, let attempt):
+                self.update(id) { $0.attempt = attempt }
+            case .repetition(let id, let attempt, let max, _):
+                self.update(id) { $0.repetition = attempt > 1 ? (attempt, max) : nil }
+            case .progress(let id, _, let done, let total):
+                self.update(id) { $0.bytes = (done, total) }
+            case .output:
+                self.printAbove { self.log.handle(event, hold: hold) }
+            case .retryWait, .items, .dropped, .runFinished:
                 return
-            case .progress(.item(let progress)):
-                self.update(event.id) { step in
+            case .item(let item):
+                self.update(item.step) { step in
                     var running = step.items?.running ?? 0
-                    if case .started = progress.event { running += 1 } else { running = max(0, running - 1) }
-                    step.items = (progress.finished, progress.total, progress.failed, running)
+                    if item.state == .running { running += 1 } else { running = max(0, running - 1) }
+                    step.items = (item.finished, item.total, item.failed, running)
                 }
                 // A failed item is printed above the block; the rest only move its counter, and
                 // the block is redrawn by the timer, not once per item.
-                guard case .finished(.failed, _) = progress.event else { return }
-                self.printAbove { self.log.handle(event) }
-            case .finished:
-                self.running.removeAll { $0.id == event.id }
-                self.printAbove { self.log.handle(event) }
+                guard item.state == .failed else { return }
+                self.printAbove { self.log.handle(event, hold: nil) }
+            case .stepFinished(let result):
+                self.running.removeAll { $0.id == result.step }
+                self.printAbove { self.log.handle(event, hold: nil) }
             }
             self.redraw()
         }

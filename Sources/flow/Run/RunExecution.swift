@@ -12,13 +12,11 @@ struct RunExecution {
     func execute() async -> FlowExit {
         let session = RunSession(settings)
         for warning in session.warnings { StandardError.write(warning) }
-        let workflow = settings.workflow
-        let masker = session.masker
         let terminal = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
         let colors = terminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        let log = EventPrinter(format: logFormat, colors: colors, workflow: workflow, masker: masker)
+        let log = EventPrinter(format: logFormat, colors: colors, session: session)
         // On a terminal (and not asked for JSON) a live view; otherwise one line per event.
-        let live = terminal && logFormat == .plain ? LiveView(log: log, workflow: workflow) : nil
+        let live = terminal && logFormat == .plain ? LiveView(log: log, session: session) : nil
         let interrupts = InterruptWatch(
             onInterrupt: { session.cancel() },
             onQuit: {
@@ -31,8 +29,9 @@ struct RunExecution {
                         + "running are listed as running)\n")
             })
         var observer = RunObserver()
-        observer.event = { event in
-            if let live { live.handle(event) } else { log.handle(event) }
+        // The events an app gets from FlowKit, unbuffered: the log shows what the public API says.
+        observer.event = session.flowEvents { event, hold in
+            if let live { live.handle(event, hold: hold) } else { log.handle(event, hold: hold) }
         }
         observer.serviceReady = { log.serviceReady($0) }
         observer.serviceMoved = { log.serviceMoved($0) }
@@ -49,10 +48,7 @@ struct RunExecution {
         let outcome = await session.run(observer)
         if outcome.ran {
             RunSummary(
-                workflow: workflow, records: outcome.shownRecords, masker: masker, interrupted: outcome.interrupted,
-                duration: outcome.duration, colors: colors, json: logFormat == .json,
-                sourceLines: settings.sourceLines, calledFiles: settings.calledFiles,
-                setupFailed: outcome.setupFailed
+                outcome: session.summaryOutcome(outcome), session: session, colors: colors, json: logFormat == .json
             ).print()
         }
         return FlowExit(outcome.verdict)

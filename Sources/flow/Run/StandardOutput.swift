@@ -16,7 +16,7 @@ enum StandardOutput {
 
     /// A line already encoded as UTF-8, without its newline; `hold` is released once the line is
     /// written.
-    static func line(_ bytes: [UInt8], holding hold: OutputHold? = nil) {
+    static func line(_ bytes: [UInt8], holding hold: AnyObject? = nil) {
         buffer.append(bytes, newline: true, holding: hold)
     }
 
@@ -39,14 +39,14 @@ private final class OutputBuffer: @unchecked Sendable {
     private let queue = DispatchQueue(label: "flow.output")
     private let lock = NSLock()
     private var pending: [UInt8] = []
-    private var holds: [OutputHold] = []
+    private var holds: [AnyObject] = []
     private var scheduled = false
 
     func append(_ text: String) {
         append(Array(text.utf8), newline: false)
     }
 
-    func append(_ bytes: [UInt8], newline: Bool, holding hold: OutputHold? = nil) {
+    func append(_ bytes: [UInt8], newline: Bool, holding hold: AnyObject? = nil) {
         lock.lock()
         pending.append(contentsOf: bytes)
         // Consecutive lines of a batch share one hold: keep it once.

@@ -1,0 +1,44 @@
+import FlowDSL
+
+/// What `flow validate` finds in one workflow file: every problem as a value, and the text flow
+/// prints for them.
+///
+/// ```swift
+/// let check = FlowWorkflow.check(contentsOf: "deploy.yaml", hostSteps: options.hostSteps.names)
+/// if !check.isValid { FileHandle.standardError.write(Data(check.rendered.utf8)) }
+/// ```
+public struct FlowValidation: Sendable {
+    /// The file's path as given.
+    public let file: String
+    /// Every problem, errors and warnings, in file order (those without a place first).
+    public let diagnostics: [FlowDiagnostic]
+    /// Whether it can run: no errors (warnings allowed).
+    public let isValid: Bool
+    /// How many steps it declares, groups' children included; 0 when it cannot be read.
+    public let stepCount: Int
+    /// The problems as flow prints them: `file:line:col: error: message`, the source line with a
+    /// caret under the column, then the hint; empty when there is none.
+    public let rendered: String
+    /// The workflow, ready to run, when it is valid.
+    public let workflow: FlowWorkflow?
+
+    init(_ result: CheckResult) {
+        file = result.file
+        diagnostics = result.diagnostics.map(FlowDiagnostic.init)
+        isValid = !result.hasErrors
+        stepCount = result.workflow?.allSteps.count ?? 0
+        rendered = result.renderedDiagnostics()
+        workflow = try? FlowWorkflow(checked: result)
+    }
+}
+
+extension FlowWorkflow {
+    /// Checks the file at `path` (and the files its `uses` steps call) as `flow validate` does,
+    /// without running anything. `hostSteps` are the handlers the app registers
+    /// (`FlowHostSteps.names`): a `call` of any other is an error, as when the run would start;
+    /// nil leaves `call` steps unchecked (a file checked before its app is known).
+    public static func check(contentsOf path: String, hostSteps: Set<String>?) -> FlowValidation {
+        let loaded = WorkflowLoader.load(path: path)
+        return FlowValidation(hostSteps.map { loaded.checkingHostSteps(registered: $0) } ?? loaded)
+    }
+}
