@@ -33,19 +33,22 @@ final class TusDriver: UploadProtocolDriver {
         state.withLock { $0.location = url }
     }
 
-    /// Creates the upload without waiting for `OPTIONS`, which goes out at the same time: tus lets
-    /// a client skip discovery, and waiting for it would cost a round trip before the first chunk.
-    /// Chunks sent before its answer carry no `Upload-Checksum`; a refused creation waits for it,
-    /// so that the error can say why (another version, no creation extension, too large a file).
+    /// Creates the upload without waiting for `OPTIONS` first: both go out at the same time, so
+    /// discovery costs no round trip of its own before the first chunk. The first chunk waits for
+    /// both answers, so that every chunk carries `Upload-Checksum` when the server offers it (were
+    /// the chunks to race the answer, the first one's checksum would depend on timing). A refused
+    /// creation says why when the answer can tell (another version, no creation extension, too
+    /// large a file).
     func prepare(_ session: UploadSession) -> Future<Void> {
         let discovery = discover(session)
         let target = session.target
-        return create(session).flatMapError(on: session.queue) { error in
+        let queue = session.queue
+        return create(session).flatMapError(on: queue) { error in
             guard error is UploadStatusError else { throw error }
-            return discovery.map(on: session.queue) { capabilities in
+            return discovery.map(on: queue) { capabilities in
                 throw capabilities?.refusal(of: target, version: Self.version) ?? error
             }
-        }
+        }.flatMap(on: queue) { discovery.map(on: queue) { _ in () } }
     }
 
     /// The `OPTIONS` request's answer, asked once per upload (a second creation reuses it), sent
