@@ -81,4 +81,89 @@ import Testing
         #expect(try report.jsonText() == (try encoderText(report)))
         #expect(report.jsonBytes() == Array(try encoderText(report).utf8))
     }
+
+    /// Awkward texts: every byte JSON escapes, DEL, non-ASCII, emoji (a family is one Character of
+    /// several scalars), line separators, and long texts with escapes at every position.
+    private static let awkward: [String] = {
+        let controls = String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self)
+        var texts = [
+            "", "plain", "\"", "\\", "a\"b\\c", controls, "\u{7f}", "é", "日本語", "😀", "👩‍👩‍👧", "e\u{301}",
+            "\u{2028}\u{2029}", "a/b</script>", "tab\there\r\n", "\u{0}x\u{0}", "\u{1b}]0;title\u{7}",
+        ]
+        let piece = "\"\\\n\u{1}é😀x"
+        for length in [15, 16, 17, 31, 32, 33, 100] { texts.append(String(repeating: "a", count: length)) }
+        for shift in 0..<8 { texts.append(String(repeating: "b", count: shift) + String(repeating: piece, count: 40)) }
+        return texts
+    }()
+
+    /// The report as the writer hands it on in pieces (the file is written from them) is the text
+    /// `JSONEncoder` wrote, whatever the size of the pieces, with escapes and multi-byte characters
+    /// cut across them.
+    @Test func writtenInPiecesTheReportIsTheSameText() throws {
+        let texts = Self.awkward
+        let outputs = Dictionary(
+            uniqueKeysWithValues: texts.enumerated().map { ("k\($0.offset)" + $0.element, Value.string($0.element)) })
+        var step = StepReport(
+            id: "each", name: texts.joined(), kind: "sleep", location: "w.yaml:1:1", state: .failed,
+            outputs: outputs, error: texts.joined(separator: "\n"))
+        step.items = texts.enumerated().map { index, text in
+            ItemReport(
+                id: "each[\(index)]", item: .array([.string(text), .object([text: .string(text)])]),
+                state: index.isMultiple(of: 2) ? .succeeded : .failed,
+                outputs: index.isMultiple(of: 3) ? [:] : ["o": .string(text)],
+                error: index.isMultiple(of: 2) ? nil : text)
+        }
+        let report = RunReport(
+            workflow: texts.joined(), file: "w.yaml", outcome: .failed, startedAt: "t", durationSeconds: 1,
+            steps: [step], setupError: texts.last)
+        let expected = Array(try encoderText(report).utf8)
+        for size in [1, 16, 17, 31, 64, 100, 4096, 1 << 16] {
+            var pieces: [[UInt8]] = []
+            report.writeJSON(bufferSize: size) { pieces.append(Array($0)) }
+            #expect(pieces.joined().elementsEqual(expected), "pieces of \(size) bytes")
+            #expect(!pieces.contains { $0.isEmpty })
+        }
+        #expect(report.jsonBytes() == expected)
+    }
+
+    /// A string value through the writer's own buffer is escaped as the shared escaper
+    /// (`JSONWriter.appendString`, which `Value.jsonText` and the event log use) and `JSONEncoder`
+    /// escape it.
+    @Test func stringsAreEscapedAsTheSharedEscaperAndJSONEncoderEscapeThem() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        for text in Self.awkward {
+            var writer = JSONWriter(pretty: false)
+            writer.string(text)
+            var shared: [UInt8] = []
+            JSONWriter.appendString(text, to: &shared)
+            #expect(writer.bytes == shared, "\(text.debugDescription)")
+            #expect(writer.bytes == Array(try encoder.encode(text)), "\(text.debugDescription)")
+            #expect(try Value(jsonText: writer.text) == .string(text))
+        }
+    }
+
+    /// The writer scans eight bytes at a time: each byte JSON escapes, and its neighbours that it
+    /// does not, at each place in and around a word, is written as the shared escaper writes it.
+    @Test func everyEscapeAtEveryPlaceOfAWordIsWrittenAsTheSharedEscaperWritesIt() {
+        let special = (0..<0x20).map { UInt8($0) } + [UInt8(ascii: "\""), UInt8(ascii: "\\")]
+        let near: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x1F + 0x80, 0x22 + 0x80, 0x5C + 0x80]
+        for byte in special + near {
+            for place in 0..<19 {
+                var bytes = Array(repeating: UInt8(ascii: "a"), count: 19)
+                bytes[place] = byte
+                // A byte of 0x80 or above as the lead of a two-byte character, so the text is UTF-8.
+                if byte >= 0x80 {
+                    bytes[place] = 0xC2
+                    bytes.insert(byte, at: place + 1)
+                }
+                let text = String(decoding: bytes, as: UTF8.self)
+                var writer = JSONWriter(pretty: false)
+                writer.string(text)
+                var shared: [UInt8] = []
+                JSONWriter.appendString(text, to: &shared)
+                #expect(writer.bytes == shared, "byte \(byte) at \(place)")
+            }
+        }
+    }
 }

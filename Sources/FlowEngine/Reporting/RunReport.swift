@@ -155,34 +155,43 @@ extension RunReport {
         String(decoding: jsonBytes(), as: UTF8.self)
     }
 
-    /// The bytes of `jsonText()` (UTF-8), what the report file holds: written as they are, they
-    /// spare making a `String` of the whole report and copying it back into bytes.
+    /// The bytes of `jsonText()` (UTF-8), what the report file holds.
     package func jsonBytes() -> [UInt8] {
-        // About 130 bytes an item record on a for-each of numbers: one allocation for most reports.
-        let items = steps.reduce(0) { $0 + ($1.items?.count ?? 0) }
-        var writer = JSONWriter(pretty: true, capacity: 4096 + steps.count * 512 + items * 160)
-        writer.beginObject()
-        writer.field("durationSeconds")
-        writer.number(durationSeconds)
-        writer.field("file")
-        writer.string(file)
-        writer.field("outcome")
-        writer.string(outcome.rawValue)
-        if let setupError {
-            writer.field("setupError")
-            writer.string(setupError)
+        var bytes: [UInt8] = []
+        writeJSON(bufferSize: 1 << 16) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// Hands the bytes of `jsonText()` to `sink` in pieces of about `bufferSize` bytes, in order
+    /// (each valid during its call only): the report file is written from one small buffer, with
+    /// no 15 MB array made on a 100,000-item `for-each` (its pages cost more to fault in and unmap
+    /// than writing them).
+    package func writeJSON(bufferSize: Int = 1 << 17, to sink: (UnsafeRawBufferPointer) -> Void) {
+        withoutActuallyEscaping(sink) { sink in
+            var writer = JSONWriter(pretty: true, bufferSize: bufferSize, sink: sink)
+            writer.beginObject()
+            writer.field("durationSeconds")
+            writer.number(durationSeconds)
+            writer.field("file")
+            writer.string(file)
+            writer.field("outcome")
+            writer.string(outcome.rawValue)
+            if let setupError {
+                writer.field("setupError")
+                writer.string(setupError)
+            }
+            writer.field("startedAt")
+            writer.string(startedAt)
+            writer.field("steps")
+            writer.beginArray()
+            for step in steps { step.write(to: &writer) }
+            writer.endArray()
+            writer.field("workflow")
+            writer.string(workflow)
+            writer.endObject()
+            writer.endLine()
+            writer.flush()
         }
-        writer.field("startedAt")
-        writer.string(startedAt)
-        writer.field("steps")
-        writer.beginArray()
-        for step in steps { step.write(to: &writer) }
-        writer.endArray()
-        writer.field("workflow")
-        writer.string(workflow)
-        writer.endObject()
-        writer.endLine()
-        return writer.bytes
     }
 }
 

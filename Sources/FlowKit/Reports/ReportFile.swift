@@ -46,21 +46,27 @@ package struct ReportFile: Sendable {
         try write(bytes: Array(text.utf8))
     }
 
-    /// Writes `bytes` as `write(_:)` writes a text: the JSON report comes as the bytes its writer
-    /// made, with no `String` of 15 MB made and copied back on a 100,000-item `for-each`.
+    /// Writes `bytes` as `write(_:)` writes a text.
     func write(bytes: [UInt8]) throws(Failure) {
+        try write { sink in bytes.withUnsafeBytes { sink($0) } }
+    }
+
+    /// Writes what `produce` hands its sink, piece by piece in order, as `write(_:)` writes a text:
+    /// the JSON report comes from its writer's small buffer, with no 15 MB array (or `String`) made
+    /// on a 100,000-item `for-each`. After a failed write(2) the rest is not written, and the error
+    /// is thrown once `produce` returns.
+    func write(streaming produce: ((UnsafeRawBufferPointer) -> Void) -> Void) throws(Failure) {
         let temporary = Self.folder(of: path) + "/.\(Self.name(of: path)).\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(message: reason(Self.describe(errno))) }
-        var written = 0
         var failure: Int32?
-        bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
+        produce { buffer in
+            var written = 0
+            while failure == nil, written < buffer.count {
                 let count = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
                 if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
+                    if errno != EINTR { failure = errno }
+                    continue
                 }
                 written += count
             }

@@ -37,7 +37,7 @@ struct ReportWriter: Sendable {
                 case "trace":
                     try file.write(
                         TraceReport(report: report, timelines: recorder?.steps ?? [:], masker: run.masker).text())
-                default: try file.write(bytes: report.jsonBytes())
+                default: try file.write { report.writeJSON(to: $0) }
                 }
             } catch {
                 // Every report is made in memory without failing: only writing its file can fail.
