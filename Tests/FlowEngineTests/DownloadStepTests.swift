@@ -134,6 +134,33 @@ import Testing
         #expect(files(in: dir) == ["out.bin"])
     }
 
+    /// A body of several megabytes is hashed a megabyte behind the writes, on another thread;
+    /// dropped midway and resumed, its sha256 is still the whole file's.
+    @Test func aLargeBodyDroppedMidwayHasTheWholeFilesSha256() async throws {
+        let harness = try await WorkflowHarness.start()
+        defer { Task { await harness.stop() } }
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let count = 5 * 1024 * 1024 + 3
+        let sha = DownloadContent.sha256(count: count)
+        let (records, _) = try await harness.run(
+            """
+            version: 1
+            steps:
+              fetch:
+                http:
+                  url: "BASE/downloads/\(count)?key=large&drop-after=3000000"
+                  save-to: "\(dir.path)/large.bin"
+                  resume: true
+                retry: { attempts: 3, delay: 10ms }
+                expect:
+                  assert: [ "result.sha256 == '\(sha)'", result.bytes == \(count) ]
+            """)
+        #expect(records["fetch"]?.state == .succeeded, "\(message(records["fetch"]))")
+        #expect(records["fetch"]?.output?.attempts == 2)
+        #expect(files(in: dir) == ["large.bin"])
+    }
+
     @Test func aChangedOrShorterResourceStartsOverFromZero() async throws {
         let harness = try await WorkflowHarness.start()
         defer { Task { await harness.stop() } }

@@ -23,7 +23,8 @@ final class HTTPDownload: Sendable {
     let resume: Bool
     /// `max-size`: the largest the file may grow, in bytes; nil for no limit.
     let maxSize: Int?
-    private let digest = LockedBox(FileDigest())
+    /// The partial file's sha256, hashed behind curl's writes on a queue of its own.
+    private let digest: TrailingFileDigest
 
     /// Resolves `path` against `folder` and creates the folders it needs.
     init(path: String, folder: String, resume: Bool, maxSize: Int? = nil) throws(DownloadSetupError) {
@@ -33,6 +34,7 @@ final class HTTPDownload: Sendable {
         let parent = url.deletingLastPathComponent()
         let name = url.lastPathComponent
         partialPath = parent.appendingPathComponent(".\(name).flow-partial").path
+        digest = TrailingFileDigest(path: partialPath)
         validatorPath = partialPath + ".validator"
         self.resume = resume
         self.maxSize = maxSize
@@ -49,26 +51,22 @@ final class HTTPDownload: Sendable {
     }
 
     /// What the next attempt sends: the partial file and, when resuming, its size and validator.
-    /// Hashes what the partial file already holds first (read off the queue's thread by DispatchIO).
+    /// Hashes what the partial file already holds first (read off the queue's thread by DispatchIO),
+    /// and waits for the last attempt's bytes to be hashed, so no read-back is in flight when this
+    /// attempt's response rewrites the file.
     func prepare(queue: DispatchQueue) -> Future<(target: HTTPSaveTarget, validator: String?)> {
         let size = resume ? Self.size(of: partialPath) : 0
         let validator = size > 0 ? (try? String(contentsOfFile: validatorPath, encoding: .utf8)) : nil
-        let caughtUp: Future<Void>
-        let hashed = digest.withLock { digest in
-            if digest.hashedUpTo != size { digest = FileDigest() }
-            return digest.hashedUpTo
-        }
-        if size > hashed {
-            caughtUp = FileRangeReader.read(path: partialPath, offset: 0, length: size, queue: queue) {
-                [digest] at, bytes in digest.withLock { $0.feed(offset: at, bytes) }
-            }
-        } else {
-            caughtUp = Future.succeeded((), on: queue)
+        let digest = digest
+        let caughtUp = digest.caughtUp(on: queue).flatMap(on: queue) { _ -> Future<Void> in
+            guard digest.finalHex(size: size) == nil else { return Future.succeeded((), on: queue) }
+            digest.restart(from: size)
+            return digest.caughtUp(on: queue)
         }
         let validatorPath = validatorPath
         let target = HTTPSaveTarget(
             path: partialPath, resumeFrom: size, maxSize: maxSize.map(Int64.init),
-            observer: { [digest] at, bytes in digest.withLock { $0.feed(offset: at, bytes) } },
+            observer: { [digest] at, bytes in digest.wrote(offset: at, count: bytes.count) },
             onStart: { status, headers in
                 // A 206 continues the resource the validator already names.
                 guard status != 206 else { return }
@@ -80,9 +78,14 @@ final class HTTPDownload: Sendable {
         return caughtUp.map(on: queue) { _ in (target, validator?.isEmpty == false ? validator : nil) }
     }
 
+    /// Completes once every byte written to the partial file so far is hashed: before `complete`.
+    func hashed(queue: DispatchQueue) -> Future<Void> {
+        digest.caughtUp(on: queue)
+    }
+
     /// The partial file was refused (`416`): forget it, so the next request starts from zero.
     func restart() {
-        digest.withLock { $0 = FileDigest() }
+        digest.restart(from: 0)
         try? FileManager.default.removeItem(atPath: partialPath)
         try? FileManager.default.removeItem(atPath: validatorPath)
     }
@@ -90,9 +93,7 @@ final class HTTPDownload: Sendable {
     /// Moves the complete partial file to the final name; returns its size and sha256.
     func complete(_ saved: HTTPSavedBody) throws(DownloadSetupError) -> (bytes: Int64, sha256: String) {
         let size = Self.size(of: partialPath)
-        let sha256 = digest.withLock { digest in
-            digest.hashedUpTo == size ? Hex.encode(digest.hasher.finalize()) : nil
-        }
+        let sha256 = digest.finalHex(size: size)
         guard size == saved.size, let sha256 else {
             throw DownloadSetupError(
                 message: "the download to '\(finalPath)' holds \(size) bytes, but \(saved.size) were written; "
@@ -129,22 +130,4 @@ final class HTTPDownload: Sendable {
 /// A download that cannot start or finish for a reason on this machine (a folder, a rename).
 struct DownloadSetupError: Error, Sendable {
     let message: String
-}
-
-/// The sha256 of a file's first `hashedUpTo` bytes, fed in order; a piece at offset 0 starts over
-/// (the server sent the whole body again).
-struct FileDigest {
-    var hasher = SHA256()
-    var hashedUpTo: Int64 = 0
-
-    mutating func feed(offset: Int64, _ bytes: UnsafeRawBufferPointer) {
-        if offset == 0, hashedUpTo > 0 { self = FileDigest() }
-        guard offset == hashedUpTo else {
-            // Out of order cannot happen (the file is written in order); refuse to guess.
-            hashedUpTo = -1
-            return
-        }
-        hasher.update(bufferPointer: bytes)
-        hashedUpTo += Int64(bytes.count)
-    }
 }

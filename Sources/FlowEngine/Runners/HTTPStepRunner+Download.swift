@@ -54,8 +54,10 @@ extension HTTPStepRunner {
                     download.restart()
                     return send(request, download, recording: recording, restarted: true)
                 }
-                if let saved = response.saved { recording?.record(saved.offset + saved.count, force: true) }
-                return Future.succeeded(response, on: queue)
+                guard let saved = response.saved else { return Future.succeeded(response, on: queue) }
+                recording?.record(saved.offset + saved.count, force: true)
+                // The file's sha256 trails curl's writes (on another core): the result waits for it.
+                return download.hashed(queue: queue).map(on: queue) { _ in response }
             }
         }
     }
