@@ -45,7 +45,8 @@ struct ServerLog: Equatable, CustomStringConvertible {
 
     /// Reads `events`; `ports` are the ports of this run's servers (they appear in upload URLs and
     /// in file names made from `services.X.port`); `randomPayload` when the workflow uploads bytes
-    /// from /dev/urandom, whose digests (and the sha256 values it sends about them) differ per run,
+    /// from /dev/urandom, whose digests (the sha256 values it sends about them, and each tus chunk's
+    /// `Upload-Checksum`) differ per run,
     /// and whose length may too (a tar.gz of random bytes).
     init(_ events: [SandboxEvent], ports: [Int], randomPayload: Bool) {
         // A random payload's upload lengths, to recognise its last chunk.
@@ -58,6 +59,10 @@ struct ServerLog: Equatable, CustomStringConvertible {
             var bytes = cut ? "?" : String(event.bytesReceived)
             if randomPayload {
                 if headers["Upload-Length"] != nil { headers["Upload-Length"] = "<length>" }
+                // A tus chunk's checksum is of its random bytes: keep its algorithm only.
+                if let checksum = headers["Upload-Checksum"] {
+                    headers["Upload-Checksum"] = "\(checksum.prefix { $0 != " " }) <checksum>"
+                }
                 if let offset = headers["Upload-Offset"].flatMap({ Int($0) }),
                     lengths.contains(offset + event.bytesReceived)
                 {
