@@ -223,8 +223,9 @@ import Testing
         #expect(await Self.ends(pids[1]))
     }
 
-    /// Whether process `pid` is gone within 5 s. A killed command's pid can still answer `kill(pid, 0)`
-    /// a moment after the outcome (seen once in a loaded full suite): it is polled, not asserted at once.
+    /// Whether process `pid` is gone within 5 s. The outcome comes once no live member of the
+    /// command's group is left (`ProcessGroups.terminateAll` skips zombies), but its zombie still
+    /// answers `kill(pid, 0)` until swift-subprocess reaps it (seen once in a loaded full suite).
     private static func ends(_ pid: Int32) async -> Bool {
         for _ in 0..<500 {
             if kill(pid, 0) != 0 { return true }
