@@ -43,7 +43,8 @@ def references(doc):
     if doc.get("kind") == "CronWorkflow":
         spec = spec.get("workflowSpec", {})
     templates = {t["name"]: t for t in spec.get("templates", [])}
-    # validate.go Workflow(): the spec's entrypoint must name a template.
+    # argo-workflows v4.1.2 workflow/validate/validate.go Workflow() ("spec.entrypoint is required") and validateTemplateHolder(): the
+    # spec's entrypoint must name a template.
     if spec.get("entrypoint") not in templates:
         problems.append(f"spec.entrypoint: no template '{spec.get('entrypoint')}'")
     params = {p["name"] for p in spec.get("arguments", {}).get("parameters", [])}
@@ -53,30 +54,32 @@ def references(doc):
         for task in tasks:
             where = f"task {task['name']}"
             target = templates.get(task.get("template"))
-            # validateTemplateHolder: a task's template must exist.
+            # argo-workflows v4.1.2 workflow/validate/validate.go validateTemplateHolder(): a task's template must exist.
             if target is None:
                 problems.append(f"{where}: no template '{task.get('template')}'")
                 continue
-            # validateDAG: "templates.%s.tasks.%s dependency '%s' not defined".
+            # argo-workflows v4.1.2 workflow/validate/validate.go validateDAG(): "templates.%s.tasks.%s dependency '%s' not defined".
             for name in re.findall(r"([A-Za-z0-9-]+)\.[A-Z][A-Za-z]+", task.get("depends", "")):
                 if name not in names:
                     problems.append(f"{where}: depends on unknown task '{name}'")
             given_params = {p["name"] for p in task.get("arguments", {}).get("parameters", [])}
             given_artifacts = {a["name"] for a in task.get("arguments", {}).get("artifacts", [])}
-            # validateTemplate -> validateInputs and validateArguments: every input without a
-            # value or default must be given by the caller.
+            # argo-workflows v4.1.2 workflow/validate/validate.go validateTemplate() -> validateInputs() and validateArguments():
+            # every input without a value or default must be given by the caller.
             for p in target.get("inputs", {}).get("parameters", []):
                 if p["name"] not in given_params and "value" not in p and "default" not in p:
                     problems.append(f"{where}: input parameter '{p['name']}' is not given")
             for a in target.get("inputs", {}).get("artifacts", []):
                 if a["name"] not in given_artifacts:
                     problems.append(f"{where}: input artifact '{a['name']}' is not given")
-            # resolveAllVariables / validateDAGTaskArgumentDependency: "failed to resolve {{%s}}".
+            # argo-workflows v4.1.2 workflow/validate/validate.go resolveAllVariables() and validateDAGTaskArgumentDependency():
+            # "failed to resolve {{%s}}".
             text = json.dumps(task)
             for ref in re.findall(r"\{\{tasks\.([A-Za-z0-9-]+)\.", text):
                 if ref not in names:
                     problems.append(f"{where}: reads unknown task '{ref}'")
-        # resolveAllVariables: a template reads only its declared inputs and the workflow's parameters.
+        # argo-workflows v4.1.2 workflow/validate/validate.go resolveAllVariables() (scope from validateInputs()) and validateOutputs():
+        # a template reads only its declared inputs, its tasks and the workflow's parameters.
         declared = {p["name"] for p in template.get("inputs", {}).get("parameters", [])}
         for ref in re.findall(r"\{\{inputs\.parameters\.([A-Za-z0-9_-]+)\}\}", json.dumps(template)):
             if ref not in declared:
