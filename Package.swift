@@ -92,10 +92,12 @@ let package = Package(
         .target(
             name: "FlowKit",
             dependencies: ["FlowAWS", "FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowTasks"]),
+        // `flow export argo`: a workflow as an Argo Workflows manifest, built from the loaded model.
+        .target(name: "FlowArgo", dependencies: ["FlowDSL", "FlowKit"]),
         .executableTarget(
             name: "flow",
             dependencies: [
-                "FlowKit", "FlowSandbox",
+                "FlowKit", "FlowArgo", "FlowSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -51,6 +51,7 @@ import Testing
         let modifiers = #/^\s*(@\w+(\([^)]*\))?\s+|(nonisolated|final|static|class|override)\s+)*public\b/#
         for module in [
             "FlowTasks", "FlowDSL", "FlowHTTP", "FlowDigest", "FlowEngine", "FlowJournal", "FlowSandbox", "FlowAWS",
+            "FlowArgo",
         ] {
             for (path, text) in try Self.swiftFiles(under: "Sources/" + module) {
                 for line in text.split(separator: "\n") where line.firstMatch(of: modifiers) != nil {

@@ -1,3 +1,4 @@
+import FlowDSL
 import FlowKit
 
 /// A Kubernetes manifest as a tree with ordered keys, written as block YAML (`flow export argo`).

@@ -1,3 +1,4 @@
+import FlowDSL
 import FlowKit
 import Foundation
 

@@ -1,3 +1,4 @@
+import FlowDSL
 import FlowKit
 import Foundation
 
@@ -61,6 +62,9 @@ struct ArgoManifest {
     /// Something the manifest cannot express exactly: printed as a warning (see Grammar.md).
     struct Problem: Error {
         let message: String
+        /// Diagnostics already rendered with their places (`file:line:col`), shown as they are
+        /// instead of `message`.
+        var diagnostics: String?
     }
 
     /// The manifest and the warnings about what maps only approximately; a problem when

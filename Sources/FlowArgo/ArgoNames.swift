@@ -1,3 +1,4 @@
+import FlowDSL
 import FlowKit
 
 /// The Argo names of a workflow's steps and services, unique and valid as Argo requires.

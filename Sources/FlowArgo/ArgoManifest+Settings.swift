@@ -1,3 +1,4 @@
+import FlowDSL
 import FlowKit
 
 extension ArgoManifest {
@@ -6,8 +7,9 @@ extension ArgoManifest {
     /// when it starts, and a warning for each one the manifest holds as a number: Argo's
     /// `parallelism` and `retryStrategy` cannot read a workflow parameter, so `argo submit -p`
     /// does not change them (flow inside each pod still computes its own from the parameter).
-    /// Exit 2 after the diagnostics when a value does not fit its setting.
-    static func resolvingSettings(_ workflow: Workflow, inputs: [String: InputValue], loaded: CheckResult) throws
+    /// A problem carrying the diagnostics when a value does not fit its setting (exit 2).
+    static func resolvingSettings(_ workflow: Workflow, inputs: [String: InputValue], loaded: CheckResult)
+        throws(Problem)
         -> (workflow: Workflow, warnings: [String])
     {
         switch workflow.resolvingSettings(in: DryRunValues(workflow: workflow, inputs: inputs)) {
@@ -30,8 +32,7 @@ extension ArgoManifest {
             let failed = CheckResult(
                 workflow: nil, diagnostics: problems.problems.map { .error($0.message, at: $0.location) },
                 file: loaded.file, sourceLines: loaded.sourceLines, calledFiles: loaded.calledFiles)
-            StandardError.write(failed.renderedDiagnostics())
-            throw FlowExit.invalid.exitCode
+            throw Problem(message: "", diagnostics: failed.renderedDiagnostics())
         }
     }
 }
