@@ -4,20 +4,11 @@ import Foundation
 /// Writes diagnostics where users and tools expect them: compiler-style text on stderr, or a
 /// JSON array on stdout for `--format json`.
 enum DiagnosticOutput {
-    static func writeText(_ results: [CheckResult]) {
-        for result in results {
-            StandardError.write(result.renderedDiagnostics())
-        }
-    }
-
-    /// As `writeText` for `flow run`: tidiness warnings (an output never read) are counted on one
-    /// line with their places rather than shown in full on every run; `flow validate` shows them.
-    static func writeRunText(_ result: CheckResult) {
+    /// For `flow run`: tidiness warnings (an output never read) are counted on one line with their
+    /// places rather than shown in full on every run; `flow validate` shows them.
+    static func writeRunText(_ result: FlowValidation) {
         let tidiness = result.diagnostics.filter(\.isTidiness)
-        StandardError.write(
-            result.diagnostics.filter { !$0.isTidiness }.map {
-                $0.rendered(sourceLines: result.lines(of: $0.location?.file ?? result.file), file: result.file)
-            }.joined())
+        StandardError.write(result.rendered(result.diagnostics.filter { !$0.isTidiness }))
         guard !tidiness.isEmpty else { return }
         let places = tidiness.map { $0.location?.description ?? result.file }
         let shown = places.prefix(5).joined(separator: ", ") + (places.count > 5 ? ", …" : "")

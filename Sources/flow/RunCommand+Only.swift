@@ -3,14 +3,11 @@ import FlowKit
 extension RunCommand {
     /// Sets up `--only`, `--outputs-from/-to` and `--service` in the run's settings; exit 2 after a
     /// message when they are wrong.
-    func prepareOnly(_ settings: inout RunSettings, workflow: Workflow) throws {
+    func prepareOnly(_ settings: inout RunSettings) throws {
         do throws(OnlyStep.Problem) {
-            settings.externalServices = try ExternalServices.parse(externalServices, workflow: workflow)
-            if let only {
-                settings.only = try OnlyStep.prepare(
-                    workflow: workflow, id: only, outputsFrom: outputsFrom, outputsTo: outputsTo, item: item,
-                    itemsTo: itemsTo)
-            }
+            try settings.prepareOnly(
+                services: externalServices, only: only, outputsFrom: outputsFrom, outputsTo: outputsTo, item: item,
+                itemsTo: itemsTo)
         } catch {
             StandardError.write("flow run: \(error.message)\n")
             throw FlowExit.invalid.exitCode

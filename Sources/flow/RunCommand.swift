@@ -132,7 +132,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         if !report.isEmpty {
             let formats = stride(from: 0, to: report.count, by: 2).map { report[$0] }
-            guard report.count.isMultiple(of: 2), formats.allSatisfy({ ReportFile.formats.contains($0) }) else {
+            guard report.count.isMultiple(of: 2), formats.allSatisfy({ FlowRunOptions.Report.formats.contains($0) })
+            else {
                 throw ValidationError(
                     "--report takes a format (json, junit, html or trace) and a file, e.g. --report html run.html.")
             }
@@ -140,73 +141,63 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// The `--report` pairs.
-    private var reportFiles: [ReportFile] {
-        stride(from: 0, to: report.count, by: 2).map { ReportFile(format: report[$0], path: report[$0 + 1]) }
+    private var reportFiles: [FlowRunOptions.Report] {
+        stride(from: 0, to: report.count, by: 2).compactMap {
+            FlowRunOptions.Report(named: report[$0], path: report[$0 + 1])
+        }
+    }
+
+    /// The `--input` values by name (the last of a name wins); malformed ones are the inputs' problems.
+    private var inputValues: [String: String] {
+        var values: [String: String] = [:]
+        for argument in inputs {
+            guard let equals = argument.firstIndex(of: "=") else { continue }
+            values[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
+        }
+        return values
     }
 
     func run() async throws {
         // The flow command registers no handlers; a dry run still shows each `call` (see Grammar.md).
-        let result = WorkflowLoader.load(path: file).checkingHostSteps(registered: [], asWarnings: dryRun)
-        DiagnosticOutput.writeRunText(result)
-        guard let workflow = result.workflow, !result.hasErrors else { throw FlowExit.invalid.exitCode }
-        var problems = RunInputs.problems(in: workflow, arguments: inputs)
-        if let secrets, let problem = RunInputs.secretsFileProblem(secrets) {
-            problems.append(problem)
-        }
-        for file in reportFiles {
-            if let problem = file.problem { problems.append(.error(problem, at: nil)) }
-        }
+        let check = FlowWorkflow.check(contentsOf: file, hostSteps: [], callsAsWarnings: dryRun)
+        DiagnosticOutput.writeRunText(check)
+        guard let workflow = check.workflow else { throw FlowExit.invalid.exitCode }
+        var options = FlowRunOptions()
+        options.inputs = inputValues
+        options.secrets = secrets.map { .environment.merging(.file($0)) } ?? .environment
+        options.concurrency = concurrency
+        options.reports = reportFiles
+        let problems = workflow.inputProblems(inputs) + options.problems
         if !problems.isEmpty {
-            let failed = CheckResult(
-                workflow: nil,
-                diagnostics: problems,
-                file: result.file,
-                sourceLines: result.sourceLines,
-                calledFiles: result.calledFiles
-            )
-            StandardError.write(failed.renderedDiagnostics())
+            StandardError.write(check.rendered(problems))
             throw FlowExit.invalid.exitCode
         }
         // A misspelt --rerun would otherwise be ignored, and the resume stop at the step it meant.
-        if let problem = ResumePlan.unknownReruns(reruns, in: workflow) { throw ValidationError(problem) }
-        let values = RunInputs.values(in: workflow, arguments: inputs)
+        if let problem = workflow.unknownReruns(reruns) { throw ValidationError(problem) }
         guard dryRun else {
-            let store: SecretStore
+            var settings: RunSettings
             do {
-                store = try SecretStore.load(environment: ProcessInfo.processInfo.environment, file: secrets)
+                settings = try RunSettings(workflow, options: options)
             } catch {
-                StandardError.write("\(error)\n")
+                // What is left to fail here is reading the secrets (a line of a .env file).
+                StandardError.write(error.diagnostics.map { "\($0.message)\n" }.joined())
                 throw FlowExit.invalid.exitCode
             }
-            var settings = RunSettings(workflow: workflow, secrets: store)
-            settings.inputs = values
-            settings.concurrency = concurrency
-            settings.reports = reportFiles
-            settings.sourceLines = result.sourceLines
-            settings.calledFiles = result.calledFiles
             settings.reaper = ReaperEntry.executablePath
-            try prepareOnly(&settings, workflow: workflow)
+            try prepareOnly(&settings)
             // `--only` runs one step of a run kept elsewhere (an Argo task): it keeps no journal.
             if !noJournal, only == nil {
-                settings.journal = JournalSettings(
-                    stateDirectory: JournalLocation.stateDirectory(explicit: stateDir, workflowFile: file),
-                    resume: resume, runID: runID, reruns: Set(reruns))
+                settings.keepJournal(stateDirectory: stateDir, resume: resume, runID: runID, reruns: Set(reruns))
             }
             let execution = RunExecution(settings: settings, logFormat: logFormat == .json ? .json : .plain)
             throw await execution.execute().exitCode
         }
-        // The run computes `retry: ${{ … }}` and the like when it starts; the plan does the same.
-        let planned: Workflow
-        switch workflow.resolvingSettings(in: DryRunValues(workflow: workflow, inputs: values)) {
-        case .success(let resolved): planned = resolved
-        case .failure(let settingProblems):
-            let failed = CheckResult(
-                workflow: nil, diagnostics: settingProblems.problems.map { .error($0.message, at: $0.location) },
-                file: result.file, sourceLines: result.sourceLines)
-            StandardError.write(failed.renderedDiagnostics())
+        // The plan computes `retry: ${{ … }}` and the like as the run does when it starts.
+        do {
+            print(try workflow.dryRun(inputs: options.inputs, concurrency: concurrency).text, terminator: "")
+        } catch {
+            StandardError.write(check.rendered(error.diagnostics))
             throw FlowExit.invalid.exitCode
         }
-        let plan = DryRunPlan(workflow: planned, inputs: values, concurrency: concurrency ?? planned.concurrency)
-        print(plan.rendered(), terminator: "")
     }
 }

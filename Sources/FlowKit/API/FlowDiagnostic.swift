@@ -41,6 +41,17 @@ public struct FlowDiagnostic: Sendable, Hashable, CustomStringConvertible {
     public let location: FlowSourceLocation?
     /// What to do about it ("did you mean 'upload'?"), when flow knows.
     public let hint: String?
+    /// The engine's diagnostic, for rendering it with its source line (how many columns the caret
+    /// underlines is not part of the public value).
+    let diagnostic: Diagnostic
+
+    /// Whether it is a warning about tidiness (a declared output that no step reads): `flow run`
+    /// counts these on one line, `flow validate` shows each.
+    ///
+    /// ```swift
+    /// let shown = check.diagnostics.filter { !$0.isTidiness }
+    /// ```
+    public var isTidiness: Bool { diagnostic.isTidiness }
 
     /// `file:line:col: error: message`, then the hint.
     public var description: String {
@@ -53,6 +64,7 @@ public struct FlowDiagnostic: Sendable, Hashable, CustomStringConvertible {
         message = diagnostic.message
         location = diagnostic.location.map(FlowSourceLocation.init)
         hint = diagnostic.hint
+        self.diagnostic = diagnostic
     }
 }
 

@@ -22,29 +22,7 @@ public final class FlowRun: Sendable {
     private let task: Task<FlowOutcome, Never>
 
     init(_ workflow: FlowWorkflow, options: FlowRunOptions) throws(FlowError) {
-        // A `call` of a handler the app did not register stops the run before anything is sent.
-        let calls = workflow.checked.checkingHostSteps(registered: options.hostSteps.names)
-        guard !calls.hasErrors else {
-            throw FlowError(calls.diagnostics.filter { $0.severity == .error }.map(FlowDiagnostic.init))
-        }
-        let inputs = try workflow.checkedInputs(options.inputs)
-        let secrets = try options.secrets.store()
-        if let concurrency = options.concurrency, concurrency < 1 {
-            throw FlowError(message: "concurrency must be at least 1, not \(concurrency)")
-        }
-        let reports = options.reports.map { ReportFile(format: $0.format, path: $0.path) }
-        let reportProblems = reports.compactMap(\.problem)
-        guard reportProblems.isEmpty else {
-            throw FlowError(reportProblems.map { FlowDiagnostic(.error($0, at: nil)) })
-        }
-        var settings = RunSettings(workflow: workflow.workflow, secrets: secrets)
-        settings.inputs = inputs
-        settings.concurrency = options.concurrency
-        settings.reports = reports
-        settings.sourceLines = workflow.checked.sourceLines
-        settings.calledFiles = workflow.checked.calledFiles
-        settings.hostSteps = options.hostSteps.registry
-        if case .folder(let folder) = options.journal { settings.journal = JournalSettings(stateDirectory: folder) }
+        let settings = try RunSettings(workflow, options: options)
         let session = RunSession(settings)
         let buffer = FlowEventBuffer(limit: options.eventBufferLimit)
         self.session = session

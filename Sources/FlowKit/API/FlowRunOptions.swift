@@ -81,6 +81,14 @@ public struct FlowSecrets: Sendable {
     /// These sources, then `other`'s (which win).
     public func merging(_ other: FlowSecrets) -> FlowSecrets { FlowSecrets(sources: sources + other.sources) }
 
+    /// The `.env` files among the sources, in order.
+    var files: [String] {
+        sources.compactMap { source in
+            if case .file(let path) = source { return path }
+            return nil
+        }
+    }
+
     /// The values, read now; an empty value counts as not set, as in `flow run`.
     func store() throws(FlowError) -> SecretStore {
         var values: [String: String] = [:]

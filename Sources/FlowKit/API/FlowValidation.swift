@@ -21,14 +21,30 @@ public struct FlowValidation: Sendable {
     public let rendered: String
     /// The workflow, ready to run, when it is valid.
     public let workflow: FlowWorkflow?
+    /// The check, with the lines of the file and of the files it calls.
+    let checked: CheckResult
 
     init(_ result: CheckResult) {
+        checked = result
         file = result.file
         diagnostics = result.diagnostics.map(FlowDiagnostic.init)
         isValid = !result.hasErrors
         stepCount = result.workflow?.allSteps.count ?? 0
         rendered = result.renderedDiagnostics()
         workflow = try? FlowWorkflow(checked: result)
+    }
+
+    /// `diagnostics` (some of this check's, or those a `FlowError` of this workflow carries: an
+    /// input, a report's path) as flow prints them: place, the source line with a caret under the
+    /// column, then the hint.
+    ///
+    /// ```swift
+    /// do { run = try workflow.start(options) } catch { print(check.rendered(error.diagnostics)) }
+    /// ```
+    public func rendered(_ diagnostics: [FlowDiagnostic]) -> String {
+        diagnostics.map {
+            $0.diagnostic.rendered(sourceLines: checked.lines(of: $0.location?.file ?? file), file: file)
+        }.joined()
     }
 }
 
@@ -37,8 +53,16 @@ extension FlowWorkflow {
     /// without running anything. `hostSteps` are the handlers the app registers
     /// (`FlowHostSteps.names`): a `call` of any other is an error, as when the run would start;
     /// nil leaves `call` steps unchecked (a file checked before its app is known).
-    public static func check(contentsOf path: String, hostSteps: Set<String>?) -> FlowValidation {
+    /// `callsAsWarnings` makes such a `call` a warning instead, as `flow run --dry-run` shows it.
+    ///
+    /// ```swift
+    /// let check = FlowWorkflow.check(contentsOf: path, hostSteps: [], callsAsWarnings: true)
+    /// ```
+    public static func check(contentsOf path: String, hostSteps: Set<String>?, callsAsWarnings: Bool = false)
+        -> FlowValidation
+    {
         let loaded = WorkflowLoader.load(path: path)
-        return FlowValidation(hostSteps.map { loaded.checkingHostSteps(registered: $0) } ?? loaded)
+        return FlowValidation(
+            hostSteps.map { loaded.checkingHostSteps(registered: $0, asWarnings: callsAsWarnings) } ?? loaded)
     }
 }

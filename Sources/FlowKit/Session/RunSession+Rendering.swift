@@ -43,3 +43,8 @@ extension RunSession {
             at: SourceLocation(file: location.file, line: location.line, column: location.column), sourceLines: lines)
     }
 }
+
+extension RunSessionOutcome {
+    /// How the run ended, as an app's `FlowOutcome.state` says it (the verdict, all of it counted).
+    package var state: FlowOutcome.State { FlowOutcome.State(verdict) }
+}

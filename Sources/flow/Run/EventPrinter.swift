@@ -18,11 +18,11 @@ struct EventPrinter: Sendable {
     let session: RunSession
     /// When each step first reported bytes and last printed them: an upload reports ten times a
     /// second, a log gets a line a second (and the last one).
-    private let bytesLines = LockedBox<[String: (first: ContinuousClock.Instant, printed: ContinuousClock.Instant?)]>(
+    private let bytesLines = Locked<[String: (first: ContinuousClock.Instant, printed: ContinuousClock.Instant?)]>(
         [:])
     /// When each step with `repeat` last printed a repetition line, and what the attempt before the
     /// last one seen gave (see `repetitionLineDue`).
-    private let repetitionLines = LockedBox<[String: (printed: ContinuousClock.Instant, previous: String?)]>([:])
+    private let repetitionLines = Locked<[String: (printed: ContinuousClock.Instant, previous: String?)]>([:])
 
     init(format: Format, colors: Bool, session: RunSession) {
         self.format = format
@@ -56,20 +56,20 @@ struct EventPrinter: Sendable {
     /// One line when a service passed its readiness check:
     /// `service sandbox ready on http://127.0.0.1:PORT (0.41s)`, or a JSON object with
     /// `duration`, `event: ready`, `service`, `time` and `url`.
-    func serviceReady(_ ready: ServiceReady) {
+    func serviceReady(_ ready: RunServiceReady) {
         var line = EventLine()
         switch format {
         case .plain:
             line.appendTimestamp()
             // The address actually polled: a port nobody listens on is never shown as ready.
-            line.append(" service \(ready.name) " + paint("ready", .green) + " on \(ready.check.target) (")
+            line.append(" service \(ready.name) " + paint("ready", .green) + " on \(ready.polled) (")
             line.appendSeconds(ready.duration, places: 2)
             line.append("s)" as StaticString)
         case .json:
             line.append("{" as StaticString)
             line.appendSecondsMember("duration", ready.duration)
             line.appendMember("event", "ready")
-            line.appendMember("polled", ready.check.target)
+            line.appendMember("polled", ready.polled)
             line.appendMember("service", ready.name)
             line.append("\"time\":\"" as StaticString)
             line.appendTimestamp()
@@ -81,13 +81,13 @@ struct EventPrinter: Sendable {
     }
 
     /// A service could not bind its port and is started again on another.
-    func serviceMoved(_ move: ServiceMove) {
+    func serviceMoved(_ move: RunServiceMove) {
         var line = EventLine()
         switch format {
         case .plain:
             line.appendTimestamp()
             line.append(
-                " service \(move.name) could not bind port \(move.from) (\(session.masker(move.reason))); starting it again "
+                " service \(move.name) could not bind port \(move.from) (\(move.reason)); starting it again "
                     + "on port \(move.to) (attempt \(move.attempt + 1) of \(move.attempts))")
             // The services that read its port were started with the old one: they start again.
             if !move.restarting.isEmpty {
@@ -100,7 +100,7 @@ struct EventPrinter: Sendable {
             line.appendNumberMember("attempt", Int64(move.attempt + 1))
             line.appendMember("event", "moved")
             line.appendNumberMember("from", Int64(move.from))
-            line.appendMember("reason", session.masker(move.reason))
+            line.appendMember("reason", move.reason)
             if !move.restarting.isEmpty {
                 line.append("\"restarting\":[" as StaticString)
                 for (index, name) in move.restarting.enumerated() {

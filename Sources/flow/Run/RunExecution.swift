@@ -45,20 +45,20 @@ struct RunExecution {
             live?.stop()
             StandardOutput.flush()
         }
-        let outcome = await session.run(observer)
-        if outcome.ran {
+        let ended = await session.run(observer)
+        if ended.ran {
             RunSummary(
-                outcome: session.summaryOutcome(outcome), session: session, colors: colors, json: logFormat == .json
+                outcome: session.summaryOutcome(ended), session: session, colors: colors, json: logFormat == .json
             ).print()
         }
-        return FlowExit(outcome.verdict)
+        return FlowExit(ended.state)
     }
 }
 
 extension FlowExit {
-    /// The exit code of a run's verdict: the one table from how a run ended to how flow exits.
-    init(_ verdict: RunVerdict) {
-        switch verdict {
+    /// The exit code of a run's outcome: the one table from how a run ended to how flow exits.
+    init(_ state: FlowOutcome.State) {
+        switch state {
         case .succeeded: self = .succeeded
         case .failed: self = .failed
         case .cancelled: self = .interrupted
@@ -84,8 +84,8 @@ final class InterruptWatch: @unchecked Sendable {
     private let sources: [any DispatchSourceSignal]
     private let queue = DispatchQueue(label: "flow.signals")
     /// The signals seen so far.
-    private let count = LockedBox(0)
-    private let phase = LockedBox(Phase.running)
+    private let count = Locked(0)
+    private let phase = Locked(Phase.running)
 
     init(onInterrupt: @escaping @Sendable () -> Void, onQuit: @escaping @Sendable () -> Void) {
         var sources: [any DispatchSourceSignal] = []
