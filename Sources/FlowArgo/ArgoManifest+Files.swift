@@ -1,4 +1,5 @@
 import FlowDSL
+import FlowDigest
 import FlowKit
 import Foundation
 

@@ -1,4 +1,5 @@
 import FlowDSL
+import FlowDigest
 import FlowKit
 
 /// The Argo names of a workflow's steps and services, unique and valid as Argo requires.

@@ -192,7 +192,8 @@ struct RunCommand: AsyncParsableCommand {
             if !noJournal, only == nil {
                 settings.keepJournal(stateDirectory: stateDir, resume: resume, runID: runID, reruns: Set(reruns))
             }
-            let execution = RunExecution(settings: settings, logFormat: logFormat == .json ? .json : .plain)
+            let execution = RunExecution(
+                workflow: workflow, settings: settings, logFormat: logFormat == .json ? .json : .plain)
             throw await execution.execute().exitCode
         }
         // The plan computes `retry: ${{ … }}` and the like as the run does when it starts.

@@ -19,29 +19,6 @@ extension RunSession {
         FlowEventTranslator(workflow: settings.workflow, masker: masker)
             .outcome(ended, records: ended.shownRecords, messages: [])
     }
-
-    /// Every step's id, groups' children included, in declaration order.
-    package var stepIDs: [String] { settings.workflow.allSteps.map(\.id) }
-
-    /// The keyword of step `id` (`http`, `upload`, `parallel`, …); nil for an id not declared.
-    package func stepKeyword(_ id: String) -> String? {
-        settings.workflow.step(id)?.kind.keyword
-    }
-
-    /// Whether step `id` is a group without `for-each` (shown through its children).
-    package func isPlainGroup(_ id: String) -> Bool {
-        guard let step = settings.workflow.step(id), case .group = step.kind else { return false }
-        return step.forEach == nil
-    }
-
-    /// The source line `location` points at with a caret under its column, as under a parse
-    /// error; empty when the file's lines are not known.
-    package func snippet(at location: FlowSourceLocation) -> String {
-        let lines =
-            location.file == settings.workflow.file ? settings.sourceLines : settings.calledFiles[location.file] ?? []
-        return Diagnostic.snippet(
-            at: SourceLocation(file: location.file, line: location.line, column: location.column), sourceLines: lines)
-    }
 }
 
 extension RunSessionOutcome {

@@ -14,8 +14,8 @@ struct EventPrinter: Sendable {
 
     let format: Format
     let colors: Bool
-    /// The run: its steps' keywords, its masker.
-    let session: RunSession
+    /// The workflow run: its steps' keywords.
+    let workflow: FlowWorkflow
     /// When each step first reported bytes and last printed them: an upload reports ten times a
     /// second, a log gets a line a second (and the last one).
     private let bytesLines = Locked<[String: (first: ContinuousClock.Instant, printed: ContinuousClock.Instant?)]>(
@@ -24,10 +24,10 @@ struct EventPrinter: Sendable {
     /// last one seen gave (see `repetitionLineDue`).
     private let repetitionLines = Locked<[String: (printed: ContinuousClock.Instant, previous: String?)]>([:])
 
-    init(format: Format, colors: Bool, session: RunSession) {
+    init(format: Format, colors: Bool, workflow: FlowWorkflow) {
         self.format = format
         self.colors = colors
-        self.session = session
+        self.workflow = workflow
     }
 
     /// Prints `event` when it has a line; `hold` (a command's line) is let go once it is written.
@@ -159,7 +159,7 @@ struct EventPrinter: Sendable {
         switch fields.kind {
         case .started:
             line.append(paint("started", .blue))
-            line.append(" (\(session.stepKeyword(fields.step) ?? "step"))")
+            line.append(" (\(workflow.keyword(ofStep: fields.step) ?? "step"))")
         case .retry(let attempt):
             line.append(paint("attempt \(attempt)", .yellow))
         case .repetition(let attempt, let max, let previous):

@@ -22,16 +22,16 @@ final class LiveView: @unchecked Sendable {
 
     private let queue = DispatchQueue(label: "flow.live-view")
     private let log: EventPrinter
-    private let session: RunSession
+    private let workflow: FlowWorkflow
     private var running: [Running] = []
     private var drawnLines = 0
     private var timer: (any DispatchSourceTimer)?
     private let spinner = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
     private var tick = 0
 
-    init(log: EventPrinter, session: RunSession) {
+    init(log: EventPrinter, workflow: FlowWorkflow) {
         self.log = log
-        self.session = session
+        self.workflow = workflow
     }
 
     func start() {
@@ -60,8 +60,8 @@ final class LiveView: @unchecked Sendable {
             switch event {
             case .stepStarted(let id):
                 // Groups are shown through their children; a `for-each` group also by its items.
-                if self.session.isPlainGroup(id) { return }
-                let kind = self.session.stepKeyword(id) ?? "step"
+                if self.workflow.isPlainGroup(id) { return }
+                let kind = self.workflow.keyword(ofStep: id) ?? "step"
                 self.running.append(Running(id: id, kind: kind, started: now))
             case .attempt(let id, let attempt):
                 self.update(id) { $0.attempt = attempt }

@@ -6,6 +6,8 @@ import Foundation
 /// this renders its events, turns signals into its cancellation, prints the summary and maps its
 /// verdict to the exit code.
 struct RunExecution {
+    /// The workflow run, as its log and summary show it.
+    let workflow: FlowWorkflow
     var settings: RunSettings
     let logFormat: EventPrinter.Format
 
@@ -14,9 +16,9 @@ struct RunExecution {
         for warning in session.warnings { StandardError.write(warning) }
         let terminal = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
         let colors = terminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        let log = EventPrinter(format: logFormat, colors: colors, session: session)
+        let log = EventPrinter(format: logFormat, colors: colors, workflow: workflow)
         // On a terminal (and not asked for JSON) a live view; otherwise one line per event.
-        let live = terminal && logFormat == .plain ? LiveView(log: log, session: session) : nil
+        let live = terminal && logFormat == .plain ? LiveView(log: log, workflow: workflow) : nil
         let interrupts = InterruptWatch(
             onInterrupt: { session.cancel() },
             onQuit: {
@@ -48,7 +50,7 @@ struct RunExecution {
         let ended = await session.run(observer)
         if ended.ran {
             RunSummary(
-                outcome: session.summaryOutcome(ended), session: session, colors: colors, json: logFormat == .json
+                outcome: session.summaryOutcome(ended), workflow: workflow, colors: colors, json: logFormat == .json
             ).print()
         }
         return FlowExit(ended.state)

@@ -11,8 +11,8 @@ import Foundation
 struct RunSummary {
     /// The run's outcome, from the records the summary shows (with `--only`, the step's own).
     let outcome: FlowOutcome
-    /// The run: its steps' order, the source lines under failures.
-    let session: RunSession
+    /// The workflow run: its steps' order, the source lines under failures.
+    let workflow: FlowWorkflow
     let colors: Bool
     /// Under `--log-format json` the summary is one JSON object like every other line (event
     /// `summary`), so a reader of the stream parses every line.
@@ -60,7 +60,7 @@ struct RunSummary {
             let place = failure.location.map { "\($0)" } ?? ""
             lines.append("  ✗ \(failure.step) (\(place)): \(parts[0])")
             // The line it points at, as under a parse error (one way to show where a problem is).
-            let snippet = failure.location.map { session.snippet(at: $0) } ?? ""
+            let snippet = failure.location.map { workflow.snippet(at: $0) } ?? ""
             if !snippet.isEmpty { lines.append(String(snippet.dropLast())) }
             if parts.count == 2 { lines += parts[1].split(separator: "\n").map { "    " + $0 } }
             if let items = outcome.steps[failure.step]?.items {
@@ -128,7 +128,7 @@ struct RunSummary {
 
     /// `  ↻ wait-job: repeat 3/60` for each step with `repeat` that ran: how often, out of how many.
     private func repetitionLines() -> [String] {
-        session.stepIDs.compactMap { id -> String? in
+        workflow.stepIDs.compactMap { id -> String? in
             guard let repetitions = outcome.steps[id]?.repetitions else { return nil }
             return "  ↻ \(id): repeat \(repetitions.count)/\(repetitions.limit)"
         }

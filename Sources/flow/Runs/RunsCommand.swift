@@ -39,13 +39,13 @@ struct JournalOptions: ParsableArguments {
 
     /// The state directory for `file` (nil: the current directory's).
     func directory(for file: String?) -> String {
-        JournalLocation.stateDirectory(explicit: stateDirectory, workflowFile: file)
+        FlowRuns.folder(explicit: stateDirectory, workflowFile: file)
     }
 
-    /// The journal in `directory`, nil when none was made yet; a journal error ends the command (exit 2).
-    func openJournal(_ directory: String) throws -> Journal? {
+    /// What `read` returns; a journal that cannot be read ends the command (exit 2).
+    func read<T>(_ read: () throws(FlowJournalError) -> T) throws -> T {
         do {
-            return try Journal.openForReading(stateDirectory: directory)
+            return try read()
         } catch {
             StandardError.write("flow runs: \(error)\n")
             throw FlowExit.invalid.exitCode
@@ -71,12 +71,8 @@ struct RunsListCommand: ParsableCommand {
 
     func run() throws {
         let directory = journal.directory(for: file)
-        let runs: [JournalRun]
-        do {
-            runs = try journal.openJournal(directory)?.runs(file: file.map(JournalLocation.canonicalFile)) ?? []
-        } catch let error as JournalError {
-            StandardError.write("flow runs: \(error)\n")
-            throw FlowExit.invalid.exitCode
+        let runs = try journal.read { () throws(FlowJournalError) in
+            try FlowRuns.list(folder: directory, workflowFile: file)
         }
         switch journal.format {
         case .json: StandardOutput.line(RunsJSON.list(runs, stateDirectory: directory))
@@ -106,13 +102,7 @@ struct RunsShowCommand: ParsableCommand {
 
     func run() throws {
         let directory = journal.directory(for: file)
-        let detail: JournalRunDetail?
-        do {
-            detail = try journal.openJournal(directory)?.run(id: id)
-        } catch let error as JournalError {
-            StandardError.write("flow runs: \(error)\n")
-            throw FlowExit.invalid.exitCode
-        }
+        let detail = try journal.read { () throws(FlowJournalError) in try FlowRuns.run(id: id, folder: directory) }
         guard let detail else {
             StandardError.write(
                 "flow runs: no run \(id) in \(directory) (see `flow runs`; "

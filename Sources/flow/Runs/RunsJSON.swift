@@ -9,20 +9,20 @@ import Foundation
 /// already and are copied in as they are (parsing and printing them again took seconds for a run
 /// of 10,000 steps).
 enum RunsJSON {
-    static func list(_ runs: [JournalRun], stateDirectory: String) -> String {
+    static func list(_ runs: [FlowRunRecord], stateDirectory: String) -> String {
         let lines = runs.map { "    " + object(run($0)) }
         return "{\n  \"runs\": " + array(lines, indent: "  ") + ",\n  \"stateDirectory\": "
             + string(stateDirectory) + "\n}"
     }
 
-    static func detail(_ detail: JournalRunDetail) -> String {
-        var members = run(detail.run).filter { $0.key != "steps" && $0.key != "items" }
+    static func detail(_ detail: FlowRunDetail) -> String {
+        var members = run(detail.record).filter { $0.key != "steps" && $0.key != "items" }
         members += [
             ("fileHash", string(detail.fileHash)),
             ("inputs", map(detail.inputs)),
             // The list's `steps` (counts by state) is `stepCounts` here: `steps` lists each step.
-            ("stepCounts", counts(detail.run.stepCounts)),
-            ("itemCounts", counts(detail.run.itemCounts)),
+            ("stepCounts", counts(detail.record.stepCounts)),
+            ("itemCounts", counts(detail.record.itemCounts)),
             ("stepHashes", map(detail.stepHashes)),
             ("steps", array(detail.steps.map { "    " + object(step($0)) }, indent: "  ")),
             ("transfers", array(detail.transfers.map { "    " + object(transfer($0)) }, indent: "  ")),
@@ -33,10 +33,10 @@ enum RunsJSON {
 
     private typealias Members = [(key: String, value: String)]
 
-    private static func run(_ run: JournalRun) -> Members {
+    private static func run(_ run: FlowRunRecord) -> Members {
         [
             ("durationSeconds", number(run.finishedAt.map { $0.timeIntervalSince(run.startedAt) })),
-            ("file", string(run.file)),
+            ("file", string(run.workflowFile)),
             ("finishedAt", run.finishedAt.map { string(RunsTime.iso($0)) } ?? "null"),
             ("id", string(run.id)),
             ("items", counts(run.itemCounts)),
@@ -46,11 +46,11 @@ enum RunsJSON {
         ]
     }
 
-    private static func step(_ step: JournalStep) -> Members {
+    private static func step(_ step: FlowStepRecord) -> Members {
         let duration = step.startedAt.flatMap { start in step.finishedAt.map { $0.timeIntervalSince(start) } }
         return [
             ("attempts", String(step.attempts)),
-            ("containsSecret", step.outputs.containsSecret ? "true" : "false"),
+            ("containsSecret", step.outputs == .secret ? "true" : "false"),
             ("durationSeconds", number(duration)),
             ("error", step.error.map(string) ?? "null"),
             ("finishedAt", step.finishedAt.map { string(RunsTime.iso($0)) } ?? "null"),
@@ -59,11 +59,11 @@ enum RunsJSON {
             ("startedAt", step.startedAt.map { string(RunsTime.iso($0)) } ?? "null"),
             ("state", string(step.state.rawValue)),
             ("step", string(step.step)),
-            ("unsafeInFlight", step.unsafeInFlight ? "true" : "false"),
+            ("unsafeInFlight", step.unsafeRequestInFlight ? "true" : "false"),
         ]
     }
 
-    private static func transfer(_ transfer: JournalTransfer) -> Members {
+    private static func transfer(_ transfer: FlowTransferRecord) -> Members {
         [
             ("bytesConfirmed", String(transfer.bytesConfirmed)),
             ("fileIdentity", string(transfer.fileIdentity)),
@@ -74,16 +74,10 @@ enum RunsJSON {
         ]
     }
 
-    /// The outputs in the stored record (see `RunsText.outputs`), which are JSON text, as they are
-    /// (none, `{}`, for a record of its state alone); text that cannot begin a JSON value (never
-    /// written by flow) is given as a string rather than breaking the document.
-    private static func outputs(_ stored: JournalOutputs) -> String {
-        let text: String
-        switch stored {
-        case .stateOnly: return "{}"
-        case .none, .secret: return "null"
-        case .json(let json): text = RunsText.outputs(json)
-        }
+    /// The stored outputs, which are JSON text, as they are; text that cannot begin a JSON value
+    /// (never written by flow) is given as a string rather than breaking the document.
+    private static func outputs(_ stored: FlowStepRecord.Outputs) -> String {
+        guard case .json(let text) = stored else { return "null" }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let first = trimmed.first, "{[\"-0123456789tfn".contains(first) else { return string(text) }
         return trimmed
@@ -101,8 +95,8 @@ enum RunsJSON {
         object(map.sorted { $0.key < $1.key }.map { ($0.key, string($0.value)) })
     }
 
-    private static func counts(_ counts: [String: Int]) -> String {
-        object(counts.sorted { $0.key < $1.key }.map { ($0.key, String($0.value)) })
+    private static func counts(_ counts: [FlowStepState: Int]) -> String {
+        object(counts.map { ($0.key.rawValue, String($0.value)) }.sorted { $0.0 < $1.0 })
     }
 
     private static func number(_ value: Double?) -> String {

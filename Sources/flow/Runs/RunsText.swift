@@ -4,22 +4,22 @@ import Foundation
 /// The plain-text forms of `flow runs` (a table) and `flow runs show` (a run, then its steps).
 /// Times are local; durations are rounded for reading (the JSON form keeps the exact seconds).
 enum RunsText {
-    static func table(_ runs: [JournalRun], now: Date) -> String {
+    static func table(_ runs: [FlowRunRecord], now: Date) -> String {
         let header = ["ID", "STATE", "STARTED", "DURATION", "STEPS", "FILE"]
         let rows = runs.map { run in
             [
                 run.id, run.state.rawValue, RunsTime.local(run.startedAt), duration(of: run, now: now),
-                counts(of: run), run.file,
+                counts(of: run), run.workflowFile,
             ]
         }
         return columns([header] + rows)
     }
 
-    static func detail(_ detail: JournalRunDetail, now: Date) -> String {
-        let run = detail.run
+    static func detail(_ detail: FlowRunDetail, now: Date) -> String {
+        let run = detail.record
         var lines = [
             "run \(run.id): \(run.state.rawValue)",
-            "  file:     \(run.file)",
+            "  file:     \(run.workflowFile)",
             "  started:  \(RunsTime.local(run.startedAt))",
             "  duration: \(duration(of: run, now: now))",
             "  steps:    \(counts(of: run))",
@@ -40,18 +40,18 @@ enum RunsText {
             lines.append("transfers:")
             for transfer in detail.transfers {
                 lines.append(
-                    "  \(name(transfer.step, transfer.item)): \(transfer.kind) \(transfer.target), "
+                    "  \(transfer.name): \(transfer.kind) \(transfer.target), "
                         + "\(transfer.bytesConfirmed) bytes confirmed")
             }
         }
         return lines.joined(separator: "\n")
     }
 
-    private static func stepLines(_ steps: [JournalStep]) -> [String] {
+    private static func stepLines(_ steps: [FlowStepRecord]) -> [String] {
         let header = ["STEP", "STATE", "ATTEMPTS", "STARTED", "DURATION"]
         let rows = steps.map { step in
             [
-                name(step.step, step.item), step.state.rawValue, String(step.attempts),
+                step.name, step.state.rawValue, String(step.attempts),
                 step.startedAt.map(RunsTime.local) ?? "-",
                 step.startedAt.flatMap { start in step.finishedAt.map { seconds($0.timeIntervalSince(start)) } } ?? "-",
             ]
@@ -61,33 +61,22 @@ enum RunsText {
         // Each step's row, then what a reader needs to know about it, indented under it.
         for (index, step) in steps.enumerated() {
             lines.append(table[index + 1])
-            if step.unsafeInFlight {
+            if step.unsafeRequestInFlight {
                 lines.append("    an unsafe request was being sent: its outcome is unknown")
             }
             if let error = step.error { lines.append("    error: \(error)") }
-            if step.outputs.containsSecret {
+            if step.outputs == .secret {
                 lines.append("    outputs: not stored (they held a secret; the step runs again on --resume)")
-            } else if let outputs = step.outputs.json.map(outputs), outputs != "{}" {
+            } else if case .json(let outputs) = step.outputs, outputs != "{}" {
                 lines.append("    outputs: \(shortened(outputs))")
             }
         }
         return lines
     }
 
-    /// The outputs in a step's stored record (see `JournalEntry.outputsText`); text that is not
-    /// such a record, as it is.
-    static func outputs(_ stored: String) -> String {
-        JournalEntry.outputsText(ofEntry: stored) ?? stored
-    }
-
-    /// "deploy" or "fetch[3]" for an item of a `for-each` step.
-    static func name(_ step: String, _ item: Int?) -> String {
-        item.map { "\(step)[\($0)]" } ?? step
-    }
-
     /// "2 succeeded (100000 items: 100000 succeeded)": steps by state, a `for-each` step counting
     /// once, and its items apart, as the run's summary says it.
-    static func counts(of run: JournalRun) -> String {
+    static func counts(of run: FlowRunRecord) -> String {
         let steps = counts(run.stepCounts)
         guard !run.itemCounts.isEmpty else { return steps }
         let total = run.itemCounts.values.reduce(0, +)
@@ -95,16 +84,17 @@ enum RunsText {
     }
 
     /// "3 succeeded, 1 failed": the usual states first, then any others by name.
-    static func counts(_ counts: [String: Int]) -> String {
-        let order = ["succeeded", "failed", "running", "skipped", "cancelled"]
-        let known = order.compactMap { state in counts[state].map { "\($0) \(state)" } }
-        let others = counts.keys.filter { !order.contains($0) }.sorted().map { "\(counts[$0]!) \($0)" }
+    static func counts(_ counts: [FlowStepState: Int]) -> String {
+        let order: [FlowStepState] = [.succeeded, .failed, .running, .skipped, .cancelled]
+        let known = order.compactMap { state in counts[state].map { "\($0) \(state.rawValue)" } }
+        let others = counts.filter { !order.contains($0.key) }.sorted { $0.key.rawValue < $1.key.rawValue }
+            .map { "\($0.value) \($0.key.rawValue)" }
         let all = known + others
         return all.isEmpty ? "none" : all.joined(separator: ", ")
     }
 
     /// Until it finished, or until now while it runs; "-" for a run interrupted without an end.
-    static func duration(of run: JournalRun, now: Date) -> String {
+    static func duration(of run: FlowRunRecord, now: Date) -> String {
         if let end = run.finishedAt { return seconds(end.timeIntervalSince(run.startedAt)) }
         return run.state == .running ? seconds(now.timeIntervalSince(run.startedAt)) : "-"
     }
