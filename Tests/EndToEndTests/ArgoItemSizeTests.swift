@@ -84,4 +84,26 @@ import Testing
             #expect(!inputs.isEmpty && inputs.values.allSatisfy { $0 < 2_000 }, "\(example.name): \(inputs)")
         }
     }
+
+    /// The export warns, naming the step, when a fanned-out step's records can pass Argo's real
+    /// limits: from 500 items the list of their records that each dependent's pod carries can
+    /// pass the 128 KiB over which Argo moves a pod's template to a ConfigMap per pod (and, with
+    /// more, the 1 MiB of a Kubernetes object); not below.
+    @Test func aFanOutThatCanPassArgosLimitsIsNamedInAWarning() async throws {
+        let scratch = try Scratch()
+        for (count, warns) in [(400, false), (600, true)] {
+            let outcome = try await ArgoMappingTests.exported(
+                scratch, "fan-\(count).yaml",
+                """
+                version: 1
+                steps:
+                  many: { for-each: "${{ range(0, \(count)) }}", run: "echo ${{ item }}", timeout: 10s }
+                  after: { needs: many, run: echo done, timeout: 10s }
+                """)
+            let warning = "step 'many' fans out over \(count) items"
+            #expect(outcome.stderr.contains(warning) == warns, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("128 KiB") == warns, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("1 MiB") == warns, "\(outcome.stderr)")
+        }
+    }
 }
