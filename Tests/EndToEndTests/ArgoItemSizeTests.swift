@@ -106,4 +106,47 @@ import Testing
             #expect(outcome.stderr.contains("1 MiB") == warns, "\(outcome.stderr)")
         }
     }
+
+    /// An item that holds a secret stays out of Argo: the items task lists it without its value
+    /// (Argo would show it in the node's name, inputs and the Workflow's status), and its pod,
+    /// given the records the step reads, computes it; the others are given their items. The
+    /// outputs equal `flow run`'s.
+    @Test func anItemHoldingASecretIsNotWrittenIntoTheWorkflow() async throws {
+        let scratch = try Scratch()
+        let text = """
+            version: 1
+            steps:
+              list: { run: "echo x,y", outputs: { names: "${{ result.stdout }}" }, timeout: 10s }
+              fan:
+                needs: list
+                for-each: ${{ split(format('{0},{1}', steps.list.outputs.names, secrets.EXTRA), ',') }}
+                run: "echo ${{ index }}-${{ length(item) }}"
+                outputs: { o: "${{ result.stdout }}" }
+                timeout: 10s
+              report:
+                needs: fan
+                run: "echo ${{ join(steps.fan.outputs.o, ',') }}"
+                outputs: { seen: "${{ result.stdout }}" }
+                timeout: 10s
+            """
+        let file = try scratch.write("secret-items.yaml", text)
+        let json = scratch.folder.appendingPathComponent("secret-items.json").path
+        let plain = try await FlowProcess.run(
+            ["run", file, "--report", "json", json], environment: ["FLOW_SECRET_EXTRA": "s3cr3t-item"])
+        #expect(plain.exitCode == 0, "\(plain.stdout)\(plain.stderr)")
+        let export = try await ArgoMappingTests.exported(scratch, "secret-items.yaml", text)
+        let manifest = try scratch.write("secret-items.argo.yaml", export.stdout)
+        let run = try await ArgoExportTests.check([
+            "run", manifest, "--flow", FlowProcess.binary.path, "--mount", "workflow=\(scratch.folder.path)",
+            "--secret", "EXTRA=s3cr3t-item", "--deadline", "60",
+        ])
+        let report = (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [String: Any] ?? [:]
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr.suffix(3000))")
+        #expect(!run.stdout.contains("s3cr3t"), "\(run.stdout)")
+        let seen = Self.seen(plainReport: json, harness: report)
+        #expect(seen.0 == "0-1,1-1,2-11" && seen.1 == seen.0, "\(seen) \(run.stdout)")
+        let inputs = Self.itemInputs(report)
+        #expect(
+            inputs.count == 3 && inputs.keys.contains { $0.hasPrefix("fan(2:") && !$0.contains("item:") }, "\(inputs)")
+    }
 }
