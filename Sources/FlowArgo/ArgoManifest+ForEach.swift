@@ -18,11 +18,13 @@ extension ArgoManifest {
     }
 
     /// Whether a fanned-out step's items can make Argo's list of their records too large: that
-    /// list (`{{tasks.X.outputs.parameters}}`, one record of a few hundred bytes per item) is
-    /// written into each dependent's task and pod, and every item's node with its output into
-    /// the Workflow's status, all under Kubernetes' object limit of about 1 MiB. A warning from
+    /// list (`{{tasks.X.outputs.parameters}}`, one record of about 200 bytes or more per item)
+    /// is written into each dependent's task and pod, whose template Argo moves to a ConfigMap
+    /// of its own when over 128 KiB (`workflow/controller/workflowpod.go` `createWorkflowPod`,
+    /// `common.MaxEnvVarLen`): from about 600 items; and every item's node with its output goes
+    /// into the Workflow's status, under Kubernetes' object limit of about 1 MiB. A warning from
     /// `largeFanOut` items on, or when the count is known only in the run.
-    static let largeFanOut = 1_000
+    static let largeFanOut = 500
 
     /// The warning for step `step` fanned out over `count` items (nil: known in the run).
     static func fanOutWarning(_ step: Step, count: Int?) -> String? {
@@ -30,7 +32,8 @@ extension ArgoManifest {
         let items = count.map { "\($0) items" } ?? "items counted only in the run"
         return
             "step '\(step.id)' fans out over \(items): Argo hands its dependents the list of every item pod's "
-            + "record (a few hundred bytes each) as one parameter and keeps every item's node in the Workflow's "
+            + "record (a few hundred bytes each) as one parameter, which their pods' templates carry (Argo moves "
+            + "a template over 128 KiB to a ConfigMap per pod), and keeps every item's node in the Workflow's "
             + "status, which Kubernetes limits to about 1 MiB per object (Argo compresses or offloads the node "
             + "status only when configured to); from about \(largeFanOut) items keep the step's outputs small, or "
             + "run the for-each inside one task (a group, or parallel: any), see Grammar.md"
