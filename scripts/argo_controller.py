@@ -88,6 +88,9 @@ class ArgoController:
         self.lock = threading.Lock()
         self.wake = threading.Event()
         self.peaks = {}
+        # Bytes each pod was handed (its input parameters and raw input artifacts, by node display
+        # name): what its template carries into the pod (issue 28, defect 5).
+        self.pod_inputs = {}
         self.requeued = []
         self.work = tempfile.mkdtemp(prefix="argo-harness-")
         # The artifact repository: a local folder whose paths are the artifacts' keys, as an S3
@@ -96,8 +99,10 @@ class ArgoController:
         os.makedirs(self.repository, exist_ok=True)
         # The largest template a pod received (workflowpod.go: the template is the pod's
         # ARGO_TEMPLATE variable, offloaded to a ConfigMap over common.go MaxEnvVarLen), and the
-        # largest parameter value resolved into a task or saved by a pod.
-        self.sizes = {"template": 0, "template_name": "", "parameter": 0}
+        # largest parameter value or raw artifact text a pod received, and the largest output
+        # parameter a pod saved (reported in a WorkflowTaskResult object of its own:
+        # workflow/executor/executor.go ReportOutputs → taskresult.go upsertTaskResult).
+        self.sizes = {"template": 0, "template_name": "", "parameter": 0, "output": 0}
         self.pod_count = 0
         self.started = []
 
@@ -289,7 +294,8 @@ class ArgoController:
                             artifacts[task] = {a["name"]: a["key"] for a in node.outputs["artifacts"]}
         phase = "Running" if hung else self.workflow_phase()
         result = {"phase": phase, "phases": phases, "nodes": nodes, "outputs": outputs, "peaks": self.peaks,
-                  "artifacts": artifacts, "sizes": dict(self.sizes, status=self.status_size())}
+                  "artifacts": artifacts, "sizes": dict(self.sizes, status=self.status_size()),
+                  "inputs": self.pod_inputs}
         if hung:
             result["hung"] = hung
         if self.requeued:
@@ -912,14 +918,17 @@ class ArgoController:
 
     @staticmethod
     def with_item(task, item):
-        # operator.go processItem: {{item}} and {{item.KEY}}.
+        # operator.go processItem: {{item}} and {{item.KEY}}; a map or list item's {{item}} is its
+        # json.Marshal (sorted keys, <>& escaped).
         values = {}
         if isinstance(item, dict):
-            values["item"] = json.dumps(item, separators=(",", ":"))
+            values["item"] = go_json(item)
             for key, value in item.items():
                 values[f"item.{key}"] = value if isinstance(value, str) else json.dumps(value)
         elif isinstance(item, bool):
             values["item"] = str(item).lower()
+        elif isinstance(item, list):
+            values["item"] = go_json(item)
         else:
             values["item"] = item if isinstance(item, str) else json.dumps(item)
         body = {k: v for k, v in task.items() if k not in ("withItems", "withParam", "withSequence")}
@@ -943,6 +952,7 @@ class ArgoController:
         self.measure(template, values, args)
         try:
             argv, env, container = self.container_command(template, values, pod_dir, args)
+            self.pod_inputs[node.display] = self.input_bytes(template, values, args)
         except InitError as error:
             # operator.go inferFailedReason: a failed init container is the node's Error.
             node.phase, node.message = "Error", f"init: Error (exit code 1): {error}"
@@ -972,6 +982,17 @@ class ArgoController:
             if path == mount_path or path.startswith(mount_path + "/"):
                 return mounts[mount_path] + path[len(mount_path):]
         return pod_dir + path
+
+    def input_bytes(self, template, values, args):
+        """The size of what a pod's template carries in: its input parameters' values and its raw
+        input artifacts' data, as resolved (operator.go executeTemplate resolves the inputs into
+        the template; workflowpod.go createWorkflowPod then puts that template into the pod)."""
+        size = sum(len(v.encode()) for k, v in values.items() if k.startswith("inputs.parameters.") and isinstance(v, str))
+        for artifact in template.get("inputs", {}).get("artifacts", []):
+            data = (args.get("artifacts", {}).get(artifact["name"], artifact).get("raw") or {}).get("data")
+            if data is not None:
+                size += len(self.replace(data, values, ()).encode())
+        return size
 
     def container_command(self, template, values, pod_dir, args):
         container = template.get("container") or template.get("script")
@@ -1153,7 +1174,7 @@ class ArgoController:
             if artifacts:
                 outputs["artifacts"] = artifacts
             for value in parameters.values():
-                self.sizes["parameter"] = max(self.sizes["parameter"], len(value))
+                self.sizes["output"] = max(self.sizes["output"], len(value))
         self.finish(node, phase, outputs, message)
 
     def save_artifact(self, artifact, path, values):

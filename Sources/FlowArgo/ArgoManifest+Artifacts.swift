@@ -102,7 +102,7 @@ extension ArgoManifest {
     }
 
     /// The key under which each item pod of fanned-out step `step` saves its records: one folder
-    /// per step and Workflow, one file per item (`{{inputs.parameters.item}}`). Argo aggregates
+    /// per step and Workflow, one file per item (its input parameter `index`). Argo aggregates
     /// no artifacts of an expanded task's children (`operator.go` `processAggregateNodeOutputs`
     /// lists parameters and results only), so a dependent reads the folder as one artifact (a
     /// key that is no file is loaded as a directory: `workflow/artifacts/s3/s3.go`
@@ -126,7 +126,7 @@ extension ArgoManifest {
         ]
         if perItem {
             entries.append(
-                ("s3", .map([("key", .string(itemRecordsFolder(step) + "/{{inputs.parameters.item}}.json"))])))
+                ("s3", .map([("key", .string(itemRecordsFolder(step) + "/{{inputs.parameters.index}}.json"))])))
         }
         return .map(entries)
     }

@@ -17,13 +17,15 @@ extension ArgoManifest {
         return ("withSequence", .map([("count", .string(String(indices.count)))]))
     }
 
-    /// From how many items a fanned-out step gets a warning about the Workflow's node status:
-    /// Argo keeps one node per item in the Workflow object, which Kubernetes limits to about
-    /// 1 MiB; past that Argo compresses the node status (`workflow/hydrator/hydrator.go`
-    /// `Dehydrate` → `workflow/packer/packer.go` `CompressWorkflowIfNeeded`), about 70 bytes per
-    /// item, and offloads it only when configured to. Records passed as parameters (with
-    /// `--artifact-repository none`) add each item's record to its node and to its dependents.
-    static let largeFanOut = 1_000
+    /// From how many items a fanned-out step gets a warning. With its records as parameters
+    /// (`--artifact-repository none`), the list of their records (about 200 bytes or more each)
+    /// is written into each dependent's task and pod, whose template Argo moves to a ConfigMap of
+    /// its own over 128 KiB (`workflow/controller/workflowpod.go` `createWorkflowPod`,
+    /// `common.MaxEnvVarLen`): from about 600 items. Either way Argo keeps one node per item in
+    /// the Workflow object, which Kubernetes limits to about 1 MiB; past that Argo compresses the
+    /// node status (`workflow/hydrator/hydrator.go` `Dehydrate` → `workflow/packer/packer.go`
+    /// `CompressWorkflowIfNeeded`), about 70 bytes per item, and offloads it only when configured to.
+    static let largeFanOut = 500
 
     /// The warning for step `step` fanned out over `count` items (nil: known in the run).
     func fanOutWarning(_ step: Step, count: Int?) -> String? {
@@ -33,15 +35,17 @@ extension ArgoManifest {
         guard recordsByArtifact(step) else {
             return base
                 + "Argo hands its dependents the list of every item pod's record (a few hundred bytes each) as one "
-                + "parameter and keeps every item's node in the Workflow's status, which Kubernetes limits to about "
+                + "parameter, which their pods' templates carry (Argo moves a template over 128 KiB to a ConfigMap "
+                + "per pod), and keeps every item's node in the Workflow's status, which Kubernetes limits to about "
                 + "1 MiB per object; from about \(Self.largeFanOut) items keep the step's outputs small, pass records "
                 + "as artifacts (--artifact-repository), or run the for-each inside one task (a group, or "
                 + "parallel: any), see Grammar.md"
         }
         return base
-            + "Argo keeps one node per item in the Workflow's status (about 70 bytes each once Argo compresses it), "
-            + "under Kubernetes' limit of about 1 MiB per object up to about 14,000 items; beyond, configure Argo's "
-            + "node status offloading, see Grammar.md"
+            + "its items' records go through the artifact repository, so no pod's template nears the 128 KiB over "
+            + "which Argo moves it to a ConfigMap; Argo keeps one node per item in the Workflow's status (about 70 "
+            + "bytes each once compressed), under Kubernetes' limit of about 1 MiB per object up to about 14,000 "
+            + "items; beyond, configure Argo's node status offloading, see Grammar.md"
     }
 
     /// The items in flight at once: the step's `concurrency`, capped by the run's, as flow caps it.
@@ -62,10 +66,16 @@ extension ArgoManifest {
         name: String, step: Step, depends: [String], parameters: [(name: String, value: String)],
         artifacts: [NeedArtifact], loop: (String, ManifestNode)
     ) -> (task: ManifestNode, templates: [ManifestNode]) {
-        let item = (name: "item", value: "{{item}}")
+        var item = [(name: "item", value: "{{item}}")]
+        // The index that names an item's records in the artifact repository: the item itself over
+        // a sequence, the entry's `index` over the items task's list (Argo's `{{item.KEY}}` of a
+        // map item, `operator.go` `processItem`).
+        if recordsByArtifact(step) {
+            item.append((name: "index", value: loop.0 == "withParam" ? "{{item.index}}" : "{{item}}"))
+        }
         guard let forEach = step.forEach, Self.fansInOwnDAG(forEach) else {
             let task = Self.task(
-                name: name, template: templateName(step.id), depends: depends, parameters: parameters + [item],
+                name: name, template: templateName(step.id), depends: depends, parameters: parameters + item,
                 artifacts: artifacts)
             return (Self.appending(task, loop), [])
         }
@@ -97,7 +107,7 @@ extension ArgoManifest {
                 Self.task(
                     name: name, template: templateName(step.id), depends: [],
                     parameters: parameters.map { (name: $0.name, value: "{{inputs.parameters.\($0.name)}}") }
-                        + [item],
+                        + item,
                     artifacts: rawArtifacts.map {
                         NeedArtifact(name: $0.name, source: .raw("{{inputs.parameters.\($0.name)}}"), path: $0.path)
                     }

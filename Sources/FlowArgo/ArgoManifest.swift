@@ -258,7 +258,7 @@ struct ArgoManifest {
             let template = try self.template(
                 name: templateName(step.id), step: step, fileName: fileName, services: services,
                 extra: given.flatMap { ["--outputs-from", $0] } + ["--item={{inputs.parameters.item}}"],
-                parameters: ["item"], artifacts: needs,
+                parameters: byArtifact ? ["item", "index"] : ["item"], artifacts: needs,
                 outputs: [("flow", Self.outputsPath)],
                 perItem: true, byArtifact: byArtifact)
             return ([fanned.task], fanned.templates + [template])
@@ -273,8 +273,10 @@ struct ArgoManifest {
                 artifacts: needs,
                 outputs: [("flow", Self.outputsPath), ("items", Self.itemsPath)], perItem: nil, byArtifact: false)
             let upstream = "\(Self.needsFolder)/\(itemsName).json"
-            // Each item's pod computes its item from the records the step reads, as the items task
-            // did (a step's file holds its own records only, so they come from their own tasks).
+            // Each item's pod is given its item (`{{item}}`: an entry of the items task's list) and
+            // the records its item reads, not those the items task decided the step from (see
+            // `recordsGiven(toItemsOf:)`); the items task's record carries the upstream failures.
+            let itemNeeds = recordsGiven(toItemsOf: step).flatMap(needArtifacts)
             let fanned = fannedTask(
                 name: name, step: step, depends: services.map { "\($0.task).Daemoned" } + ["\(itemsName).Succeeded"],
                 parameters: serviceParameters,
@@ -282,13 +284,14 @@ struct ArgoManifest {
                     NeedArtifact(
                         name: "need-\(itemsName)", source: .raw("{{tasks.\(itemsName).outputs.parameters.flow}}"),
                         path: upstream)
-                ] + needs,
+                ] + itemNeeds,
                 loop: ("withParam", .string("{{tasks.\(itemsName).outputs.parameters.items}}")))
+            let itemGiven = itemNeeds.filter { if case .raw = $0.source { true } else { false } }.map(\.path)
             let template = try self.template(
                 name: templateName(step.id), step: step, fileName: fileName, services: services,
-                extra: ["--outputs-from", upstream] + given.flatMap { ["--outputs-from", $0] }
-                    + ["--item={{inputs.parameters.item}}"], parameters: ["item"],
-                artifacts: [NeedArtifact(name: "need-\(itemsName)", source: .raw(""), path: upstream)] + needs,
+                extra: ["--outputs-from", upstream] + itemGiven.flatMap { ["--outputs-from", $0] }
+                    + ["--item={{inputs.parameters.item}}"], parameters: byArtifact ? ["item", "index"] : ["item"],
+                artifacts: [NeedArtifact(name: "need-\(itemsName)", source: .raw(""), path: upstream)] + itemNeeds,
                 outputs: [("flow", Self.outputsPath)], perItem: true, byArtifact: byArtifact)
             return ([itemsTask, fanned.task], [itemsTemplate] + fanned.templates + [template])
         }

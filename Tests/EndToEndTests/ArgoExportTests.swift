@@ -460,7 +460,7 @@ import Testing
         for line in [
             "  - name: \"each-fetch\"", "    parallelism: 4", "      failFast: true",
             // Its items are counted in the run: each item's record goes to the artifact repository.
-            "              key: \"{{workflow.name}}/flow-records/fetch/{{inputs.parameters.item}}.json\"",
+            "              key: \"{{workflow.name}}/flow-records/fetch/{{inputs.parameters.index}}.json\"",
             "            continueOn:",
             "        withParam: \"{{inputs.parameters.items}}\"",
         ] {

@@ -71,7 +71,7 @@ import Testing
         let manifest = export.stdout
         #expect(
             manifest.contains("  artifactRepositoryRef:\n    configMap: \"flow-artifacts\"\n    key: \"records\"\n"))
-        #expect(manifest.contains("key: \"{{workflow.name}}/flow-records/fan/{{inputs.parameters.item}}.json\""))
+        #expect(manifest.contains("key: \"{{workflow.name}}/flow-records/fan/{{inputs.parameters.index}}.json\""))
         #expect(manifest.contains("key: \"{{workflow.name}}/flow-records/fan\"\n"), "\(manifest)")
         #expect(manifest.contains("from: \"{{tasks.race.outputs.artifacts.records}}\""), "\(manifest)")
         #expect(!manifest.contains("{{tasks.fan.outputs.parameters}}"), "\(manifest)")

@@ -3,8 +3,9 @@ import Testing
 
 /// A 10,000-item `for-each` exported to Argo stays under every real limit (issue 28, defect 5d):
 /// each template a pod receives under 128 KiB (Argo's `MaxEnvVarLen`, over which it offloads the
-/// template to a ConfigMap per pod), every parameter value under that too, and the Workflow
-/// object, spec and compressed node status, under 1 MiB (`workflow/packer/packer.go`).
+/// template to a ConfigMap per pod), every parameter value a pod receives under that too, every
+/// output a pod saves (one `WorkflowTaskResult` object each) and the Workflow object, spec and
+/// compressed node status, under 1 MiB (`workflow/packer/packer.go`).
 ///
 /// The manifest's own sizes are checked at 10,000 items (`scripts/argo-check limits`). What Argo
 /// builds in the run (each pod's resolved template, the parameters it resolves, the node status)
@@ -88,7 +89,7 @@ import Testing
             }
             #expect((sizes["parameter"] as? Int ?? .max) < Self.templateLimit, "\(name): \(sizes)")
             // The items' records go through the artifact repository, one key per item.
-            #expect(export.stdout.contains("flow-records/many/{{inputs.parameters.item}}.json"), "\(name)")
+            #expect(export.stdout.contains("flow-records/many/{{inputs.parameters.index}}.json"), "\(name)")
         }
 
         // The run, measured at two counts and extrapolated to 10,000 items.
@@ -101,10 +102,12 @@ import Testing
             if key == "status" { return (sizes["status"] as? [String: Any])?["compressed"] as? Int ?? .max }
             return sizes[key] as? Int ?? .max
         }
-        for key in ["template", "parameter", "status"] {
+        // What a pod receives stays under the template limit; what a pod saves (its outputs, one
+        // WorkflowTaskResult object) and the compressed node status under the object limit.
+        for key in ["template", "parameter", "output", "status"] {
             let estimate = Self.extrapolated(
                 size(atSmall.sizes, key), size(atLarge.sizes, key), small: small, large: large)
-            let limit = key == "status" ? Self.objectLimit : Self.templateLimit
+            let limit = ["template", "parameter"].contains(key) ? Self.templateLimit : Self.objectLimit
             #expect(estimate < limit, "\(key) at \(Self.items) items: about \(estimate) bytes (\(atSmall) \(atLarge))")
         }
     }
