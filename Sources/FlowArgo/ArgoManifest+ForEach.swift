@@ -24,7 +24,7 @@ extension ArgoManifest {
     /// `common.MaxEnvVarLen`): from about 600 items. Either way Argo keeps one node per item in
     /// the Workflow object, which Kubernetes limits to about 1 MiB; past that Argo compresses the
     /// node status (`workflow/hydrator/hydrator.go` `Dehydrate` → `workflow/packer/packer.go`
-    /// `CompressWorkflowIfNeeded`), about 70 bytes per item, and offloads it only when configured to.
+    /// `CompressWorkflowIfNeeded`), about 85 bytes per item, and offloads it only when configured to.
     static let largeFanOut = 500
 
     /// The warning for step `step` fanned out over `count` items (nil: known in the run).
@@ -43,8 +43,8 @@ extension ArgoManifest {
         }
         return base
             + "its items' records go through the artifact repository, so no pod's template nears the 128 KiB over "
-            + "which Argo moves it to a ConfigMap; Argo keeps one node per item in the Workflow's status (about 70 "
-            + "bytes each once compressed), under Kubernetes' limit of about 1 MiB per object up to about 14,000 "
+            + "which Argo moves it to a ConfigMap; Argo keeps one node per item in the Workflow's status (about 85 "
+            + "bytes each once compressed), under Kubernetes' limit of about 1 MiB per object up to about 12,000 "
             + "items; beyond, configure Argo's node status offloading, see Grammar.md"
     }
 
