@@ -77,9 +77,9 @@ struct StepLogEncoder {
             finishedAt: finishedAt, outputs: outputs, error: error)
     }
 
-    /// A `finishedCoded` change: a `finished` one with its state as a code, written straight into
-    /// room made at the end of the log (each `for-each` item's end with its outputs; a field at a
-    /// time, the appends' checks were most of what recording an item cost the run's queue).
+    /// A `finishedCoded` change: a `finished` one with its state as a code, written into a buffer
+    /// and appended at once (each `for-each` item's end with its outputs; a field at a time, the
+    /// appends' checks were most of what recording an item cost the run's queue).
     private mutating func addCodedFinish(
         step: String, item: Int?, code: UInt8, attempts: Int, startedAt: Date?, finishedAt: Date,
         outputs: JournalOutputs, error: String?
@@ -94,10 +94,9 @@ struct StepLogEncoder {
                 let most =
                     1 + 10 + id.count + 10 + 1 + 10 + 9 + 8 + 1 + 10 + json.count + 1 + 1 + 10
                     + (error?.count ?? 0)
-                let start = bytes.count
-                bytes.append(contentsOf: repeatElement(0, count: most))
-                let written = bytes.withUnsafeMutableBufferPointer { buffer in
-                    var out = ByteWriter(buffer.baseAddress! + start)
+                // On the stack when small (an item's end nearly always), then appended at once.
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: most) { buffer in
+                    var out = ByteWriter(buffer.baseAddress!)
                     out.byte(StepLogTag.finishedCoded.rawValue)
                     out.count(id.count)
                     out.bytes(id)
@@ -127,9 +126,8 @@ struct StepLogEncoder {
                     } else {
                         out.byte(0)
                     }
-                    return out.written
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: out.written))
                 }
-                bytes.removeLast(most - written)
             }
         }
     }
