@@ -116,7 +116,12 @@ enum YAMLComposer {
                         hint: "flow refuses larger documents; see \"Limits\" in Grammar.md"
                     )
                 }
-                if let problem = YAMLComposer.tagProblem(event, line: line, column: column) { problems.append(problem) }
+                // Most values have no tag: the problem (a large optional) is made only for one that has.
+                if YAMLComposer.tag(of: event) != nil,
+                    let problem = YAMLComposer.tagProblem(event, line: line, column: column)
+                {
+                    problems.append(problem)
+                }
             default:
                 break
             }
@@ -320,14 +325,7 @@ enum YAMLComposer {
     /// flow reads plain YAML values; a tag (`!!binary`, `!custom`) would change what a value
     /// means behind flow's back, so it is refused where it is written.
     private static func tagProblem(_ event: yaml_event_t, line: Int, column: Int) -> Problem? {
-        let pointer: UnsafeMutablePointer<yaml_char_t>?
-        switch event.type {
-        case YAML_SCALAR_EVENT: pointer = event.data.scalar.tag
-        case YAML_SEQUENCE_START_EVENT: pointer = event.data.sequence_start.tag
-        case YAML_MAPPING_START_EVENT: pointer = event.data.mapping_start.tag
-        default: pointer = nil
-        }
-        guard var tag = string(pointer) else { return nil }
+        guard var tag = string(tag(of: event)) else { return nil }
         let standard = "tag:yaml.org,2002:"
         if tag.hasPrefix(standard) { tag = "!!" + tag.dropFirst(standard.count) }
         return Problem(
@@ -337,6 +335,17 @@ enum YAMLComposer {
             length: tag.unicodeScalars.count,
             hint: "flow reads plain YAML values: remove the tag (quote a value to make it text)"
         )
+    }
+
+    /// The tag written on a scalar or a collection, as libyaml gives it; nil for none.
+    @inline(__always)
+    private static func tag(of event: yaml_event_t) -> UnsafeMutablePointer<yaml_char_t>? {
+        switch event.type {
+        case YAML_SCALAR_EVENT: event.data.scalar.tag
+        case YAML_SEQUENCE_START_EVENT: event.data.sequence_start.tag
+        case YAML_MAPPING_START_EVENT: event.data.mapping_start.tag
+        default: nil
+        }
     }
 
     private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
