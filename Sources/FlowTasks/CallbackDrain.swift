@@ -73,7 +73,9 @@ final class CallbackDrain {
 /// The thread-local slot holding each thread's drain; the destructor releases it at thread exit.
 private let drainKey: pthread_key_t = {
     var key = pthread_key_t()
-    pthread_key_create(&key) { raw in
+    pthread_key_create(&key) { argument in
+        // Optional in Glibc's signature, not in Darwin's: bound through an optional for both.
+        let raw: UnsafeMutableRawPointer? = argument
         guard let raw else { return }
         Unmanaged<CallbackDrain>.fromOpaque(raw).release()
     }

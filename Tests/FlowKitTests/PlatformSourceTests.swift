@@ -3,10 +3,20 @@ import Testing
 
 /// Apple's platforms cannot be built here, so the sources are read instead: Glibc, Linux's C
 /// library, is named only inside `#if canImport(Glibc)` or `#if os(Linux)` (with Darwin's spelling
-/// in the other branch, as `SystemCall` has it), never where a macOS build would compile it.
+/// in the other branch, as `SystemCall` has it), never where a macOS build would compile it; so
+/// are the spellings only Glibc compiles, though they need no `Glibc.` prefix.
 @Suite struct PlatformSourceTests {
-    /// The lines of `text` that import or name Glibc outside a guard for it, as "line: text".
+    /// The lines of `text` that import or name Glibc, or spell what only Glibc compiles, outside a
+    /// guard for it, as "line: text".
     static func unguardedGlibc(in text: String) -> [String] {
+        // What Glibc spells and Darwin does not: file actions and spawn attributes are structs made
+        // with `()` in Glibc and opaque pointers in Darwin; `environ` is not linkable in Darwin
+        // (`_NSGetEnviron()`); `stat`'s times are `st_mtimespec`…; Darwin has no `SOCK_CLOEXEC` or
+        // `MSG_NOSIGNAL`; `__rlimit_resource_t` is Glibc's own type.
+        let glibcOnly =
+            #/\bposix_spawn(_file_actions|attr)_t\(\)|\.st_[amc]tim\b|\bSOCK_CLOEXEC\b|\bMSG_NOSIGNAL\b|\b__rlimit_resource_t\b|\benviron\b/#
+            // Word boundaries as identifiers have them: Unicode's run `st_mtim.tv_sec` into one word.
+            .wordBoundaryKind(.simple)
         // Each open `#if`: whether the branch being read is one only Glibc's platforms compile.
         var branches: [Bool] = []
         var found: [String] = []
@@ -31,7 +41,7 @@ import Testing
                 continue
             }
             if code.hasPrefix("//") || branches.contains(true) { continue }
-            if code.contains("import Glibc") || code.contains("Glibc.") {
+            if code.contains("import Glibc") || code.contains("Glibc.") || code.firstMatch(of: glibcOnly) != nil {
                 found.append("\(number + 1): \(code)")
             }
         }
@@ -62,8 +72,22 @@ import Testing
                 _ = Glibc.pipe(&ends)
             #endif
             let sent = Glibc.send(fd, bytes, count, 0)
+            var actions = posix_spawn_file_actions_t()
+            let spawned = posix_spawn(&pid, path, &actions, nil, &argv, environ)
+            let seconds = info.st_mtim.tv_sec
+            let socket = socket(family, type | Int32(SOCK_CLOEXEC.rawValue), 0)
             """
-        #expect(Self.unguardedGlibc(in: unguarded).map { $0.prefix(2) } == ["1:", "3:", "7:", "9:"])
+        #expect(
+            Self.unguardedGlibc(in: unguarded).map { $0.prefix(3) } == [
+                "1: ", "3: ", "7: ", "9: ", "10:", "11:", "12:", "13:",
+            ])
+        // Darwin's spellings, and words that only contain a Glibc-only one, pass.
+        let portable = """
+            var actions: posix_spawn_file_actions_t?
+            let seconds = info.st_mtimespec.tv_sec
+            let environment = ProcessInfo.processInfo.environment
+            """
+        #expect(Self.unguardedGlibc(in: portable).isEmpty)
     }
 
     @Test func noSourceNamesGlibcOutsideAGuard() throws {

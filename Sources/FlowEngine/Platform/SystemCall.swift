@@ -65,4 +65,46 @@ enum SystemCall {
             Darwin.pipe(ends)
         #endif
     }
+
+    /// The process's environment as `execve` takes it: `environ` in Glibc; Darwin gives it
+    /// through `_NSGetEnviron()` and has no `environ` to link against.
+    static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        #if canImport(Glibc)
+            environ
+        #else
+            _NSGetEnviron().pointee
+        #endif
+    }
+
+    /// `posix_spawn(2)` of `arguments` (the first is the executable's path) with this process's
+    /// environment, `input` as its standard input and `/dev/null` as its standard output and
+    /// error; the call's result (0, or an error number) and the child's pid. The file actions are
+    /// a struct in Glibc and an opaque pointer in Darwin (`nil` until `posix_spawn_file_actions_init`).
+    static func spawn(_ arguments: [String], input: Int32) -> (result: Int32, pid: pid_t) {
+        #if canImport(Glibc)
+            var actions = posix_spawn_file_actions_t()
+        #else
+            var actions: posix_spawn_file_actions_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 onto 0 clears close-on-exec there; everything else of flow's closes on exec.
+        posix_spawn_file_actions_adddup2(&actions, input, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environment)
+        return (result, pid)
+    }
+
+    /// A file's modification time from `stat(2)`: `st_mtim` in Glibc, `st_mtimespec` in Darwin.
+    static func modificationTime(_ info: stat) -> timespec {
+        #if canImport(Glibc)
+            info.st_mtim
+        #else
+            info.st_mtimespec
+        #endif
+    }
 }

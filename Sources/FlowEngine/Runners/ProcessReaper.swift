@@ -69,18 +69,7 @@ package enum ProcessReaper {
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, SystemCall.streamSocket, 0, &ends) == 0 else { return -1 }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 onto 0 clears close-on-exec there; everything else of flow's closes on exec.
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let arguments = [executable, command]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, &argv, environ)
+        let spawned = SystemCall.spawn([executable, command], input: ends[1]).result
         close(ends[1])
         guard spawned == 0 else {
             close(ends[0])

@@ -2,6 +2,8 @@
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The file an upload sends, as it was when the upload started: its size and modification time.
@@ -60,9 +62,11 @@ struct UploadFile: Sendable {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw UploadFileError(message: "'\(path)' is not a regular file")
         }
+        let modified = SystemCall.modificationTime(info)
         return Identity(
-            size: Int64(info.st_size), modifiedSeconds: Int(info.st_mtim.tv_sec),
-            modifiedNanoseconds: Int(info.st_mtim.tv_nsec), inode: UInt64(info.st_ino))
+            size: Int64(info.st_size), modifiedSeconds: Int(modified.tv_sec),
+            modifiedNanoseconds: Int(modified.tv_nsec),
+            inode: UInt64(info.st_ino))
     }
 
     private static func systemError() -> String {

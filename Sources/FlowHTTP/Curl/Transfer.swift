@@ -167,7 +167,14 @@ final class Transfer {
     /// Opens a socket for curl (its own would do the same, minus close-on-exec), remembering
     /// why it failed: curl reports any failure as "Couldn't connect" and keeps no `errno`.
     func openSocket(family: Int32, type: Int32, protocol: Int32) -> Int32 {
-        let descriptor = socket(family, type | Int32(SOCK_CLOEXEC.rawValue), `protocol`)
+        #if canImport(Glibc)
+            let descriptor = socket(family, type | Int32(SOCK_CLOEXEC.rawValue), `protocol`)
+        #else
+            // Darwin has no SOCK_CLOEXEC: the flag is set right after, so only a process another
+            // thread spawns between the two calls could inherit the socket.
+            let descriptor = socket(family, type, `protocol`)
+            if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        #endif
         if descriptor < 0 { socketErrno = errno }
         return descriptor
     }
