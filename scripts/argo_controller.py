@@ -81,6 +81,9 @@ class ArgoController:
         self.lock = threading.Lock()
         self.wake = threading.Event()
         self.peaks = {}
+        # Bytes each pod was handed (its input parameters and raw input artifacts, by node display
+        # name): what its template carries into the pod (issue 28, defect 5).
+        self.pod_inputs = {}
         self.requeued = []
         self.work = tempfile.mkdtemp(prefix="argo-harness-")
         self.started = []
@@ -266,7 +269,8 @@ class ArgoController:
                     if node.outputs:
                         outputs[task] = node.outputs.get("parameters", {})
         phase = "Running" if hung else self.workflow_phase()
-        result = {"phase": phase, "phases": phases, "nodes": nodes, "outputs": outputs, "peaks": self.peaks}
+        result = {"phase": phase, "phases": phases, "nodes": nodes, "outputs": outputs, "peaks": self.peaks,
+                  "inputs": self.pod_inputs}
         if hung:
             result["hung"] = hung
         if self.requeued:
@@ -806,14 +810,17 @@ class ArgoController:
 
     @staticmethod
     def with_item(task, item):
-        # operator.go processItem: {{item}} and {{item.KEY}}.
+        # operator.go processItem: {{item}} and {{item.KEY}}; a map or list item's {{item}} is its
+        # json.Marshal (sorted keys, <>& escaped).
         values = {}
         if isinstance(item, dict):
-            values["item"] = json.dumps(item, separators=(",", ":"))
+            values["item"] = go_json(item)
             for key, value in item.items():
                 values[f"item.{key}"] = value if isinstance(value, str) else json.dumps(value)
         elif isinstance(item, bool):
             values["item"] = str(item).lower()
+        elif isinstance(item, list):
+            values["item"] = go_json(item)
         else:
             values["item"] = item if isinstance(item, str) else json.dumps(item)
         body = {k: v for k, v in task.items() if k not in ("withItems", "withParam", "withSequence")}
@@ -836,6 +843,7 @@ class ArgoController:
         values = {f"inputs.parameters.{k}": v for k, v in inputs.items()} | self.global_values()
         try:
             argv, env, container = self.container_command(template, values, pod_dir, args)
+            self.pod_inputs[node.display] = self.input_bytes(template, values, args)
         except Exception as error:  # noqa: BLE001 - a pod that cannot be made errors its node
             node.phase, node.message = "Error", str(error)
             return node
@@ -859,6 +867,17 @@ class ArgoController:
             if path == mount_path or path.startswith(mount_path + "/"):
                 return mounts[mount_path] + path[len(mount_path):]
         return pod_dir + path
+
+    def input_bytes(self, template, values, args):
+        """The size of what a pod's template carries in: its input parameters' values and its raw
+        input artifacts' data, as resolved (operator.go executeTemplate resolves the inputs into
+        the template; workflowpod.go createWorkflowPod then puts that template into the pod)."""
+        size = sum(len(v.encode()) for k, v in values.items() if k.startswith("inputs.parameters.") and isinstance(v, str))
+        for artifact in template.get("inputs", {}).get("artifacts", []):
+            data = (args.get("artifacts", {}).get(artifact["name"], artifact).get("raw") or {}).get("data")
+            if data is not None:
+                size += len(self.replace(data, values, ()).encode())
+        return size
 
     def container_command(self, template, values, pod_dir, args):
         container = template.get("container") or template.get("script")

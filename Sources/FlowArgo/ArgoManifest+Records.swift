@@ -175,7 +175,11 @@ extension ArgoManifest {
     /// needing them directly. A step's file holds its own records only (`flow run --outputs-to`),
     /// so a task gets exactly the records it reads, however long the chain above it; a step
     /// inside a group is read from its group's file.
-    func recordsGiven(to step: Step) -> [String] {
+    ///
+    /// `item`: what one item's pod of a step fanned out in the run reads once given its item:
+    /// neither the needs (the items task decided the step from them) nor what only the step's
+    /// `if` and `for-each` read.
+    func recordsGiven(to step: Step, item: Bool = false) -> [String] {
         var top: [String: String] = [:]
         func visit(_ inner: Step, under root: String) {
             top[inner.id] = root
@@ -183,8 +187,8 @@ extension ArgoManifest {
         }
         for each in workflow.steps { visit(each, under: each.id) }
         let own = Set(top.filter { $0.value == step.id }.keys)
-        var given = step.needs
-        for id in workflow.stepReads(by: own) {
+        var given = item ? [] : step.needs
+        for id in workflow.stepReads(by: own, decided: item ? step.id : nil) {
             guard let root = top[id], root != step.id, !given.contains(root) else { continue }
             given.append(root)
         }

@@ -263,19 +263,21 @@ struct ArgoManifest {
                 artifacts: needs.map { ($0.name, $0.path) },
                 outputs: [("flow", Self.outputsPath), ("items", Self.itemsPath)], perItem: nil)
             let upstream = "\(Self.needsFolder)/\(itemsName).json"
-            // Each item's pod computes its item from the records the step reads, as the items task
-            // did (a step's file holds its own records only, so they come from their own tasks).
+            // Each item's pod is given its item (`{{item}}`: an entry of the items task's list) and
+            // the records its item reads, not those the items task decided the step from (see
+            // `recordsGiven(toItemsOf:)`); the items task's record carries the upstream failures.
+            let itemNeeds = recordsGiven(toItemsOf: step).flatMap(needArtifacts)
             let fanned = fannedTask(
                 name: name, step: step, depends: services.map { "\($0.task).Daemoned" } + ["\(itemsName).Succeeded"],
                 parameters: serviceParameters,
                 artifacts: [("need-\(itemsName)", "{{tasks.\(itemsName).outputs.parameters.flow}}")]
-                    + needs.map { ($0.name, $0.data) },
+                    + itemNeeds.map { ($0.name, $0.data) },
                 loop: ("withParam", .string("{{tasks.\(itemsName).outputs.parameters.items}}")))
             let template = try self.template(
                 name: templateName(step.id), step: step, fileName: fileName, services: services,
-                extra: ["--outputs-from", upstream] + needs.flatMap { ["--outputs-from", $0.path] }
+                extra: ["--outputs-from", upstream] + itemNeeds.flatMap { ["--outputs-from", $0.path] }
                     + ["--item={{inputs.parameters.item}}"], parameters: ["item"],
-                artifacts: [("need-\(itemsName)", upstream)] + needs.map { ($0.name, $0.path) },
+                artifacts: [("need-\(itemsName)", upstream)] + itemNeeds.map { ($0.name, $0.path) },
                 outputs: [("flow", Self.outputsPath)], perItem: true)
             return ([itemsTask, fanned.task], [itemsTemplate] + fanned.templates + [template])
         }

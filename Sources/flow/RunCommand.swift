@@ -82,12 +82,15 @@ struct RunCommand: AsyncParsableCommand {
             "With --only: write the step's outputs and status (and those given) here.", valueName: "file"))
     var outputsTo: String?
 
-    @Option(help: ArgumentHelp("With --only, a for-each step: run only the item at this index.", valueName: "index"))
-    var item: Int?
+    @Option(
+        help: ArgumentHelp(
+            "With --only, a for-each step: run only the item at this index, or the entry of --items-to's list given.",
+            valueName: "index"))
+    var item: String?
 
     @Option(
         name: .customLong("items-to"),
-        help: ArgumentHelp("With --only, a for-each step: write its item indices here, run none.", valueName: "file"))
+        help: ArgumentHelp("With --only, a for-each step: write its items here, run none.", valueName: "file"))
     var itemsTo: String?
 
     @Option(

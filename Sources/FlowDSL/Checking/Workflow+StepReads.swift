@@ -3,13 +3,18 @@ extension Workflow {
     /// file order without repeats: what a task of an exported workflow must be given besides its
     /// needs' records (`flow export argo`). Not the files their `uses` steps call, whose
     /// `steps.X` name the called file's own steps.
-    package func stepReads(by ids: Set<String>) -> [String] {
+    ///
+    /// `decided`: a `for-each` step whose `if` and items were decided elsewhere (an exported
+    /// workflow's items task): their expressions are left out, so the result is what one item
+    /// of it reads once it is given its item.
+    package func stepReads(by ids: Set<String>, decided: String? = nil) -> [String] {
         var found: [String] = []
         var seen: Set<String> = []
         for site in ExpressionSite.all(in: self) {
             switch site.scope {
             case .step(let step), .stepResult(let step):
                 guard ids.contains(step.id) else { continue }
+                if step.id == decided, site.isForEachItems || site.conditionKey == "if" { continue }
             case .workflow, .workflowOutputs:
                 continue
             }

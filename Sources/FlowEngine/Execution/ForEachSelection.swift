@@ -11,11 +11,24 @@ package enum ForEachSelection: Sendable, Equatable {
     /// has that one item, and `result.index` / `result.count`. An index of -1 with no items is
     /// the step with no items (succeeded, every output an empty list).
     case item(step: String, index: Int)
+    /// Run the item given, `item` at `index` of `count`, as `item` does, without deciding the
+    /// step's `if` or evaluating its items: what one pod of an exported workflow's fanned-out
+    /// step runs once the items' pod decided them, given only its item and the records the
+    /// item reads. An index of -1 (count 0) is the step that ran with no items.
+    case given(step: String, index: Int, count: Int, item: Value)
 
     /// The step it is about.
     package var step: String {
         switch self {
-        case .items(let step), .item(let step, _): step
+        case .items(let step), .item(let step, _), .given(let step, _, _, _): step
+        }
+    }
+
+    /// The index of the one item run, if one is.
+    package var itemIndex: Int? {
+        switch self {
+        case .items: nil
+        case .item(_, let index), .given(_, let index, _, _): index
         }
     }
 }
@@ -33,6 +46,11 @@ extension ForEachRun {
             return Future.succeeded(
                 StepResult(result: .object(["count": count]), outputs: [:], attempts: 0, items: listed), on: start.queue
             )
+        case .given(_, let index, let count, let item):
+            guard index >= 0 else {
+                return run(plan, start: start, items: [], selection: .item(step: plan.step.id, index: -1))
+            }
+            return runOne(plan, start: start, item: item, index: index, count: .number(Double(count)))
         case .item(_, let index) where index == -1 && items.isEmpty:
             let outputs = Dictionary(uniqueKeysWithValues: plan.step.outputs.map { ($0.name, Value.array([])) })
             return Future.succeeded(

@@ -1,5 +1,6 @@
 import Dispatch
 import FlowDSL
+import FlowHTTP
 import FlowTasks
 import Foundation
 
@@ -12,6 +13,8 @@ struct RepetitionOutcome: Sendable {
     let attempts: Int
     let repetitions: Int
     let collected: [String: Value]
+    /// The request the last attempt of an `http` step sent.
+    let request: HTTPRequestLine?
 }
 
 /// One run of a step with `repeat:`: calls the step's runner once per attempt, with `previous` and
@@ -25,7 +28,7 @@ final class Repetition: Sendable {
     private let masker: SecretMasker
     private let start: StepStart<StepResult>
     private let queue: DispatchQueue
-    private let runner: @Sendable (StepStart<StepResult>) -> Future<(Value, Int)>
+    private let runner: @Sendable (StepStart<StepResult>) -> Future<RunnerOutput>
     private let promise: Promise<RepetitionOutcome>
     /// How to cancel what is in flight: the attempt or the pause.
     private let current = LockedBox<(@Sendable () -> Void)?>(nil)
@@ -41,7 +44,7 @@ final class Repetition: Sendable {
     private init(
         rule: Repeat, condition: CompiledCondition, values: RunValues, masker: SecretMasker,
         start: StepStart<StepResult>, queue: DispatchQueue,
-        runner: @escaping @Sendable (StepStart<StepResult>) -> Future<(Value, Int)>
+        runner: @escaping @Sendable (StepStart<StepResult>) -> Future<RunnerOutput>
     ) {
         self.rule = rule
         self.condition = condition
@@ -56,7 +59,7 @@ final class Repetition: Sendable {
     /// Starts the repetition of one run of a step; cancelling the future stops it at once.
     static func run(
         _ rule: Repeat, values: RunValues, masker: SecretMasker, start: StepStart<StepResult>,
-        queue: DispatchQueue, runner: @escaping @Sendable (StepStart<StepResult>) -> Future<(Value, Int)>
+        queue: DispatchQueue, runner: @escaping @Sendable (StepStart<StepResult>) -> Future<RunnerOutput>
     ) -> Future<RepetitionOutcome> {
         let condition: CompiledCondition
         do {
@@ -100,9 +103,9 @@ final class Repetition: Sendable {
         track(future)
         future.whenComplete(on: queue) { outcome in
             switch outcome {
-            case .success(let (result, attempts)):
+            case .success(let output):
                 do {
-                    try self.finished(progress, result: result, attempts: attempts)
+                    try self.finished(progress, output)
                 } catch {
                     self.promise.fail(self.describe(error, attempt: progress.attempt))
                 }
@@ -121,11 +124,12 @@ final class Repetition: Sendable {
         return nil
     }
 
-    /// Decides what follows attempt `progress.attempt`, which gave `result`.
-    private func finished(_ progress: Progress, result: Value, attempts: Int) throws(StepError) {
+    /// Decides what follows attempt `progress.attempt`, which gave `output`.
+    private func finished(_ progress: Progress, _ output: RunnerOutput) throws(StepError) {
+        let result = output.result
         let locals = locals(progress)
         var progress = progress
-        progress.attempts += attempts
+        progress.attempts += output.attempts
         try collect(result, locals: locals, into: &progress.collected)
         let scope = values.scope(
             for: [], expressions: [condition.expression], records: start.records, result: result, locals: locals)
@@ -134,7 +138,7 @@ final class Repetition: Sendable {
             promise.succeed(
                 RepetitionOutcome(
                     result: result, locals: locals, attempts: progress.attempts, repetitions: progress.attempt,
-                    collected: progress.collected.mapValues { .array($0) }))
+                    collected: progress.collected.mapValues { .array($0) }, request: output.request))
             return
         }
         guard progress.attempt < rule.maxAttempts else {

@@ -44,7 +44,7 @@ package enum StepRecordsFile {
         return .object(fields)
     }
 
-    private static func masked(_ value: Value, _ masker: SecretMasker) -> Value {
+    package static func masked(_ value: Value, _ masker: SecretMasker) -> Value {
         switch value {
         case .string(let text): .string(masker(text))
         case .array(let values): .array(values.map { masked($0, masker) })

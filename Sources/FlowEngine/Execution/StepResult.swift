@@ -1,4 +1,5 @@
 import FlowDSL
+import FlowHTTP
 
 /// What a finished step leaves for its dependents and reports: its `result` and its outputs.
 package struct StepResult: Sendable {
@@ -12,16 +13,20 @@ package struct StepResult: Sendable {
     package let items: [ItemResult]?
     /// How many times a step with `repeat` ran before its condition said stop; nil without `repeat`.
     package let repetitions: Int?
+    /// For an `http` step: the request it sent (its last attempt's, unmasked), as reports show it.
+    package let request: HTTPRequestLine?
 
     /// Creates a step result.
     package init(
-        result: Value, outputs: [String: Value], attempts: Int, items: [ItemResult]? = nil, repetitions: Int? = nil
+        result: Value, outputs: [String: Value], attempts: Int, items: [ItemResult]? = nil, repetitions: Int? = nil,
+        request: HTTPRequestLine? = nil
     ) {
         self.result = result
         self.outputs = outputs
         self.attempts = attempts
         self.items = items
         self.repetitions = repetitions
+        self.request = request
     }
 }
 

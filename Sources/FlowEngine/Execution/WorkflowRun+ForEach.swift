@@ -15,6 +15,16 @@ extension WorkflowRun {
         let plan = ForEachRun.Plan(
             step: step, forEach: forEach, limit: max(1, min(forEach.concurrency ?? concurrency, concurrency)),
             timeout: planned.timeout, masker: masker, leaf: leaf, kept: kept)
+        if case .given? = values.forEachSelection, values.forEachSelection?.step == step.id {
+            // The step's `if` and items were decided by the pod that computed them: this one runs
+            // its item, whatever the records it was not given would say (see `ForEachSelection`).
+            let selection = values.forEachSelection
+            return PlannedStep(
+                id: planned.id, needs: planned.needs, group: planned.group,
+                condition: .custom { facts in !facts.runCancelled }, continueOnError: planned.continueOnError,
+                timeout: nil,
+                work: .leaf { start in ForEachRun.run(plan, start: start, items: [], selection: selection) })
+        }
         let work = StepWork<StepResult>.leaf { start in
             let items: [Value]
             do {

@@ -19,14 +19,6 @@ extension WorkflowRun {
         return failed ? .failed : .succeeded
     }
 
-    /// `METHOD URL` of the request an http step sent (`result.request`).
-    private static func requestLine(of result: Value) -> String? {
-        guard case .object(let fields) = result, case .object(let request)? = fields["request"],
-            case .string(let method)? = request["method"], case .string(let url)? = request["url"]
-        else { return nil }
-        return method + " " + url
-    }
-
     /// The run's report: every step in declaration order, with every text masked.
     package func report(
         records: [String: StepRecord<StepResult>], interrupted: Bool, startedAt: Date, duration: Duration
@@ -59,7 +51,7 @@ extension WorkflowRun {
                 durationSeconds: started.flatMap { start in finished.map { $0 - start } },
                 attempts: record?.output?.attempts ?? (record?.startedAt == nil ? 0 : 1), outputs: outputs,
                 winner: record?.winner, error: record?.error.map { masker(String(describing: $0)) },
-                request: record?.output.flatMap { Self.requestLine(of: $0.result) }.map { masker($0) },
+                request: record?.output?.request.map { masker($0.description) },
                 repetitions: record?.repetitions,
                 failureIgnored: record?.failureIgnored == true ? true : nil)
             report.items = items

@@ -286,7 +286,9 @@ package final class WorkflowRun: Sendable {
         case .sleep(let duration) where step.repeat != nil:
             work = leaf(step, values: values, masker: runners.http.masker, queue: queue) { start in
                 start.report(.attempt(1))
-                return Future<Void>.delay(duration, on: start.queue).map { _ in (Value.object([:]), 1) }
+                return Future<Void>.delay(duration, on: start.queue).map { _ in
+                    RunnerOutput(result: .object([:]), attempts: 1)
+                }
             }
         case .call(let call):
             work = hostLeaf(
@@ -323,17 +325,18 @@ package final class WorkflowRun: Sendable {
     /// A leaf whose runner yields `result` and the attempts made; its outputs are evaluated after.
     private static func leaf(
         _ step: Step, values: RunValues, masker: SecretMasker, queue: DispatchQueue,
-        runner: @escaping @Sendable (StepStart<StepResult>) -> Future<(Value, Int)>
+        runner: @escaping @Sendable (StepStart<StepResult>) -> Future<RunnerOutput>
     ) -> StepWork<StepResult> {
         if let rule = step.repeat {
             return repeatedLeaf(step, rule, values: values, masker: masker, queue: queue, runner: runner)
         }
         return .leaf { start in
             let start = IdempotencyKey.seeded(start, step: step.id, values: values)
-            return runner(start).map(on: queue) { result, attempts in
+            return runner(start).map(on: queue) { output in
                 let outputs = try outputValues(
-                    step, values: values, records: start.records, locals: start.locals, result: result)
-                return StepResult(result: result, outputs: outputs, attempts: attempts)
+                    step, values: values, records: start.records, locals: start.locals, result: output.result)
+                return StepResult(
+                    result: output.result, outputs: outputs, attempts: output.attempts, request: output.request)
             }
         }
     }
@@ -342,7 +345,7 @@ package final class WorkflowRun: Sendable {
     /// last attempt, and each `collect` entry is an output of its own.
     private static func repeatedLeaf(
         _ step: Step, _ rule: Repeat, values: RunValues, masker: SecretMasker, queue: DispatchQueue,
-        runner: @escaping @Sendable (StepStart<StepResult>) -> Future<(Value, Int)>
+        runner: @escaping @Sendable (StepStart<StepResult>) -> Future<RunnerOutput>
     ) -> StepWork<StepResult> {
         .leaf { start in
             let start = IdempotencyKey.seeded(start, step: step.id, values: values)
@@ -353,7 +356,7 @@ package final class WorkflowRun: Sendable {
                     outputs.merge(outcome.collected) { _, collected in collected }
                     return StepResult(
                         result: outcome.result, outputs: outputs, attempts: outcome.attempts,
-                        repetitions: outcome.repetitions)
+                        repetitions: outcome.repetitions, request: outcome.request)
                 }
         }
     }

@@ -41,6 +41,8 @@ package struct RequestPlan: Sendable, Equatable {
     package let method: String
     /// The absolute URL with the query added.
     package let url: String
+    /// `method` and `url`, as the runner's request has them and reports show them.
+    package var line: HTTPRequestLine { HTTPRequestLine(method: method, url: url) }
     /// Headers in the order sent; a name appears once (case-insensitively) unless the step or the
     /// defaults list several values for it.
     package let headers: [Header]

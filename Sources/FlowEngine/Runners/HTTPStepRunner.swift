@@ -23,8 +23,9 @@ struct HTTPStepRunner: Sendable {
     /// The journal's write-ahead for requests whose repetition is not safe.
     var durability = HTTPDurability(recorder: nil, prefix: "", runID: nil)
 
-    /// Starts the step; the future's value is the `result` object and the attempts made.
-    func run(_ step: Step, _ http: HTTPStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
+    /// Starts the step; the future's value is the `result` object, the attempts made and the
+    /// request sent.
+    func run(_ step: Step, _ http: HTTPStep, start: StepStart<StepResult>) -> Future<RunnerOutput> {
         let request: HTTPRequest
         let signing: AWSRequestSigning?
         let download: HTTPDownload?
@@ -97,8 +98,9 @@ struct HTTPStepRunner: Sendable {
             Future.failed(rules.explainingNoRetry(describe(error, http: http), failure: error), on: queue)
         }
         .map(on: queue) { response in
+            let line = request.line
             let result = try Self.result(of: response, download: download, base64: readsBase64, at: http.location)
-                .adding("request", .object(["method": .string(request.method), "url": .string(request.fullURL)]))
+                .adding("request", .object(["method": .string(line.method), "url": .string(line.url)]))
             do {
                 try Self.check(http.expect, result: result, values: values, start: start, masker: masker)
             } catch let error as StepError {
@@ -106,7 +108,7 @@ struct HTTPStepRunner: Sendable {
                 failed.response = ResponseExcerpt.text(response, masker: masker)
                 throw failed
             }
-            return (result, attempts.withLock { $0 })
+            return RunnerOutput(result: result, attempts: attempts.withLock { $0 }, request: line)
         }
         if let download {
             future.whenFailure(on: queue) { _ in download.abandon() }

@@ -15,7 +15,7 @@ struct HostStepRunner: Sendable {
     let cleanups: CleanupTracker
 
     /// Calls the handler; under `retry`, a handler that threw is called again.
-    func run(_ step: Step, _ call: CallStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
+    func run(_ step: Step, _ call: CallStep, start: StepStart<StepResult>) -> Future<RunnerOutput> {
         guard let handler = registry.handler(named: call.name) else {
             let error = StepError(
                 "no handler named '\(Echo.text(call.name))' is registered for this 'call' step", at: call.location)

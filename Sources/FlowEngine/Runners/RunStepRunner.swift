@@ -21,7 +21,7 @@ struct RunStepRunner: Sendable {
     var processGroups = ProcessGroups()
 
     /// Runs the command; under `retry`, a failed command (a non-zero exit) is run again.
-    func run(_ step: Step, _ command: RunStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
+    func run(_ step: Step, _ command: RunStep, start: StepStart<StepResult>) -> Future<RunnerOutput> {
         let spec: ProcessSpec
         do {
             spec = try makeSpec(command, records: start.records, locals: start.locals)

@@ -6,10 +6,10 @@ import FlowTasks
 /// attempt reported, each wait reported with its reason masked.
 enum StepRetry {
     /// Runs `attempt` under `retry` (or `defaultRetry`), retrying the errors that say they may be.
-    static func run<Output: Sendable>(
+    static func run(
         _ retry: Retry?, defaultRetry: Retry?, start: StepStart<StepResult>, masker: SecretMasker,
-        on queue: DispatchQueue, _ attempt: @escaping @Sendable (Int) -> Future<Output>
-    ) -> Future<(Output, Int)> {
+        on queue: DispatchQueue, _ attempt: @escaping @Sendable (Int) -> Future<Value>
+    ) -> Future<RunnerOutput> {
         let policy = RetryPolicy(retry ?? defaultRetry) { ($0 as? StepError)?.retryable ?? false }
         return FlowTasks.retry(
             policy: policy, on: queue,
@@ -22,7 +22,7 @@ enum StepRetry {
             }
         ) { number in
             start.report(.attempt(number))
-            return attempt(number).map { ($0, number) }
+            return attempt(number).map { RunnerOutput(result: $0, attempts: number) }
         }
     }
 }

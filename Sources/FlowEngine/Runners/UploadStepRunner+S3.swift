@@ -9,7 +9,7 @@ extension UploadStepRunner {
     func runS3(
         _ step: Step, _ upload: UploadStep, target: UploadTarget, start: StepStart<StepResult>,
         adopted: TransferSession?, record: (@Sendable (String, Int64) -> Void)?
-    ) -> Future<(Value, Int)> {
+    ) -> Future<RunnerOutput> {
         let s3Target: S3UploadTarget
         do {
             s3Target = try makeS3Target(step, upload, base: target, start: start)

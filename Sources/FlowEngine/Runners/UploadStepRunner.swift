@@ -23,7 +23,7 @@ struct UploadStepRunner: Sendable {
     var durability = UploadDurability()
 
     /// Starts the step; the future's value is the `result` object and the attempts made.
-    func run(_ step: Step, _ upload: UploadStep, start: StepStart<StepResult>) -> Future<(Value, Int)> {
+    func run(_ step: Step, _ upload: UploadStep, start: StepStart<StepResult>) -> Future<RunnerOutput> {
         let target: UploadTarget
         do {
             target = try makeTarget(step, upload, start: start)
@@ -41,7 +41,7 @@ struct UploadStepRunner: Sendable {
     }
 
     /// Checks the final response of an upload against `expect`; the `result` and attempts.
-    func checked(_ outcome: UploadOutcome, _ upload: UploadStep, start: StepStart<StepResult>) throws -> (Value, Int) {
+    func checked(_ outcome: UploadOutcome, _ upload: UploadStep, start: StepStart<StepResult>) throws -> RunnerOutput {
         let result = Self.result(of: outcome)
         guard upload.expect.status.matches(outcome.response.status) else {
             throw StepError(
@@ -49,7 +49,7 @@ struct UploadStepRunner: Sendable {
                 at: upload.expect.location ?? upload.location)
         }
         try HTTPStepRunner.check(upload.expect, result: result, values: values, start: start, masker: masker)
-        return (result, outcome.attempts)
+        return RunnerOutput(result: result, attempts: outcome.attempts)
     }
 
     /// `result` for an upload: the final response's status and headers, where the upload lives,

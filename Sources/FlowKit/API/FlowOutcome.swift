@@ -108,12 +108,15 @@ public struct FlowStepResult: Sendable {
     public let repetitions: (count: Int, limit: Int)?
     /// For a `for-each` step: each item's result, in the list's order; nil for other steps.
     public let items: [FlowItemResult]?
+    /// For an `http` step that succeeded: the request it sent (its last attempt's); nil otherwise.
+    public let request: FlowRequestLine?
 
     init(_ record: StepRecord<StepResult>, workflow: Workflow, masker: SecretMasker) {
         step = record.id
         state = FlowStepState(record.state)
         outputs = record.output?.outputs.mapValues(FlowValue.init) ?? [:]
         attempts = record.output?.attempts
+        request = record.output?.request.map { FlowRequestLine($0, masker: { masker($0) }) }
         failureIgnored = record.failureIgnored
         let declared = workflow.step(record.id)
         failure = record.error.map {

@@ -287,7 +287,7 @@ package struct DryRunPlan {
             return ["  \(id): \(http.method.rawValue) \(render(http.url))\(suffix)", "      error: \(error.message)"]
         }
         requests.add(step: id, plan)
-        var lines = ["  \(id): \(plan.method) \(plan.url)\(suffix)"]
+        var lines = ["  \(id): \(plan.line)\(suffix)"]
         lines += plan.headers.map { "      header \($0.name): \($0.value)" }
         switch plan.body {
         case .json(let text): lines.append("      json \(text)")

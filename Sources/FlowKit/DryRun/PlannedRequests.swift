@@ -18,9 +18,10 @@ package final class PlannedRequests {
         case .file(let path): body = "from file \(path)"
         case .multipart(let parts): body = DryRunMultipart.lines(parts).joined(separator: "\n")
         }
+        let line = plan.line
         all.append(
             FlowPlannedRequest(
-                step: step, method: plan.method, url: plan.url,
+                step: step, method: line.method, url: line.url,
                 headers: plan.headers.map { FlowPlannedRequest.Header(name: $0.name, value: $0.value) }, body: body))
     }
 }

@@ -27,9 +27,10 @@ package struct OnlyStep: Sendable {
     var itemsTo: String?
 
     /// Reads the files and checks the step; a message (exit 2) when `id` is not a top-level step,
-    /// a file cannot be read, or a need's record is missing.
+    /// a file cannot be read, or a need's record is missing. `item` is `--item`: an index, or
+    /// one entry of the list `--items-to` wrote (see `GivenItem`).
     package static func prepare(
-        workflow: Workflow, id: String, outputsFrom: [String], outputsTo: String?, item: Int? = nil,
+        workflow: Workflow, id: String, outputsFrom: [String], outputsTo: String?, item: String? = nil,
         itemsTo: String? = nil
     ) throws(Problem) -> OnlyStep {
         guard let step = workflow.steps.first(where: { $0.id == id }) else {
@@ -69,18 +70,20 @@ package struct OnlyStep: Sendable {
             }
         }
         let own = Set(descendants(of: step).map(\.id))
-        for need in step.needs where given[need] == nil {
+        if (item != nil || itemsTo != nil) && step.forEach == nil {
+            throw Problem("--only \(id): --item and --items-to are for a for-each step; '\(id)' has no for-each")
+        }
+        let chosen = try item.map { text throws(Problem) in try GivenItem(text, step: step, workflow: workflow) }
+        // A given item runs whatever its needs were: the items' pod decided the step from them.
+        for need in step.needs where given[need] == nil && chosen?.decidedElsewhere != true {
             throw Problem(
                 "--only \(id): step '\(id)' needs '\(need)', and no --outputs-from file records it; run "
                     + "`flow run \(workflow.file) --only \(need) --outputs-to \(need).json` first and pass "
                     + "--outputs-from \(need).json")
         }
-        if (item != nil || itemsTo != nil) && step.forEach == nil {
-            throw Problem("--only \(id): --item and --items-to are for a for-each step; '\(id)' has no for-each")
-        }
         // An item's pod after the items' pod decided the step as a whole (skipped it, or its
         // items could not be computed): the step keeps that record and nothing runs.
-        let decided = item != nil ? given[id] : nil
+        let decided = chosen?.record ?? (item != nil ? given[id] : nil)
         for ownId in own { given[ownId] = nil }
         var prior = given
         for other in workflow.allSteps where !own.contains(other.id) && prior[other.id] == nil {
@@ -88,8 +91,8 @@ package struct OnlyStep: Sendable {
         }
         if let decided { prior[id] = decided }
         var only = OnlyStep(id: id, own: own, prior: prior, given: given, outputsTo: outputsTo, step: step)
-        if let item {
-            only.selection = .item(step: id, index: item)
+        if let chosen {
+            only.selection = chosen.selection(step: id)
         } else if itemsTo != nil {
             only.selection = .items(step: id)
             only.itemsTo = itemsTo
@@ -142,22 +145,18 @@ package struct OnlyStep: Sendable {
         var own = ownRecords(records)
         var written = true
         if case .items = selection, let itemsTo {
-            // The indices of the items, each an item's pod; one pod (-1) when there is none to run.
-            // The step is recorded by those pods only, never here: a dependent given this record
-            // and the pods' would read this one (the first file given wins), and for a step with
-            // no items it lacks what the pods' aggregate has (each output an empty list).
-            var indices = [-1]
-            if let record = own[id], record.state == .succeeded, let count = record.output?.items?.count, count > 0 {
-                indices = Array(0..<count)
-            }
+            // The items, each an item's pod, or the one pod (-1) that records the step decided as a
+            // whole (see `GivenItem.entries`). The step is recorded by those pods only, never here:
+            // a dependent given this record and the pods' would read this one (the first file given
+            // wins), and for a step with no items it lacks what the pods' aggregate has (each output
+            // an empty list).
+            let entries = GivenItem.entries(own[id], step: step, masker: masker)
             own[id] = nil
-            written = Self.write(
-                "[" + indices.map(String.init).joined(separator: ",") + "]\n", to: itemsTo, option: "--items-to",
-                say: say)
+            written = Self.write(entries.jsonText + "\n", to: itemsTo, option: "--items-to", say: say)
         }
         guard let outputsTo else { return written }
         let document: Value
-        if case .item(_, let index) = selection, let record = records[id] {
+        if let index = selection?.itemIndex, let record = records[id] {
             document = StepRecordsFile.encodeItem(
                 record, step: step, upstream: index <= 0 ? upstreamFailures : [:], masker: masker)
         } else {

@@ -36,7 +36,7 @@ extension RunSettings {
     /// `--service NAME=URL` (services already running elsewhere), `--only STEP` and its files
     /// (one step of a run kept elsewhere, an Argo task; see `OnlyStep`).
     package mutating func prepareOnly(
-        services: [String], only: String?, outputsFrom: [String], outputsTo: String?, item: Int?, itemsTo: String?
+        services: [String], only: String?, outputsFrom: [String], outputsTo: String?, item: String?, itemsTo: String?
     ) throws(OnlyStep.Problem) {
         externalServices = try ExternalServices.parse(services, workflow: workflow)
         if let only {

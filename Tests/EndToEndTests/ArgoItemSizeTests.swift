@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// Each item pod of a `for-each` step fanned out over items counted in the run is given its item
+/// and the records its item reads, not the records its step's items were computed from (issue
+/// 28, defect 5: with 10,000 items every pod received the whole list); the Workflow's phase and
+/// the records still equal `flow run`'s, with a failed item, `fail-fast: false`, a step skipped
+/// by its `if` and a step with no items.
+@Suite(.serialized) struct ArgoItemSizeTests {
+    typealias Scratch = ArgoExportTests.Scratch
+
+    /// A workflow whose `list` step has a large record (a 20,000-character `blob` beside the
+    /// items' names) and whose `fan` step goes over the names, reading `conf`'s small output.
+    /// `reads`: what `report` echoes besides `fan`'s status and the blob's length.
+    static func workflow(fan: String = "", count: Int = 12, reads: String = "") -> String {
+        """
+        version: 1
+        steps:
+          conf:
+            run: echo pre
+            outputs: { prefix: "${{ result.stdout }}" }
+            timeout: 10s
+          list:
+            run: "python3 -c 'import json; print(json.dumps({\\"names\\": [\\"name-%02d\\" % i for i in range(\(count))], \\"blob\\": \\"x\\" * 20000}))'"
+            outputs: { names: "${{ fromJSON(result.stdout).names }}", blob: "${{ fromJSON(result.stdout).blob }}" }
+            timeout: 10s
+          fan:
+            needs: [list, conf]
+            for-each: ${{ steps.list.outputs.names }}
+            run: "test ${{ item }} != name-03 && echo ${{ steps.conf.outputs.prefix }}-${{ item }}"
+            outputs: { echoed: "${{ result.stdout }}" }
+            timeout: 10s\(fan)
+          report:
+            needs: fan
+            if: ${{ always() }}
+            run: "echo ${{ steps.fan.status }} ${{ length(steps.list.outputs.blob) }}\(reads)"
+            outputs: { seen: "${{ result.stdout }}" }
+            timeout: 10s
+        """
+    }
+
+    /// The bytes each item pod of `fan` was handed (its parameters and raw input artifacts).
+    static func itemInputs(_ report: [String: Any]) -> [String: Int] {
+        ((report["inputs"] as? [String: Int]) ?? [:]).filter { $0.key.hasPrefix("fan(") }
+    }
+
+    /// `report`'s output `seen` in a plain run's JSON report and in the harness's records.
+    static func seen(plainReport path: String, harness report: [String: Any]) -> (String?, String?) {
+        let plain =
+            (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))) as? [String: Any]
+        let steps = plain?["steps"] as? [[String: Any]]
+        let plainSeen = (steps?.first { $0["id"] as? String == "report" }?["outputs"] as? [String: Any])?["seen"]
+        let argoSeen = ArgoRecordSizeTests.recorded(report, task: "report")["report"]?["outputs"] as? [String: Any]
+        return (plainSeen as? String, argoSeen?["seen"] as? String)
+    }
+
+    @Test func itemPodsAreGivenTheirItemNotTheListTheyCameFrom() async throws {
+        let scratch = try Scratch()
+        let cases: [(name: String, text: String, exit: Int32, items: Int)] = [
+            // A failed item (name-03) fails the step with fail-fast, the default.
+            ("fail-fast", Self.workflow(), 1, 12),
+            ("no-fail-fast", Self.workflow(fan: "\n    fail-fast: false"), 1, 12),
+            (
+                "all-succeed", Self.workflow(count: 3, reads: " ${{ join(steps.fan.outputs.echoed, ',') }}"), 0, 3
+            ),
+            // Decided by the items task as a whole: one pod (-1) records it from its entry.
+            ("skipped", Self.workflow(fan: "\n    if: ${{ steps.conf.outputs.prefix == 'nope' }}"), 0, 1),
+            ("no-items", Self.workflow(count: 0, reads: " ${{ length(steps.fan.outputs.echoed) }}"), 0, 1),
+        ]
+        for example in cases {
+            let file = try scratch.write("\(example.name).yaml", example.text)
+            let json = scratch.folder.appendingPathComponent("\(example.name).json").path
+            let plain = try await FlowProcess.run(["run", file, "--report", "json", json])
+            #expect(plain.exitCode == example.exit, "\(example.name): \(plain.stdout)\(plain.stderr)")
+            let run = try await ArgoRecordSizeTests.bothWays(example.text, scratch: scratch)
+            #expect(run.exitCode == example.exit, "\(example.name): \(run.output)")
+            #expect(run.report["phase"] as? String == (example.exit == 0 ? "Succeeded" : "Failed"), "\(run.output)")
+            let seen = Self.seen(plainReport: json, harness: run.report)
+            #expect(seen.0 != nil && seen.0 == seen.1, "\(example.name): \(seen) \(run.output)")
+            let inputs = Self.itemInputs(run.report)
+            #expect(inputs.count == example.items, "\(example.name): \(inputs)")
+            // `list`'s record (over 20,000 bytes) reached no item pod: an item pod gets its item,
+            // `conf`'s record, which its command reads, and the items task's record.
+            #expect(!inputs.isEmpty && inputs.values.allSatisfy { $0 < 2_000 }, "\(example.name): \(inputs)")
+        }
+    }
+}
