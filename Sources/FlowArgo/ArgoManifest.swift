@@ -410,8 +410,7 @@ struct ArgoManifest {
     }
 
     static func durationText(_ duration: Duration) -> String {
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+        DurationFormat.text(duration, .go)
     }
 
     /// Every secret the workflow and the files it calls read, sorted.

@@ -52,29 +52,6 @@ package struct QuorumError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Formats durations for messages: `250ms`, `1.5s`, `2m3s`.
-package enum DurationFormat {
-    /// The duration as messages show it.
-    package static func text(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let millis = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        if millis < 1000 { return "\(millis)ms" }
-        if millis < 60_000 {
-            let whole = millis / 1000
-            let rest = millis % 1000
-            return rest == 0 ? "\(whole)s" : "\(whole).\(String(format3(rest)))s"
-        }
-        return "\(millis / 60_000)m\((millis % 60_000) / 1000)s"
-    }
-
-    private static func format3(_ value: Int64) -> String {
-        var text = String(value)
-        while text.count < 3 { text = "0" + text }
-        while text.hasSuffix("0") { text.removeLast() }
-        return text
-    }
-}
-
 extension Duration {
     /// The span in seconds as a floating-point number.
     package var seconds: Double {

@@ -15,12 +15,6 @@ import Testing
         #expect(DurationSyntax.parse(text) == nil)
     }
 
-    @Test func durationsFormatBack() {
-        #expect(DurationSyntax.format(.milliseconds(250)) == "250ms")
-        #expect(DurationSyntax.format(.seconds(90)) == "1m30s")
-        #expect(DurationSyntax.format(.seconds(3600)) == "1h")
-    }
-
     @Test(arguments: [
         ("100KiB", 102_400), ("5MB", 5_000_000), ("1GiB", 1_073_741_824), ("512", 512), ("3B", 3), ("2KB", 2000),
         ("5MiB", 5_242_880),

@@ -1,4 +1,5 @@
 /// Durations as written in workflows: `250ms`, `10s`, `1m30s`, `1h`, or a bare number of seconds.
+/// (FlowTasks' `DurationFormat` writes them back, in its `written` style.)
 package enum DurationSyntax {
     /// The units, longest suffix first so `ms` is not read as `m` then `s`.
     static let units: [(suffix: String, milliseconds: Double)] = [
@@ -78,24 +79,5 @@ package enum DurationSyntax {
         guard sawPart else { return .none }
         guard total.isFinite, total < 1e15 else { return .some(nil) }
         return .some(.milliseconds(Int64(total.rounded())))
-    }
-
-    /// How a plan shows a duration: `250ms`, `10s`, `1m30s`.
-    package static func format(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        if milliseconds % 1000 != 0 || milliseconds == 0 { return "\(milliseconds)ms" }
-        var remaining = milliseconds / 1000
-        var text = ""
-        if remaining >= 3600 {
-            text += "\(remaining / 3600)h"
-            remaining %= 3600
-        }
-        if remaining >= 60 {
-            text += "\(remaining / 60)m"
-            remaining %= 60
-        }
-        if remaining > 0 { text += "\(remaining)s" }
-        return text
     }
 }

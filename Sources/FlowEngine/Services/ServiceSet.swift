@@ -176,7 +176,7 @@ package final class ServiceSet: Sendable {
             case .failure(FutureError.timedOut):
                 promise.fail(
                     failure(
-                        "was not ready after \(DurationSyntax.format(service.timeout)) "
+                        "was not ready after \(DurationFormat.text(service.timeout, .written)) "
                             + "(waiting until \(launch.check))"))
             case .failure(let error):
                 promise.fail(error)

@@ -1,5 +1,6 @@
 import FlowDSL
 import FlowEngine
+import FlowTasks
 import Foundation
 
 /// The plan `flow run --dry-run` prints: waves of steps, each request's method and URL with known
@@ -221,7 +222,7 @@ package struct DryRunPlan {
     private func describe(_ rule: Repeat) -> String {
         let condition = rule.conditionExpression?.source.trimmingCharacters(in: .whitespaces) ?? rule.condition.text
         var text =
-            "      repeat \(rule.mode.rawValue) \(condition), every \(rule.every == .zero ? "0s" : DurationSyntax.format(rule.every))"
+            "      repeat \(rule.mode.rawValue) \(condition), every \(rule.every == .zero ? "0s" : DurationFormat.text(rule.every, .written))"
         text += ", at most \(rule.maxAttempts) attempt\(rule.maxAttempts == 1 ? "" : "s") (first attempt shown)"
         if !rule.collect.isEmpty { text += "; collect \(rule.collect.map(\.name).joined(separator: ", "))" }
         return text
@@ -262,7 +263,7 @@ package struct DryRunPlan {
         case .call(let call):
             lines.append("  \(prefix)\(step.id): call \(call.name) with \(jsonBody(call.with))\(suffix)")
         case .sleep(let duration):
-            lines.append("  \(prefix)\(step.id): sleep \(DurationSyntax.format(duration))\(suffix)")
+            lines.append("  \(prefix)\(step.id): sleep \(DurationFormat.text(duration, .written))\(suffix)")
         case .group(let group):
             let children = group.children.map(\.id).joined(separator: ", ")
             var mode = "parallel \(group.mode.rawValue)"
@@ -301,7 +302,7 @@ package struct DryRunPlan {
         case .multipart(let parts): lines += DryRunMultipart.lines(parts)
         case .none: break
         }
-        if let delay = http.delay { lines.append("      delay \(DurationSyntax.format(delay)) before sending") }
+        if let delay = http.delay { lines.append("      delay \(DurationFormat.text(delay, .written)) before sending") }
         if http.keepCredentialsOnRedirect {
             lines.append("      keep-credentials-on-redirect: true (credentials go on to other origins)")
         }
@@ -320,7 +321,7 @@ package struct DryRunPlan {
             lines.append("  \(service.name): run \(arguments.map { quote(render($0)) }.joined(separator: " "))")
         }
         lines += service.env.map { "      env \($0.name)=\(render($0.value))" }
-        let timeout = DurationSyntax.format(service.timeout)
+        let timeout = DurationFormat.text(service.timeout, .written)
         switch service.ready {
         case .http(let url): lines.append("      ready when GET \(render(url)) answers 2xx (within \(timeout))")
         case .port(let port):

@@ -1,5 +1,6 @@
 import FlowDSL
 import FlowEngine
+import FlowTasks
 import Foundation
 
 /// `--report html FILE`: one self-contained page (inline CSS, no script, nothing fetched) with the
@@ -57,7 +58,7 @@ struct HTMLReport {
         html += "<h1>\(text(report.workflow)) <span class=\"outcome\">\(report.outcome.rawValue)</span></h1>"
         html += "<p class=\"facts\"><span id=\"file\">\(text(report.file))</span> · started "
         html += "<span id=\"started\">\(text(report.startedAt))</span> · took "
-        html += "<span id=\"duration\">\(ReportTimeline.seconds(report.durationSeconds))</span> · "
+        html += "<span id=\"duration\">\(DurationFormat.text(seconds: report.durationSeconds, .timeline))</span> · "
         html += "<span id=\"step-count\">\(report.steps.count)</span> steps</p><ul class=\"counts\">"
         for state in StepState.allCases {
             let count = report.count(state)
@@ -80,7 +81,7 @@ struct HTMLReport {
         let tick = Self.tickStep(total)
         var mark = 0.0
         while mark <= total + tick / 1000 {
-            html += "<b style=\"left:\(percent(mark))\">\(ReportTimeline.seconds(mark))</b>"
+            html += "<b style=\"left:\(percent(mark))\">\(DurationFormat.text(seconds: mark, .timeline))</b>"
             mark += tick
         }
         html += "</span><span class=\"dur\"></span></div><div class=\"rows\">\n"
@@ -109,7 +110,8 @@ struct HTMLReport {
             } else if row.timedOut {
                 html += "<em class=\"note timed-out\" style=\"left:\(percent(row.end))\">⏱ timed out</em>"
             }
-            html += "</span><span class=\"dur\">\(ReportTimeline.seconds(row.end - row.start))</span></div>\n"
+            html +=
+                "</span><span class=\"dur\">\(DurationFormat.text(seconds: row.end - row.start, .timeline))</span></div>\n"
         }
         html += "</div>"
         let notStarted = report.steps.reduce(0) { $1.startedAtSeconds == nil ? $0 + 1 : $0 }
@@ -121,8 +123,8 @@ struct HTMLReport {
     }
 
     private func spanTitle(_ row: ReportTimeline.Row) -> String {
-        var title = "\(row.step.state.rawValue) \(ReportTimeline.seconds(row.start))"
-        title += "–\(ReportTimeline.seconds(row.end))"
+        var title = "\(row.step.state.rawValue) \(DurationFormat.text(seconds: row.start, .timeline))"
+        title += "–\(DurationFormat.text(seconds: row.end, .timeline))"
         if row.step.attempts > 1 { title += ", \(row.step.attempts) attempts" }
         if let winner = row.lostTo { title += ", cancelled when \(winner) won the race" }
         if let error = row.step.error { title += ": \(error)" }
@@ -140,7 +142,8 @@ struct HTMLReport {
             let seconds = max(last.time - first.time, 0.001)
             let average = Double(last.done - first.done) / seconds
             html += "<figure class=\"transfer\" data-step=\"\(text(row.step.id))\"><figcaption><b>"
-            html += "\(text(row.step.id))</b> \(Self.bytes(Double(last.done))) in \(ReportTimeline.seconds(seconds)),"
+            html +=
+                "\(text(row.step.id))</b> \(Self.bytes(Double(last.done))) in \(DurationFormat.text(seconds: seconds, .timeline)),"
             html += " average <span class=\"rate\">\(Self.bytes(average))/s</span></figcaption>"
             html += sparkline(samples) + "</figure>\n"
         }

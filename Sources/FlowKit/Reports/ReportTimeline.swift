@@ -1,5 +1,6 @@
 import FlowDSL
 import FlowEngine
+import FlowTasks
 import Foundation
 
 /// The run as the HTML and trace reports draw it: for every step that started, its span and the
@@ -70,7 +71,7 @@ struct ReportTimeline {
             for wait in timeline?.waits ?? [] {
                 let from = min(max(wait.start, start), end)
                 let to = min(max(wait.end, from), end)
-                let seconds = Self.seconds(wait.end - wait.start)
+                let seconds = DurationFormat.text(seconds: wait.end - wait.start, .timeline)
                 segments.append(
                     Segment(
                         kind: wait.retryAfter ? .retryAfter : .wait, start: from, end: to,
@@ -120,13 +121,5 @@ struct ReportTimeline {
                 step: row, depth: depth, start: item.start, end: itemEnd, segments: [segment], lostTo: nil,
                 timedOut: false, timeline: nil)
         }
-    }
-
-    /// `0.25s`, `12.3s`, `2m05s`.
-    static func seconds(_ value: Double) -> String {
-        if value < 10 { return FixedDecimal.string(value, places: 2) + "s" }
-        if value < 60 { return FixedDecimal.string(value, places: 1) + "s" }
-        let whole = Int(value.rounded())
-        return String(format: "%dm%02ds", whole / 60, whole % 60)
     }
 }

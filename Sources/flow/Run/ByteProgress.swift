@@ -1,3 +1,4 @@
+import FlowKit
 import Foundation
 
 /// A transfer's progress in words: bytes, percentage, rate and time left, with an optional bar.
@@ -43,10 +44,6 @@ struct ByteProgress {
     }
 
     static func format(seconds: Double) -> String {
-        guard seconds.isFinite else { return "?" }
-        let whole = Int(seconds.rounded(.up))
-        if whole < 60 { return "\(whole)s" }
-        if whole < 3600 { return "\(whole / 60)m\(String(format: "%02d", whole % 60))s" }
-        return "\(whole / 3600)h\(String(format: "%02d", whole / 60 % 60))m"
+        DurationFormat.text(seconds: seconds, .remaining)
     }
 }

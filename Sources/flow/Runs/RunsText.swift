@@ -101,12 +101,7 @@ enum RunsText {
 
     /// "0.42s", "12.3s", "4m 05s", "2h 03m".
     static func seconds(_ value: TimeInterval) -> String {
-        let value = max(0, value)
-        if value < 10 { return String(format: "%.2fs", value) }
-        if value < 60 { return String(format: "%.1fs", value) }
-        let whole = Int(value.rounded())
-        if whole < 3600 { return String(format: "%dm %02ds", whole / 60, whole % 60) }
-        return String(format: "%dh %02dm", whole / 3600, (whole % 3600) / 60)
+        DurationFormat.text(seconds: max(0, value), .runs)
     }
 
     private static func shortened(_ text: String, limit: Int = 160) -> String {

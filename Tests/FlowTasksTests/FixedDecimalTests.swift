@@ -1,4 +1,4 @@
-import FlowEngine
+import FlowTasks
 import Foundation
 import Testing
 
