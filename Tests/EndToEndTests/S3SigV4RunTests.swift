@@ -24,6 +24,11 @@ import Testing
         }
     }
 
+    /// `flow run` of `workflow` against the peer: no journal, plain log lines, `environment` only.
+    static func run(_ workflow: String, environment: [String: String]) async throws -> FlowProcess.Outcome {
+        try await FlowProcess.run(["run", workflow, "--no-journal", "--log-format", "plain"], environment: environment)
+    }
+
     @Test func aWorkflowMakesABucketPutsListsHeadsDownloadsAndDeletesObjects() async throws {
         let peer = try S3Peer.required()
         let folder = try Folder()
@@ -65,8 +70,7 @@ import Testing
                 http: { method: DELETE, url: /flow-sigv4-run/note.txt }
                 expect: { status: 204 }
             """)
-        let outcome = try await FlowProcess.run(
-            ["run", workflow, "--no-journal", "--log-format", "plain"], environment: peer.environment)
+        let outcome = try await Self.run(workflow, environment: peer.environment)
         #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
         try await peer.expectObject("flow-sigv4-run", "dir/a b+c.bin", equals: folder.data)
         #expect(try Data(contentsOf: folder.url.appendingPathComponent("out.bin")) == Data(contentsOf: folder.data))
@@ -89,8 +93,7 @@ import Testing
             """)
         var environment = peer.environment
         environment["AWS_SECRET_ACCESS_KEY"] = "not-the-secret-of-this-key"
-        let outcome = try await FlowProcess.run(
-            ["run", workflow, "--no-journal", "--log-format", "plain"], environment: environment)
+        let outcome = try await Self.run(workflow, environment: environment)
         #expect(outcome.exitCode == 1, "\(outcome.stdout)\(outcome.stderr)")
         #expect(outcome.stdout.contains("SignatureDoesNotMatch"), "\(outcome.stdout)")
         #expect(!(outcome.stdout + outcome.stderr).contains("not-the-secret-of-this-key"))
@@ -143,8 +146,7 @@ import Testing
             dryRun.stdout.contains(
                 "auth aws-sigv4 service s3 region \(peer.keys.region); key from profile 'flow-role'"),
             "\(dryRun.stdout)")
-        let outcome = try await FlowProcess.run(
-            ["run", workflow, "--no-journal", "--log-format", "plain"], environment: environment)
+        let outcome = try await Self.run(workflow, environment: environment)
         #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
         try await peer.expectObject("flow-sigv4-profile", "data.bin", equals: folder.data)
         #expect(!(outcome.stdout + dryRun.stdout).contains(session.sessionToken))
@@ -173,8 +175,8 @@ import Testing
                 expect:
                   assert: ["${{ contains(result.body, 'user/flow-tests') }}"]
             """)
-        let outcome = try await FlowProcess.run(
-            ["run", workflow, "--no-journal", "--log-format", "plain"],
+        let outcome = try await Self.run(
+            workflow,
             environment: [
                 "FLOW_SECRET_AWS_KEY": peer.keys.accessKeyID, "FLOW_SECRET_AWS_SECRET": peer.keys.secretAccessKey,
                 "FLOW_S3_ENDPOINT": peer.endpoint, "AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "",
@@ -193,8 +195,8 @@ import Testing
                   url: http://127.0.0.1:9/
                   auth: { aws-sigv4: { service: s3, region: eu-west-3 } }
             """)
-        let outcome = try await FlowProcess.run(
-            ["run", workflow, "--no-journal", "--log-format", "plain"],
+        let outcome = try await Self.run(
+            workflow,
             environment: [
                 "HOME": folder.url.path, "AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_PROFILE": "",
                 "AWS_SHARED_CREDENTIALS_FILE": "", "AWS_CONFIG_FILE": "",

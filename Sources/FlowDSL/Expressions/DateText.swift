@@ -4,7 +4,7 @@
 // The calendar is the proleptic Gregorian one in UTC (no time zone database: offsets only).
 
 /// Reading and writing dates as seconds since 1970-01-01T00:00:00Z.
-enum DateText {
+package enum DateText {
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     static let months = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -108,7 +108,7 @@ enum DateText {
     }
 
     /// The date of a day since 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -102,7 +102,7 @@ struct EventLine {
         let seconds = Int64(now.tv_sec)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = Self.civilDate(daysSinceEpoch: days)
+        let (year, month, day) = CalendarDays.date(daysSinceEpoch: days)
         appendDecimal(year, width: 4)
         bytes.append(UInt8(ascii: "-"))
         appendDecimal(month, width: 2)
@@ -117,19 +117,5 @@ struct EventLine {
         bytes.append(UInt8(ascii: "."))
         appendDecimal(Int64(now.tv_nsec / 1_000_000), width: 3)
         bytes.append(UInt8(ascii: "Z"))
-    }
-
-    /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
-    /// `civil_from_days`), as `gmtime` computes it, without its lock and its `tm` record.
-    static func civilDate(daysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
