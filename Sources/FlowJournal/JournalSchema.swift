@@ -76,6 +76,12 @@ enum JournalSchema {
                 """)
     }
 
+    /// Format 5 changes no table: a `for-each` step whose items all succeeded may be recorded
+    /// without them (the engine's entry names their count; its items' own ends hold them), and
+    /// items' starts are held back as steps' are. A flow that knows format 4 would read such a
+    /// step as having no items; marking the journal lets it refuse it as written by a newer flow.
+    static func markVersion5(_ db: Database) throws {}
+
     static func createVersion2(_ db: Database) throws {
         try db.execute(
             sql: """

@@ -58,17 +58,80 @@ struct StepLogEncoder {
                 step: step, item: item, code: UInt8(code), attempts: attempts, startedAt: startedAt,
                 finishedAt: finishedAt)
         }
-        bytes.append(StepLogTag.finished.rawValue)
-        text(step)
-        self.item(item)
-        text(state.rawValue)
-        count(attempts)
-        optionalDate(startedAt)
-        date(finishedAt)
-        // The secret marker: never the outputs of a step that held a secret.
-        self.outputs(outputs)
-        bytes.append(outputs.containsSecret ? 1 : 0)
-        optionalText(error)
+        guard let code = StepLogEncoder.stateCodes.firstIndex(of: state) else {
+            bytes.append(StepLogTag.finished.rawValue)
+            text(step)
+            self.item(item)
+            text(state.rawValue)
+            count(attempts)
+            optionalDate(startedAt)
+            date(finishedAt)
+            // The secret marker: never the outputs of a step that held a secret.
+            self.outputs(outputs)
+            bytes.append(outputs.containsSecret ? 1 : 0)
+            optionalText(error)
+            return
+        }
+        addCodedFinish(
+            step: step, item: item, code: UInt8(code), attempts: attempts, startedAt: startedAt,
+            finishedAt: finishedAt, outputs: outputs, error: error)
+    }
+
+    /// A `finishedCoded` change: a `finished` one with its state as a code, written straight into
+    /// room made at the end of the log (each `for-each` item's end with its outputs; a field at a
+    /// time, the appends' checks were most of what recording an item cost the run's queue).
+    private mutating func addCodedFinish(
+        step: String, item: Int?, code: UInt8, attempts: Int, startedAt: Date?, finishedAt: Date,
+        outputs: JournalOutputs, error: String?
+    ) {
+        var (step, json) = (step, outputs.json ?? "")
+        // Rare (an item's failure): copied, so that one write below serves both cases.
+        let error = error.map { Array($0.utf8) }
+        step.withUTF8 { id in
+            json.withUTF8 { json in
+                // The tag, the id, the item, the code, the attempts, two dates, the outputs, the
+                // secret flag, the error: each text at most 10 bytes of length before it.
+                let most =
+                    1 + 10 + id.count + 10 + 1 + 10 + 9 + 8 + 1 + 10 + json.count + 1 + 1 + 10
+                    + (error?.count ?? 0)
+                let start = bytes.count
+                bytes.append(contentsOf: repeatElement(0, count: most))
+                let written = bytes.withUnsafeMutableBufferPointer { buffer in
+                    var out = ByteWriter(buffer.baseAddress! + start)
+                    out.byte(StepLogTag.finishedCoded.rawValue)
+                    out.count(id.count)
+                    out.bytes(id)
+                    out.count(item.map { $0 + 1 } ?? 0)
+                    out.byte(code)
+                    out.count(attempts)
+                    if let startedAt {
+                        out.byte(1)
+                        out.date(startedAt)
+                    } else {
+                        out.byte(0)
+                    }
+                    out.date(finishedAt)
+                    switch outputs {
+                    case .none, .secret: out.byte(0)
+                    case .stateOnly: out.byte(2)
+                    case .json:
+                        out.byte(1)
+                        out.count(json.count)
+                        out.bytes(json)
+                    }
+                    out.byte(outputs.containsSecret ? 1 : 0)
+                    if let error {
+                        out.byte(1)
+                        out.count(error.count)
+                        error.withUnsafeBufferPointer { out.bytes($0) }
+                    } else {
+                        out.byte(0)
+                    }
+                    return out.written
+                }
+                bytes.removeLast(most - written)
+            }
+        }
     }
 
     /// A `finishedStateOnly` change, the change of nearly every step: written into a buffer on the
@@ -213,6 +276,9 @@ enum StepLogTag: UInt8 {
     /// A finish whose record is its state alone, without an error (most steps): the
     /// state as its place in `StepLogEncoder.stateCodes`, a third fewer bytes (format 3).
     case finishedStateOnly = 5
+    /// A `finished` change with its state as its place in `StepLogEncoder.stateCodes` rather
+    /// than its name (format 5): a `for-each` item's end, most often.
+    case finishedCoded = 6
 }
 
 /// A `step_log` cell that is not what `StepLogEncoder` writes.
@@ -262,35 +328,19 @@ struct StepLogDecoder {
             } catch {
                 throw StepLogDamage(description: "\(error) (byte \(at))")
             }
-            let attempts = try count()
-            let startedAt = try flag() ? try date() : nil
-            let finishedAt = try date()
-            var outputs: JournalOutputs
-            switch try byte() {
-            case 0: outputs = .none
-            case 1:
-                let json = try payload()
-                outputs = statesOnly ? .none : .json(json)
-            case 2: outputs = .stateOnly
-            case let other: throw StepLogDamage(description: "outputs marked \(other) at byte \(index - 1)")
-            }
-            if try flag() { outputs = .secret }
-            let error = try flag() ? try payload() : nil
-            return .finished(
-                key: key, state: state, attempts: attempts, startedAt: startedAt, finishedAt: finishedAt,
-                outputs: outputs, error: error)
+            return try finished(key: key, state: state)
         case .finishedStateOnly:
             let key = try key()
-            let code = Int(try byte())
-            guard code < StepLogEncoder.stateCodes.count else {
-                throw StepLogDamage(description: "state \(code) at byte \(index - 1)")
-            }
-            let state = StepLogEncoder.stateCodes[code]
+            let state = try stateCode()
             let attempts = try count()
             let startedAt = try flag() ? try date() : nil
             return .finished(
                 key: key, state: state, attempts: attempts, startedAt: startedAt, finishedAt: try date(),
                 outputs: .stateOnly, error: nil)
+        case .finishedCoded:
+            let key = try key()
+            let state = try stateCode()
+            return try finished(key: key, state: state)
         case .unsafeSend:
             return .unsafeSend(key: try key(), at: try date())
         case .transfer:
@@ -300,6 +350,36 @@ struct StepLogDecoder {
         case nil:
             throw StepLogDamage(description: "unknown change \(tag) at byte \(index - 1)")
         }
+    }
+
+    /// The rest of a `finished` or `finishedCoded` change, after its key and state.
+    private mutating func finished(key: StepLogKey, state: JournalStepState) throws(StepLogDamage) -> Change {
+        let attempts = try count()
+        let startedAt = try flag() ? try date() : nil
+        let finishedAt = try date()
+        var outputs: JournalOutputs
+        switch try byte() {
+        case 0: outputs = .none
+        case 1:
+            let json = try payload()
+            outputs = statesOnly ? .none : .json(json)
+        case 2: outputs = .stateOnly
+        case let other: throw StepLogDamage(description: "outputs marked \(other) at byte \(index - 1)")
+        }
+        if try flag() { outputs = .secret }
+        let error = try flag() ? try payload() : nil
+        return .finished(
+            key: key, state: state, attempts: attempts, startedAt: startedAt, finishedAt: finishedAt,
+            outputs: outputs, error: error)
+    }
+
+    /// A state written as its place in `StepLogEncoder.stateCodes`.
+    private mutating func stateCode() throws(StepLogDamage) -> JournalStepState {
+        let code = Int(try byte())
+        guard code < StepLogEncoder.stateCodes.count else {
+            throw StepLogDamage(description: "state \(code) at byte \(index - 1)")
+        }
+        return StepLogEncoder.stateCodes[code]
     }
 
     private mutating func key() throws(StepLogDamage) -> StepLogKey {

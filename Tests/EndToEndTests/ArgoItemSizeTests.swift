@@ -84,4 +84,69 @@ import Testing
             #expect(!inputs.isEmpty && inputs.values.allSatisfy { $0 < 2_000 }, "\(example.name): \(inputs)")
         }
     }
+
+    /// The export warns, naming the step, when a fanned-out step's records can pass Argo's real
+    /// limits: from 500 items the list of their records that each dependent's pod carries can
+    /// pass the 128 KiB over which Argo moves a pod's template to a ConfigMap per pod (and, with
+    /// more, the 1 MiB of a Kubernetes object); not below.
+    @Test func aFanOutThatCanPassArgosLimitsIsNamedInAWarning() async throws {
+        let scratch = try Scratch()
+        for (count, warns) in [(400, false), (600, true)] {
+            let outcome = try await ArgoMappingTests.exported(
+                scratch, "fan-\(count).yaml",
+                """
+                version: 1
+                steps:
+                  many: { for-each: "${{ range(0, \(count)) }}", run: "echo ${{ item }}", timeout: 10s }
+                  after: { needs: many, run: echo done, timeout: 10s }
+                """)
+            let warning = "step 'many' fans out over \(count) items"
+            #expect(outcome.stderr.contains(warning) == warns, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("128 KiB") == warns, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("1 MiB") == warns, "\(outcome.stderr)")
+        }
+    }
+
+    /// An item that holds a secret stays out of Argo: the items task lists it without its value
+    /// (Argo would show it in the node's name, inputs and the Workflow's status), and its pod,
+    /// given the records the step reads, computes it; the others are given their items. The
+    /// outputs equal `flow run`'s.
+    @Test func anItemHoldingASecretIsNotWrittenIntoTheWorkflow() async throws {
+        let scratch = try Scratch()
+        let text = """
+            version: 1
+            steps:
+              list: { run: "echo x,y", outputs: { names: "${{ result.stdout }}" }, timeout: 10s }
+              fan:
+                needs: list
+                for-each: ${{ split(format('{0},{1}', steps.list.outputs.names, secrets.EXTRA), ',') }}
+                run: "echo ${{ index }}-${{ length(item) }}"
+                outputs: { o: "${{ result.stdout }}" }
+                timeout: 10s
+              report:
+                needs: fan
+                run: "echo ${{ join(steps.fan.outputs.o, ',') }}"
+                outputs: { seen: "${{ result.stdout }}" }
+                timeout: 10s
+            """
+        let file = try scratch.write("secret-items.yaml", text)
+        let json = scratch.folder.appendingPathComponent("secret-items.json").path
+        let plain = try await FlowProcess.run(
+            ["run", file, "--report", "json", json], environment: ["FLOW_SECRET_EXTRA": "s3cr3t-item"])
+        #expect(plain.exitCode == 0, "\(plain.stdout)\(plain.stderr)")
+        let export = try await ArgoMappingTests.exported(scratch, "secret-items.yaml", text)
+        let manifest = try scratch.write("secret-items.argo.yaml", export.stdout)
+        let run = try await ArgoExportTests.check([
+            "run", manifest, "--flow", FlowProcess.binary.path, "--mount", "workflow=\(scratch.folder.path)",
+            "--secret", "EXTRA=s3cr3t-item", "--deadline", "60",
+        ])
+        let report = (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [String: Any] ?? [:]
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr.suffix(3000))")
+        #expect(!run.stdout.contains("s3cr3t"), "\(run.stdout)")
+        let seen = Self.seen(plainReport: json, harness: report)
+        #expect(seen.0 == "0-1,1-1,2-11" && seen.1 == seen.0, "\(seen) \(run.stdout)")
+        let inputs = Self.itemInputs(report)
+        #expect(
+            inputs.count == 3 && inputs.keys.contains { $0.hasPrefix("fan(2:") && !$0.contains("item:") }, "\(inputs)")
+    }
 }

@@ -58,10 +58,13 @@ import Testing
     @Test func anItemsTextIsTheValuePathsText() {
         for value in Self.values {
             for outputs: [String: Value] in [[:], ["b": value, "a": .string(Self.odd)]] {
-                #expect(
-                    PriorItem(item: value, outputs: outputs).jsonText
-                        == Value.object(["item": value, "outputs": .object(outputs)]).jsonText)
-                #expect(PriorItem(jsonText: PriorItem(item: value, outputs: outputs).jsonText) != nil)
+                // Without outputs, the item alone (journal format 5).
+                let object: [String: Value] =
+                    outputs.isEmpty ? ["item": value] : ["item": value, "outputs": .object(outputs)]
+                #expect(PriorItem(item: value, outputs: outputs).jsonText == Value.object(object).jsonText)
+                let back = PriorItem(jsonText: PriorItem(item: value, outputs: outputs).jsonText)
+                #expect(back != nil)
+                if outputs.isEmpty { #expect(back?.outputs == [:]) }
             }
         }
     }

@@ -3,15 +3,23 @@
 /// and compiling one costs thousands of instructions, hashing its text a few hundred; compiling
 /// depends on the text alone, so a value read again is the same (issue 32).
 final class TemplateMemo {
-    private var compiled: [String: Result<Template, ExpressionSyntaxError>] = [:]
+    private var compiled: [String: Result<Template, ExpressionSyntaxError>?] = [:]
 
     /// `text` compiled as a template, or the syntax error that stops it.
     func compile(_ text: String) -> Result<Template, ExpressionSyntaxError> {
         // Texts without `${{` compile at once (no scanner): nothing to remember.
         guard Template.containsOpening(text) else { return Self.parse(text) }
-        if let known = compiled[text] { return known }
-        let result = Self.parse(text)
-        compiled[text] = result
+        // One lookup finds the slot or makes it: a text seen for the first time was hashed
+        // twice, to look it up and to store it (issue 32).
+        return Self.fill(&compiled[text, default: nil], with: text)
+    }
+
+    private static func fill(
+        _ slot: inout Result<Template, ExpressionSyntaxError>?, with text: String
+    ) -> Result<Template, ExpressionSyntaxError> {
+        if let known = slot { return known }
+        let result = parse(text)
+        slot = result
         return result
     }
 

@@ -2,14 +2,15 @@ extension JournalEntry {
     /// The JSON text of the `outputs` member of a journal entry: a step's record as `encode` writes
     /// it (`{"outputs": {…}, "status": …, "items": […]}`) or an item's (`PriorItem.jsonText`), so
     /// that `flow runs show` prints the outputs a workflow named rather than the record around
-    /// them. Nil when the text is not a JSON object with such a member.
+    /// them; `{}` for an object without the member (an item without outputs: `{"item": 3}`). Nil
+    /// when the text is not a JSON object.
     ///
     /// Found by skimming the text, not by parsing it: a `for-each` step's record holds every item,
     /// and `flow runs show` reads thousands of records.
     package static func outputsText(ofEntry text: String) -> String? {
         let bytes = Array(text.utf8)
         var skimmer = JSONSkimmer(bytes: bytes)
-        guard let range = skimmer.member(named: Array("outputs".utf8)) else { return nil }
+        guard let range = skimmer.member(named: Array("outputs".utf8)) else { return skimmer.closed ? "{}" : nil }
         return String(decoding: bytes[range], as: UTF8.self)
     }
 }
@@ -18,6 +19,8 @@ extension JournalEntry {
 private struct JSONSkimmer {
     let bytes: [UInt8]
     var index = 0
+    /// Set when `member` read the whole object without finding the member.
+    var closed = false
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -27,6 +30,11 @@ private struct JSONSkimmer {
     mutating func member(named name: [UInt8]) -> Range<Int>? {
         skipSpace()
         guard take(UInt8(ascii: "{")) else { return nil }
+        skipSpace()
+        if take(UInt8(ascii: "}")) {
+            closed = true
+            return nil
+        }
         while true {
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
@@ -40,6 +48,10 @@ private struct JSONSkimmer {
             guard skipValue() else { return nil }
             if key.elementsEqual(name) { return valueStart..<index }
             skipSpace()
+            if take(UInt8(ascii: "}")) {
+                closed = true
+                return nil
+            }
             guard take(UInt8(ascii: ",")) else { return nil }
         }
     }

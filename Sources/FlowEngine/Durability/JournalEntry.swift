@@ -6,11 +6,14 @@ import FlowDSL
 package enum JournalEntry {
     /// What the journal keeps of `record`: `.stateOnly` when it holds nothing but its state,
     /// `.secret` when it held a secret value (never kept: the step runs again on resume), else its
-    /// entry as JSON text.
-    package static func encode(_ record: StepRecord<StepResult>, masker: SecretMasker) -> StepOutputs {
+    /// entry as JSON text. `itemsInLog`: the journal holds each of the step's items' ends, so a
+    /// `for-each` step whose items all succeeded need not repeat them (see `decode`).
+    package static func encode(_ record: StepRecord<StepResult>, masker: SecretMasker, itemsInLog: Bool = false)
+        -> StepOutputs
+    {
         if isStateOnly(record) { return .stateOnly }
         // No secret to mask: the text written as bytes, without the entry's `Value` tree.
-        if masker.isEmpty { return .json(JournalEntryText.unmasked(record)) }
+        if masker.isEmpty { return .json(JournalEntryText.unmasked(record, itemsInLog: itemsInLog)) }
         let masked = StepRecordsFile.encode(record, masker: masker)
         // Masking changed something: a secret value (or a form of it) is in the outputs or the error.
         if !masker.isEmpty, masked != StepRecordsFile.encode(record, masker: .none) {
@@ -29,10 +32,13 @@ package enum JournalEntry {
 
     /// The records of `entries` (step id to its state and what `encode` gave) for the steps of
     /// `workflow`; an entry that cannot be read, or that kept nothing, is left out, so its step
-    /// runs again.
-    package static func decode(_ entries: [String: (state: StepState, outputs: StepOutputs)], workflow: Workflow)
-        -> [String: StepRecord<StepResult>]
-    {
+    /// runs again. `items`: the succeeded items' ends the journal holds, by step and index, from
+    /// which an entry written with `itemsInLog` gets its items back; one whose items are not all
+    /// there is left out too.
+    package static func decode(
+        _ entries: [String: (state: StepState, outputs: StepOutputs)], items: [String: [Int: LoggedItem]] = [:],
+        workflow: Workflow
+    ) -> [String: StepRecord<StepResult>] {
         var records: [String: StepRecord<StepResult>] = [:]
         for (id, kept) in entries {
             let entry: Value
@@ -41,8 +47,9 @@ package enum JournalEntry {
                 // The entry `encode` would have written for a record of its state alone.
                 entry = .object(["status": .string(kept.state.rawValue), "outputs": .object([:])])
             case .json(let text):
-                guard let value = try? Value(jsonText: text) else { continue }
-                entry = value
+                guard let value = try? Value(jsonText: text), let whole = withLoggedItems(value, items[id] ?? [:])
+                else { continue }
+                entry = whole
             case .none, .secret:
                 continue
             }

@@ -9,8 +9,11 @@ import FlowDSL
 /// journal", issue 32).
 enum JournalEntryText {
     /// `StepRecordsFile.encode(record, masker: masker).jsonText` for a masker with no secret (which
-    /// leaves every text as it is), keys in the sorted order `jsonText` writes them.
-    static func unmasked(_ record: StepRecord<StepResult>) -> String {
+    /// leaves every text as it is), keys in the sorted order `jsonText` writes them. With
+    /// `itemsInLog` (the journal holds each item's own end, value and outputs), a `for-each` step
+    /// whose items all succeeded is written with their count (`JournalEntry.itemsInLogKey`)
+    /// instead of `items`: a reader rebuilds them from the items' ends (`JournalEntry.decode`).
+    static func unmasked(_ record: StepRecord<StepResult>, itemsInLog: Bool = false) -> String {
         let result = record.produced
         var out: [UInt8] = []
         out.reserveCapacity(64 + (result?.items?.count ?? 0) * 64)
@@ -24,7 +27,12 @@ enum JournalEntryText {
             writer.key("failure-ignored", &out)
             out += "true".utf8
         }
-        if let items = result?.items {
+        if let items = result?.items, itemsInLog, !items.isEmpty, items.allSatisfy({ $0.state == .succeeded }) {
+            // Not the items again: 100,000 items' values and states were 6.5 MB written in series
+            // after the last item, which its end already holds (BENCHMARKS.md, "Run journal").
+            writer.key("items-in-log", &out)
+            appendInteger(Int64(items.count), to: &out)
+        } else if let items = result?.items {
             writer.key("items", &out)
             out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
@@ -67,28 +75,40 @@ enum JournalEntryText {
     /// `value`'s JSON, a whole number (most items: `range()`'s, indexes) without making its text
     /// as a `String` first; anything else as `jsonText` writes it.
     private static func appendValue(_ value: Value, to out: inout [UInt8]) {
-        // The integers `jsonText` prints as integers (no float flag, whole, within 2^53).
-        if case .number(let number, false) = value, number == number.rounded(),
-            abs(number) <= 9_007_199_254_740_992
-        {
-            appendInteger(Int64(number), to: &out)
+        if let number = wholeNumber(value) {
+            appendInteger(number, to: &out)
             return
         }
         value.appendJSON(to: &out)
     }
 
+    /// The number, when `jsonText` prints `value` as an integer (no float flag, whole, within 2^53).
+    private static func wholeNumber(_ value: Value) -> Int64? {
+        guard case .number(let number, false) = value, number == number.rounded(), abs(number) <= 9_007_199_254_740_992
+        else { return nil }
+        return Int64(number)
+    }
+
     /// The decimal digits of `number`, with a minus sign when negative: `String(number)`'s text.
     private static func appendInteger(_ number: Int64, to out: inout [UInt8]) {
-        if number < 0 { out.append(UInt8(ascii: "-")) }
+        digits(of: number) { out.append(contentsOf: $0) }
+    }
+
+    /// Gives `number`'s text (`String(number)`'s bytes) to `body`, made on the stack.
+    private static func digits(of number: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var rest = number.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { digits in
             var count = 0
             repeat {
-                digits[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                digits[20 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
                 count += 1
             } while rest > 0
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
+            if number < 0 {
+                digits[20 - count] = UInt8(ascii: "-")
+                count += 1
+            }
+            body(UnsafeBufferPointer(rebasing: digits[(21 - count)...]))
         }
     }
 
@@ -96,14 +116,34 @@ enum JournalEntryText {
         out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// `PriorItem(item:outputs:).jsonText`: `{"item": …, "outputs": {…}}`.
+    /// `PriorItem(item:outputs:).jsonText`: `{"item": …, "outputs": {…}}`, or `{"item": …}` for
+    /// an item without outputs (most: journal format 5). A whole number's text is made on the
+    /// stack: short enough for a `String` held inline, such an item's text allocates nothing.
     static func priorItem(item: Value, outputs: [String: Value]) -> String {
+        if outputs.isEmpty, let number = wholeNumber(item) {
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+                var count = 0
+                func add(_ text: StaticString) {
+                    (buffer.baseAddress! + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+                    count += text.utf8CodeUnitCount
+                }
+                add(#"{"item":"#)
+                digits(of: number) { bytes in
+                    (buffer.baseAddress! + count).update(from: bytes.baseAddress!, count: bytes.count)
+                    count += bytes.count
+                }
+                add("}")
+                return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+            }
+        }
         var out: [UInt8] = []
         out.reserveCapacity(32)
         append(#"{"item":"#, to: &out)
         appendValue(item, to: &out)
-        append(#","outputs":"#, to: &out)
-        appendObject(outputs, to: &out)
+        if !outputs.isEmpty {
+            append(#","outputs":"#, to: &out)
+            appendObject(outputs, to: &out)
+        }
         out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)
     }

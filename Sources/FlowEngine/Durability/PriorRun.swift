@@ -50,16 +50,21 @@ package struct PriorItem: Sendable, Equatable {
         self.outputs = outputs
     }
 
-    /// The journal's text for a succeeded item: `{"item": …, "outputs": {…}}`.
+    /// The journal's text for a succeeded item: `{"item": …, "outputs": {…}}`, without `outputs`
+    /// when it has none (journal format 5).
     package var jsonText: String {
         JournalEntryText.priorItem(item: item, outputs: outputs)
     }
 
-    /// The item `jsonText` gave; nil for text that is not one.
+    /// The item `jsonText` gave (of any journal format); nil for text that is not one.
     package init?(jsonText: String) {
-        guard case .object(let members)? = try? Value(jsonText: jsonText), let item = members["item"],
-            case .object(let outputs)? = members["outputs"]
-        else { return nil }
-        self.init(item: item, outputs: outputs)
+        guard case .object(let members)? = try? Value(jsonText: jsonText), let item = members["item"] else {
+            return nil
+        }
+        switch members["outputs"] {
+        case nil: self.init(item: item, outputs: [:])
+        case .object(let outputs)?: self.init(item: item, outputs: outputs)
+        case _?: return nil
+        }
     }
 }

@@ -5,13 +5,11 @@ import Foundation
 /// journal, in the `flow` target). Every call is made on the run's queue and must return at once:
 /// an implementation queues the change and writes it on a thread of its own.
 package protocol RunRecorder: Sendable {
-    /// A step (or, with `item`, one item of a `for-each` step) started.
-    func stepStarted(_ step: String, item: Int?, attempt: Int, at date: Date)
-    /// Lets the recorder hold back the starts of the run's own steps: most steps end within one of
-    /// the recorder's batches, and their finish carries their start, so one change is written for
-    /// them instead of two. `running` returns the steps started since it was last called that are
-    /// still running; the recorder calls it on its own thread before it writes each batch, and
-    /// writes those starts first in it. The returned closure is called when a start is held back
+    /// Lets the recorder hold back the starts of the run's own steps and of their `for-each` items:
+    /// most end within one of the recorder's batches, and their finish carries their start, so one
+    /// change is written for them instead of two. `running` returns the steps and items started
+    /// since it was last called that are still running; the recorder calls it on its own thread
+    /// before it writes each batch, and writes those starts first in it. The returned closure is called when a start is held back
     /// and none was before, so that the recorder writes a batch even if nothing else happens.
     func holdStarts(running: @escaping @Sendable () -> [HeldStart]) -> @Sendable () -> Void
     /// A step or item reached a final state.
@@ -28,6 +26,8 @@ package protocol RunRecorder: Sendable {
 package struct HeldStart: Sendable, Equatable {
     /// The step's id.
     package let step: String
+    /// The `for-each` item's index, for an item's start (held back as steps' are); nil for a step.
+    package var item: Int? = nil
     /// The attempt running now, from 1.
     package let attempt: Int
     /// When its first attempt started.

@@ -7,12 +7,10 @@ import Foundation
 final class RunRecording: Sendable {
     private let recorder: any RunRecorder
     private let masker: SecretMasker
-    /// The run's own steps (events of called files' steps are not recorded as its own) and the
-    /// starts held back. Touched on the run's queue, and by the recorder's thread when it takes the
-    /// held starts.
+    /// The run's own steps (events of called files' steps are not recorded as its own) and their
+    /// `for-each` items, and the starts held back. Touched on the run's queue, and by the
+    /// recorder's thread when it takes the held starts.
     private let steps: LockedBox<OwnSteps>
-    /// The same for each `for-each` item, whose starts are recorded at once.
-    private let items = LockedBox<[TransferKey: (date: Date, attempt: Int)]>([:])
     /// The wall-clock date and `DispatchTime` uptime of one moment, read together: scheduler
     /// times (uptime) become dates from it.
     private let origin = (wall: Date(), uptime: DispatchTime.now().uptimeNanoseconds)
@@ -30,6 +28,13 @@ final class RunRecording: Sendable {
         var told: Bool
     }
 
+    /// A `for-each` item: its step's position in the plan and its index (two integers to hash,
+    /// not the step's id: a 100,000-item step looks one up twice an item).
+    private struct ItemKey: Hashable {
+        let position: Int
+        let index: Int
+    }
+
     private struct OwnSteps {
         /// The run's steps in the order of its plan (`SchedulerEvent.position`).
         let ids: [String]
@@ -37,8 +42,43 @@ final class RunRecording: Sendable {
         var begun: [Begun?]
         /// Steps whose start is held back, by position.
         var held: [Int] = []
+        /// Each `for-each` item's start while it runs, but the latest one's (`lastItem`).
+        var items: [ItemKey: Begun] = [:]
+        /// The latest item started: an item done at once (a zero wait, an item a resume keeps)
+        /// ends before the next starts, and so never enters `items` (two lookups an item).
+        var lastItem: (key: ItemKey, begun: Begun)?
+        /// Items in `items` whose start is held back, as steps' are: an item that ends within the
+        /// batch (most do) is written once, by its end (BENCHMARKS.md, "Run journal", issue 32).
+        var heldItems: [ItemKey] = []
+        /// Whether the recorder was told that a start is held back since it last took them.
+        var woken = false
+        /// For each step, the succeeded items' ends recorded since its latest attempt began: when
+        /// they are all its items, its own end need not repeat them (`JournalEntry.encode`).
+        var loggedItems: [Int]
 
-        /// The held starts of steps still running, marked as told.
+        /// Whether the recorder must be told of a start held back now (once a batch).
+        mutating func wake() -> Bool {
+            defer { woken = true }
+            return !woken
+        }
+
+        mutating func itemStarted(_ key: ItemKey, at date: Date) {
+            if let last = lastItem {
+                items[last.key] = last.begun
+                if !last.begun.told { heldItems.append(last.key) }
+            }
+            lastItem = (key, Begun(date: date, attempt: 1, told: false))
+        }
+
+        mutating func itemFinished(_ key: ItemKey) -> Begun? {
+            if let last = lastItem, last.key == key {
+                lastItem = nil
+                return last.begun
+            }
+            return items.removeValue(forKey: key)
+        }
+
+        /// The held starts of steps and items still running, marked as told.
         mutating func takeHeld() -> [HeldStart] {
             var starts: [HeldStart] = []
             for position in held {
@@ -47,6 +87,18 @@ final class RunRecording: Sendable {
                 starts.append(HeldStart(step: ids[position], attempt: step.attempt, at: step.date))
             }
             held.removeAll(keepingCapacity: true)
+            for key in heldItems {
+                guard let item = items[key], !item.told else { continue }
+                items[key]?.told = true
+                starts.append(HeldStart(step: ids[key.position], item: key.index, attempt: item.attempt, at: item.date))
+            }
+            heldItems.removeAll(keepingCapacity: true)
+            if let last = lastItem, !last.begun.told {
+                lastItem?.begun.told = true
+                starts.append(
+                    HeldStart(step: ids[last.key.position], item: last.key.index, attempt: 1, at: last.begun.date))
+            }
+            woken = false
             return starts
         }
     }
@@ -56,7 +108,10 @@ final class RunRecording: Sendable {
         self.openSends = openSends
         self.recorder = recorder
         self.masker = masker
-        let steps = LockedBox(OwnSteps(ids: plan, begun: Array(repeating: nil, count: plan.count)))
+        let steps = LockedBox(
+            OwnSteps(
+                ids: plan, begun: Array(repeating: nil, count: plan.count),
+                loggedItems: Array(repeating: 0, count: plan.count)))
         self.steps = steps
         startHeld = recorder.holdStarts { steps.withLock { $0.takeHeld() } }
     }
@@ -71,20 +126,38 @@ final class RunRecording: Sendable {
         }
         // An attempt's progress needs no date (most runs' only progress event a step).
         let now = event.kind.isAttempt ? .distantPast : date(at: event.at)
-        // nil: not one of the run's own steps; then the step's start, if it started; and whether
-        // this start is the first held back since the recorder last took them.
+        // nil: not one of the run's own steps; then the step's (or for an item's event, the
+        // item's) start, if it started; and whether this start is the first held back since the
+        // recorder last took them.
         var firstHeld = false
+        var loggedItems = 0
         let begun: Begun?? = steps.withLock { steps in
             // Only the scheduler of this run calls, with each event's position in its plan.
             guard let index = event.position, steps.begun.indices.contains(index) else { return nil }
             let begun = steps.begun[index]
             switch event.kind {
             case .started:
+                firstHeld = steps.wake()
                 steps.begun[index] = Begun(date: now, attempt: 1, told: false)
                 steps.held.append(index)
-                firstHeld = steps.held.count == 1
-            case .progress(.attempt(let attempt)): steps.begun[index]?.attempt = attempt
-            case .finished: steps.begun[index] = nil
+                steps.loggedItems[index] = 0
+            case .progress(.attempt(let attempt)):
+                steps.begun[index]?.attempt = attempt
+                steps.loggedItems[index] = 0
+            case .progress(.item(let item)):
+                let key = ItemKey(position: index, index: item.index)
+                switch item.event {
+                case .started:
+                    firstHeld = steps.wake()
+                    steps.itemStarted(key, at: now)
+                    return .some(nil)
+                case .finished(let state, _):
+                    if state == .succeeded { steps.loggedItems[index] += 1 }
+                    return .some(steps.itemFinished(key))
+                }
+            case .finished:
+                steps.begun[index] = nil
+                loggedItems = steps.loggedItems[index]
             case .progress: break
             }
             return .some(begun)
@@ -94,7 +167,12 @@ final class RunRecording: Sendable {
         case .started:
             if firstHeld { startHeld() }
         case .progress(.item(let item)):
-            itemChanged(event.id, item, at: now)
+            switch item.event {
+            case .started:
+                if firstHeld { startHeld() }
+            case .finished(let state, let message):
+                itemFinished(event.id, item, state: state, message: message, begun: begun, at: now)
+            }
         case .progress:
             break
         case .finished:
@@ -104,7 +182,10 @@ final class RunRecording: Sendable {
                 // Nothing to encode: the record is not kept alive for the journal's thread.
                 outputs = .ready(.stateOnly)
             } else {
-                outputs = .encode { JournalEntry.encode(record, masker: masker) }
+                // Its items' ends are in the journal when every one of them was recorded here
+                // (not so for `flow run --only`'s selections, which report no items).
+                let itemsInLog = loggedItems >= record.output?.items?.count ?? .max
+                outputs = .encode { JournalEntry.encode(record, masker: masker, itemsInLog: itemsInLog) }
             }
             recorder.stepFinished(
                 StepFinish(
@@ -132,38 +213,33 @@ final class RunRecording: Sendable {
         }
     }
 
-    private func itemChanged(_ step: String, _ item: ItemProgress, at now: Date) {
-        let key = TransferKey(step: step, item: item.index)
-        switch item.event {
-        case .started:
-            items.withLock { $0[key] = (now, 1) }
-            recorder.stepStarted(step, item: item.index, attempt: 1, at: now)
-        case .finished(let state, let message):
-            let begun = items.withLock { $0.removeValue(forKey: key) }
-            // A succeeded item keeps its value and outputs, so that a resume need not run it again;
-            // never when they hold a secret value (then it runs again).
-            let (value, outputs, masker) = (item.item, item.outputs, masker)
-            let encoded: StepFinish.Outputs
-            if state != .succeeded {
-                encoded = .ready(.none)
-            } else if masker.isEmpty {
-                // Nothing to mask: the item's short text is made here, so its change goes straight
-                // into the journal's open step log. Handed over as a closure, each of 100,000
-                // items kept its value and outputs alive until the journal's thread came to it,
-                // and split the log into a piece per item (BENCHMARKS.md, "Run journal", issue 32).
-                encoded = .ready(.json(PriorItem(item: value, outputs: outputs).jsonText))
-            } else {
-                encoded = .encode {
-                    let text = PriorItem(item: value, outputs: outputs).jsonText
-                    return masker(text) != text ? .secret : .json(text)
-                }
+    /// An item's end: its start (held back, see `OwnSteps.heldItems`) is carried by it.
+    private func itemFinished(
+        _ step: String, _ item: ItemProgress, state: StepState, message: String?, begun: Begun?, at now: Date
+    ) {
+        // A succeeded item keeps its value and outputs, so that a resume need not run it again;
+        // never when they hold a secret value (then it runs again).
+        let (value, outputs, masker) = (item.item, item.outputs, masker)
+        let encoded: StepFinish.Outputs
+        if state != .succeeded {
+            encoded = .ready(.none)
+        } else if masker.isEmpty {
+            // Nothing to mask: the item's short text is made here, so its change goes straight
+            // into the journal's open step log. Handed over as a closure, each of 100,000
+            // items kept its value and outputs alive until the journal's thread came to it,
+            // and split the log into a piece per item (BENCHMARKS.md, "Run journal", issue 32).
+            encoded = .ready(.json(PriorItem(item: value, outputs: outputs).jsonText))
+        } else {
+            encoded = .encode {
+                let text = PriorItem(item: value, outputs: outputs).jsonText
+                return masker(text) != text ? .secret : .json(text)
             }
-            recorder.stepFinished(
-                StepFinish(
-                    step: step, item: item.index, state: state, attempts: begun?.attempt ?? 1, startedAt: begun?.date,
-                    finishedAt: now, outputs: encoded, error: message.map { masker($0) }))
-            markUnknownOutcomes(step: step, item: item.index, at: now)
         }
+        recorder.stepFinished(
+            StepFinish(
+                step: step, item: item.index, state: state, attempts: item.attempts, startedAt: begun?.date,
+                finishedAt: now, outputs: encoded, error: message.map { masker($0) }))
+        markUnknownOutcomes(step: step, item: item.index, at: now)
     }
 }
 

@@ -145,7 +145,7 @@ final class ForEachRun: @unchecked Sendable {
             succeeded += 1
             results[index] = ItemResult(
                 item: item, state: .succeeded, outputs: output.outputs, error: nil, attempts: output.attempts)
-            report(index, .finished(.succeeded, message: nil), outputs: output.outputs)
+            report(index, .finished(.succeeded, message: nil), outputs: output.outputs, attempts: output.attempts)
         case .failure(let error as FutureError) where error == .cancelled:
             results[index] = ItemResult(item: item, state: .cancelled, outputs: [:], error: "cancelled", attempts: 1)
             report(index, .finished(.cancelled, message: nil))
@@ -245,7 +245,9 @@ final class ForEachRun: @unchecked Sendable {
         promise.fail(ForEachFailure(message: message, location: location, partial: partial ?? combined()))
     }
 
-    private func report(_ index: Int, _ event: ItemProgress.Event, outputs: [String: Value] = [:]) {
+    private func report(
+        _ index: Int, _ event: ItemProgress.Event, outputs: [String: Value] = [:], attempts: Int = 1
+    ) {
         // The label costs a JSON rendering and a mask: only where it is shown (failures, small lists).
         let shown: Bool =
             switch event {
@@ -256,7 +258,7 @@ final class ForEachRun: @unchecked Sendable {
             .item(
                 ItemProgress(
                     index: index, total: items.count, event: event, finished: finished, failed: failed,
-                    label: shown ? label(index) : "", item: items[index], outputs: outputs)))
+                    label: shown ? label(index) : "", item: items[index], outputs: outputs, attempts: attempts)))
     }
 
     /// Lists up to this long label every item's events; longer ones only failures.

@@ -55,14 +55,17 @@ package struct ItemProgress: Sendable, Equatable {
     package let item: Value
     /// A succeeded item's outputs (not masked); empty otherwise.
     package let outputs: [String: Value]
+    /// A finished item's attempts, as its `ItemResult` has them (0 for an item kept by a resume).
+    package let attempts: Int
 
     /// Creates an item's progress.
     package init(
         index: Int, total: Int, event: Event, finished: Int, failed: Int, label: String, item: Value = .null,
-        outputs: [String: Value] = [:]
+        outputs: [String: Value] = [:], attempts: Int = 1
     ) {
         self.item = item
         self.outputs = outputs
+        self.attempts = attempts
         self.index = index
         self.total = total
         self.event = event

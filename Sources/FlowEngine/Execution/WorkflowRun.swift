@@ -113,15 +113,18 @@ package final class WorkflowRun: Sendable {
             defaultRetry: workflow.defaults.retry, cleanups: cleanups)
         let runners = Runners(http: http, run: run, upload: upload, nested: nested, host: host)
         let concurrency = options.concurrency ?? workflow.concurrency
-        let repeatsGroups = workflow.allSteps.contains { step in
+        // A constant for the closures below: reading the `var` from them copied the whole
+        // workflow (every field retained, then released) for every step (issue 32).
+        let resolved = workflow
+        let repeatsGroups = resolved.allSteps.contains { step in
             if case .group = step.kind { return step.forEach != nil }
             return false
         }
-        let plan = workflow.allSteps.compactMap { step -> PlannedStep<StepResult>? in
+        let plan = resolved.allSteps.compactMap { step -> PlannedStep<StepResult>? in
             // The children of a `for-each` group run in each item's own run, not in this one.
-            if repeatsGroups, workflow.forEachGroup(enclosing: step) != nil { return nil }
+            if repeatsGroups, resolved.forEachGroup(enclosing: step) != nil { return nil }
             let planned = Self.plan(
-                step, workflow: workflow, values: runValues, records: records, runners: runners, queue: stepQueue)
+                step, workflow: resolved, values: runValues, records: records, runners: runners, queue: stepQueue)
             return Self.repeated(
                 planned, step: step, values: runValues, masker: masker, concurrency: concurrency,
                 kept: options.priorItems[step.id] ?? [:])

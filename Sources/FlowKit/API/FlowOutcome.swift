@@ -26,7 +26,9 @@ public struct FlowOutcome: Sendable {
     /// The run's state.
     public let state: State
     /// Every step's result by id, the steps of called files too (`deploy/publish`).
-    public let steps: [String: FlowStepResult]
+    public var steps: [String: FlowStepResult] { results.all }
+    /// The results, made when `steps` is first read (see `FlowStepResults`).
+    let results: FlowStepResults
     /// How long the run took.
     public let duration: Duration
     /// What `flow run` would print on standard error: warnings, why the setup failed (masked).
@@ -43,12 +45,19 @@ public struct FlowOutcome: Sendable {
     /// The failures of the steps that failed, in no particular order.
     public var failures: [FlowStepFailure] { steps.values.compactMap(\.failure) }
 
+    /// The result of step `id` alone (`steps[id]`, without making every step's result).
+    package func result(of id: String) -> FlowStepResult? { results.result(of: id) }
+
+    /// How many steps are in each state, and how many items of `for-each` steps (what `flow
+    /// run`'s summary line counts), without making every step's result.
+    package var stateCounts: (steps: [FlowStepState: Int], items: [FlowStepState: Int]) { results.counts }
+
     init(
-        state: State, steps: [String: FlowStepResult], duration: Duration, messages: [String],
+        state: State, results: FlowStepResults, duration: Duration, messages: [String],
         failedSteps: [FlowStepFailure] = [], stepsState: State? = nil
     ) {
         self.state = state
-        self.steps = steps
+        self.results = results
         self.duration = duration
         self.messages = messages
         self.failedSteps = failedSteps
@@ -111,19 +120,25 @@ public struct FlowStepResult: Sendable {
     /// For an `http` step that succeeded: the request it sent (its last attempt's); nil otherwise.
     public let request: FlowRequestLine?
 
-    init(_ record: StepRecord<StepResult>, workflow: Workflow, masker: SecretMasker) {
+    /// Borrows `workflow`: passed owned, the whole workflow was copied (every field retained and
+    /// released) for each result, and a run makes one for every finish event and every step at its end.
+    init(_ record: StepRecord<StepResult>, workflow: borrowing Workflow, masker: SecretMasker) {
         step = record.id
         state = FlowStepState(record.state)
         outputs = record.output?.outputs.mapValues(FlowValue.init) ?? [:]
         attempts = record.output?.attempts
         request = record.output?.request.map { FlowRequestLine($0, masker: { masker($0) }) }
         failureIgnored = record.failureIgnored
-        let declared = workflow.step(record.id)
+        let count = record.repetitions
+        // The declaration (a lookup by id) is read only for a failure's place or a `repeat`'s
+        // limit: a step that succeeded without `repeat` needs neither, and a run makes a result
+        // for every step at its end and for every finish event (issue 32).
+        let declared = record.error != nil || count != nil ? workflow.step(record.id) : nil
         failure = record.error.map {
             FlowStepFailure(step: record.id, $0, masker: masker, declaredAt: declared?.location)
         }
         if let start = record.startedAt, let end = record.finishedAt { duration = end - start } else { duration = nil }
-        if let limit = declared?.repeat?.maxAttempts, let count = record.repetitions {
+        if let count, let limit = declared?.repeat?.maxAttempts {
             repetitions = (count, limit)
         } else {
             repetitions = nil

@@ -39,7 +39,8 @@ public final class FlowRun: Sendable {
         observer.message = { message in messages.withLock { $0.append(message) } }
         task = Task.detached {
             let ended = await session.run(observer)
-            let outcome = translator.outcome(ended, records: ended.records, messages: messages.withLock { $0 })
+            let outcome = translator.outcome(
+                ended, records: ended.records, messages: messages.withLock { $0 }, allRecords: true)
             buffer.push(.runFinished(outcome), .kept)
             buffer.finish()
             return outcome

@@ -17,14 +17,10 @@ final class JournalRecorder: RunRecorder {
         self.runID = runID
     }
 
-    func stepStarted(_ step: String, item: Int?, attempt: Int, at date: Date) {
-        journal.record(.stepStarted(run: runID, step: step, item: item, attempt: attempt, at: date))
-    }
-
     func holdStarts(running: @escaping @Sendable () -> [HeldStart]) -> @Sendable () -> Void {
         let runID = runID
         journal.addBatchSource {
-            running().map { .stepStarted(run: runID, step: $0.step, item: nil, attempt: $0.attempt, at: $0.at) }
+            running().map { .stepStarted(run: runID, step: $0.step, item: $0.item, attempt: $0.attempt, at: $0.at) }
         }
         let journal = journal
         return { journal.wake() }

@@ -37,14 +37,15 @@ package struct ResumePlan {
                 rerunning.append((step.id, "its outputs held a secret value, which the journal does not keep"))
             }
         }
+        let logged = Self.loggedItems(detail, workflow: workflow)
         prior = PriorRun(
-            records: JournalEntry.decode(entries, workflow: workflow),
+            records: JournalEntry.decode(entries, items: logged, workflow: workflow),
             transfers: detail.transfers.map {
                 TransferSession(
                     step: $0.step, item: $0.item, kind: $0.kind, target: $0.target, bytesConfirmed: $0.bytesConfirmed,
                     fileIdentity: $0.fileIdentity)
             },
-            items: Self.succeededItems(detail, workflow: workflow, invalidated: invalidated))
+            items: logged.filter { invalidated[$0.key] == nil }.mapValues { $0.mapValues(\.prior) })
         keptItems = workflow.allSteps.compactMap { step in
             guard prior.records[step.id] == nil, let items = prior.items[step.id], !items.isEmpty else { return nil }
             return (step.id, items.count)
@@ -61,18 +62,18 @@ package struct ResumePlan {
         }
     }
 
-    /// The items that succeeded, with their values and outputs, of the `for-each` steps of this
-    /// file that run again; none of a step whose definition (or a step it depends on) changed.
-    /// A kept item runs again all the same when its value differs now (see `ForEachRun`).
-    static func succeededItems(_ detail: JournalRunDetail, workflow: Workflow, invalidated: [String: String])
-        -> [String: [Int: PriorItem]]
-    {
-        var items: [String: [Int: PriorItem]] = [:]
+    /// The items that succeeded, with their values, outputs and attempts, of the `for-each` steps
+    /// of this file: a step kept gets its items back from them (a step's end does not repeat
+    /// them, see `JournalEntry.decode`), and a step that runs again keeps them — none of a step
+    /// whose definition (or a step it depends on) changed. A kept item runs again all the same
+    /// when its value differs now (see `ForEachRun`).
+    static func loggedItems(_ detail: JournalRunDetail, workflow: Workflow) -> [String: [Int: LoggedItem]] {
+        var items: [String: [Int: LoggedItem]] = [:]
         for step in detail.steps where step.state == .succeeded {
-            guard let index = step.item, invalidated[step.step] == nil, workflow.step(step.step)?.forEach != nil,
+            guard let index = step.item, workflow.step(step.step)?.forEach != nil,
                 let text = step.outputs.json, let item = PriorItem(jsonText: text)
             else { continue }
-            items[step.step, default: [:]][index] = item
+            items[step.step, default: [:]][index] = LoggedItem(prior: item, attempts: step.attempts)
         }
         return items
     }

@@ -3,16 +3,23 @@ import FlowEngine
 
 /// A run's scheduler events as the `FlowEvent`s an app sees: one translation for `FlowRun.events`
 /// and for `flow run`'s renderers, so the command line shows what the public API gives.
-struct FlowEventTranslator: Sendable {
+///
+/// A class: the closures that translate each event share it instead of copying the workflow
+/// (every field retained and released) for every event (issue 32).
+final class FlowEventTranslator: Sendable {
     let workflow: Workflow
     let masker: SecretMasker
     /// The workflow's own steps: their start and end are never dropped from `FlowRun.events`.
-    let own: Set<String>
+    /// Nil when the caller reads no policy (the command line's renderers, an outcome): then no
+    /// set of every id is built and no event hashes its step's id to find it (issue 32).
+    let own: Set<String>?
 
-    init(workflow: Workflow, masker: SecretMasker) {
+    /// A translator; `policies: false` when the caller ignores each event's `Policy` (every
+    /// event is then given as `.kept`).
+    init(workflow: Workflow, masker: SecretMasker, policies: Bool = true) {
         self.workflow = workflow
         self.masker = masker
-        own = Set(workflow.allSteps.map(\.id))
+        own = policies ? Set(workflow.allSteps.map(\.id)) : nil
     }
 
     /// The events of `event`, in order, each with how `FlowEvents` keeps it for a slow consumer and,
@@ -22,15 +29,18 @@ struct FlowEventTranslator: Sendable {
         _ emit: (FlowEvent, FlowEventBuffer.Policy, (AnyObject & Sendable)?) -> Void
     ) {
         let step = event.id
-        let isOwn = own.contains(step)
+        // A start or an end: kept for the workflow's own steps.
+        func endPolicy() -> FlowEventBuffer.Policy {
+            guard let own else { return .kept }
+            return own.contains(step) ? .kept : .limited
+        }
         func key(_ kind: UInt8) -> FlowEventBuffer.Policy { .coalesced(.init(kind: kind, step: step)) }
         switch event.kind {
         case .started:
-            emit(.stepStarted(step: step), isOwn ? .kept : .limited, nil)
+            emit(.stepStarted(step: step), endPolicy(), nil)
         case .finished:
             emit(
-                .stepFinished(FlowStepResult(event.record, workflow: workflow, masker: masker)),
-                isOwn ? .kept : .limited, nil)
+                .stepFinished(FlowStepResult(event.record, workflow: workflow, masker: masker)), endPolicy(), nil)
         case .progress(let progress):
             switch progress {
             case .attempt(let number): emit(.attempt(step: step, number: number), key(1), nil)
@@ -60,14 +70,15 @@ struct FlowEventTranslator: Sendable {
     }
 
     /// How the run ended, as an app reads it, from `records` (the summary's: with `--only`, the
-    /// step's own).
+    /// step's own). `allRecords`: `records` are the run's every record, so `ended.stepsOutcome`
+    /// (computed from them) holds for them too.
     func outcome(
-        _ ended: RunSessionOutcome, records: [String: StepRecord<StepResult>], messages: [String]
+        _ ended: RunSessionOutcome, records: [String: StepRecord<StepResult>], messages: [String],
+        allRecords: Bool = false
     ) -> FlowOutcome {
-        let steps = records.mapValues { FlowStepResult($0, workflow: workflow, masker: masker) }
         // Only looked for when something failed: a 10,000-step run that succeeded skips the walk.
         var failed: [FlowStepFailure] = []
-        if steps.values.contains(where: { $0.state == .failed }) {
+        if records.values.contains(where: { $0.state == .failed }) {
             for step in workflow.qualifiedSteps(items: { WorkflowRun.itemCount(records[$0]) }) {
                 guard let record = records[step.id], record.state == .failed else { continue }
                 // A child that failed inside a group that still succeeded (a lost race) did not fail the run.
@@ -79,10 +90,15 @@ struct FlowEventTranslator: Sendable {
                         location: place))
             }
         }
-        let stepsState = WorkflowRun.outcome(
-            of: workflow, records: records, interrupted: ended.interrupted, setupFailed: ended.setupFailed)
+        let known = allRecords ? ended.stepsOutcome : nil
+        let stepsState =
+            known
+            ?? WorkflowRun.outcome(
+                of: workflow, records: records, interrupted: ended.interrupted, setupFailed: ended.setupFailed)
         return FlowOutcome(
-            state: FlowOutcome.State(ended.verdict), steps: steps, duration: ended.duration, messages: messages,
+            state: FlowOutcome.State(ended.verdict),
+            results: FlowStepResults(records: records, workflow: workflow, masker: masker), duration: ended.duration,
+            messages: messages,
             failedSteps: failed, stepsState: FlowOutcome.State(stepsState))
     }
 }

@@ -10,14 +10,15 @@ extension RunSession {
     package func flowEvents(
         _ handler: @escaping @Sendable (FlowEvent, _ hold: (AnyObject & Sendable)?) -> Void
     ) -> @Sendable (SchedulerEvent<StepResult>) -> Void {
-        let translator = FlowEventTranslator(workflow: settings.workflow, masker: masker)
+        // The renderers read no buffer policy.
+        let translator = FlowEventTranslator(workflow: settings.workflow, masker: masker, policies: false)
         return { event in translator.translate(event) { event, _, hold in handler(event, hold) } }
     }
 
     /// How the run ended, from the records its summary shows (with `--only`, the step's own).
     package func summaryOutcome(_ ended: RunSessionOutcome) -> FlowOutcome {
-        FlowEventTranslator(workflow: settings.workflow, masker: masker)
-            .outcome(ended, records: ended.shownRecords, messages: [])
+        FlowEventTranslator(workflow: settings.workflow, masker: masker, policies: false)
+            .outcome(ended, records: ended.shownRecords, messages: [], allRecords: settings.only == nil)
     }
 }
 

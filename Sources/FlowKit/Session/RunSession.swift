@@ -95,6 +95,10 @@ package struct RunSessionOutcome: Sendable {
     package let ran: Bool
     /// The workflow as run (its settings computed).
     package let workflow: Workflow
+    /// What the steps alone say, from every record (`WorkflowRun.outcome`), once the run got as
+    /// far as its steps; nil otherwise. Kept so that the summary and the outcome an app gets do
+    /// not walk every step again (issue 32).
+    package var stepsOutcome: RunOutcome? = nil
 }
 
 /// One run of a workflow, owned whole by the engine: its secrets' warnings, its services, its
@@ -357,7 +361,8 @@ package final class RunSession: Sendable {
             verdict: verdict, records: records,
             // With --only the other steps' records are given, not run: the summary shows the step's own.
             shownRecords: only?.ownRecords(records) ?? records, interrupted: interrupted,
-            setupFailed: setupFailure != nil, duration: duration, ran: true, workflow: run.workflow)
+            setupFailed: setupFailure != nil, duration: duration, ran: true, workflow: run.workflow,
+            stepsOutcome: outcome)
     }
 
     /// Runtime problems found before the run, as parse errors are written: place, source line with

@@ -20,27 +20,14 @@ struct RunSummary {
 
     func print() {
         var lines: [String] = []
-        // One pass of plain counters: a dictionary of counts hashed a state for every step.
-        var succeeded = 0
-        var failed = 0
-        var skipped = 0
-        var cancelled = 0
         // A `for-each` step counts once, as a step; its items are counted apart (`flow runs` says
-        // the same: steps by state, then items).
-        var items: [FlowStepState: Int] = [:]
-        // Every step of the workflow has a result (the scheduler registers them all).
-        for result in outcome.steps.values {
-            if let stepItems = result.items {
-                for item in stepItems { items[item.state, default: 0] += 1 }
-            }
-            switch result.state {
-            case .succeeded: succeeded += 1
-            case .failed: failed += 1
-            case .skipped: skipped += 1
-            case .cancelled: cancelled += 1
-            case .pending, .running: break
-            }
-        }
+        // the same: steps by state, then items). Counted from the records, without a result made
+        // for every step (every step of the workflow has a record: the scheduler registers them all).
+        let (steps, items) = outcome.stateCounts
+        let succeeded = steps[.succeeded] ?? 0
+        let failed = steps[.failed] ?? 0
+        let skipped = steps[.skipped] ?? 0
+        let cancelled = steps[.cancelled] ?? 0
         let state = outcome.stepsState
         let failures = outcome.failedSteps
         if json {
@@ -63,7 +50,7 @@ struct RunSummary {
             let snippet = failure.location.map { workflow.snippet(at: $0) } ?? ""
             if !snippet.isEmpty { lines.append(String(snippet.dropLast())) }
             if parts.count == 2 { lines += parts[1].split(separator: "\n").map { "    " + $0 } }
-            if let items = outcome.steps[failure.step]?.items {
+            if let items = outcome.result(of: failure.step)?.items {
                 lines += failedItems(failure.step, items)
             }
         }
@@ -129,7 +116,7 @@ struct RunSummary {
     /// `  ↻ wait-job: repeat 3/60` for each step with `repeat` that ran: how often, out of how many.
     private func repetitionLines() -> [String] {
         workflow.stepIDs.compactMap { id -> String? in
-            guard let repetitions = outcome.steps[id]?.repetitions else { return nil }
+            guard let repetitions = outcome.result(of: id)?.repetitions else { return nil }
             return "  ↻ \(id): repeat \(repetitions.count)/\(repetitions.limit)"
         }
     }
