@@ -1,5 +1,6 @@
 import FlowDSL
 import FlowKit
+import FlowTasks
 import Foundation
 
 /// Builds the Argo `Workflow` of a checked workflow (`flow export argo`); the mapping and its
