@@ -99,7 +99,10 @@ let package = Package(
             dependencies: [
                 "FlowKit", "FlowArgo", "FlowSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // A member (a property, a method) is found only in a module this file imports: the
+            // command line cannot use the engine's members on a value FlowKit hands it.
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // An app that embeds flow through FlowKit alone; EndToEndTests run it against the sandbox.
         .executableTarget(name: "FlowKitExample", dependencies: ["FlowKit"], path: "Examples/FlowKitExample"),

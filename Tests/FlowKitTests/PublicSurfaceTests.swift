@@ -97,6 +97,24 @@ import Testing
         #expect(offending.isEmpty, "Sources/flow uses FlowKit's package API:\n\(offending.joined(separator: "\n"))")
     }
 
+    /// A re-export would hand the engine's modules to whoever imports FlowKit (and to the command
+    /// line, past the import test above): FlowKit's files, the command line's and the Argo
+    /// exporter's import each module they use themselves.
+    @Test func noFileReExportsAModule() throws {
+        var offending: [String] = []
+        for folder in ["Sources/FlowKit", "Sources/flow", "Sources/FlowArgo"] {
+            let files = try Self.swiftFiles(under: folder)
+            #expect(!files.isEmpty, "\(folder)")
+            for (path, text) in files {
+                for line in text.split(separator: "\n")
+                where line.trimmingCharacters(in: .whitespaces).hasPrefix("@_exported") {
+                    offending.append("\(path): \(line)")
+                }
+            }
+        }
+        #expect(offending.isEmpty, "no @_exported imports:\n\(offending.joined(separator: "\n"))")
+    }
+
     @Test func theEngineModulesDeclareNothingPublic() throws {
         var offending: [String] = []
         let modifiers = #/^\s*(@\w+(\([^)]*\))?\s+|(nonisolated|final|static|class|override)\s+)*public\b/#
