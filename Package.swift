@@ -93,7 +93,7 @@ let package = Package(
             name: "FlowKit",
             dependencies: ["FlowAWS", "FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowTasks"]),
         // `flow export argo`: a workflow as an Argo Workflows manifest, built from the loaded model.
-        .target(name: "FlowArgo", dependencies: ["FlowDSL", "FlowDigest", "FlowKit"]),
+        .target(name: "FlowArgo", dependencies: ["FlowDSL", "FlowDigest", "FlowKit", "FlowTasks"]),
         .executableTarget(
             name: "flow",
             dependencies: [

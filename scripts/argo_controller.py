@@ -15,6 +15,8 @@ folders; a configMap volume is the --mount folder of its name. Nothing else is c
 executor creates no parent folder for an output parameter's path. Only the paths the manifest
 places (mounts, input artifacts, output parameters) are the pod's; other paths are this host's.
 """
+import base64
+import gzip
 import json
 import os
 import re
@@ -23,6 +25,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tarfile
 import tempfile
 import threading
 import time
@@ -57,12 +60,16 @@ class Node:
         return self.phase in COMPLETED
 
 
+class InitError(Exception):
+    """executor.go loadArtifacts: the init container could not place an input artifact."""
+
+
 class Requeue(Exception):
     """dag.go resolveDependencyReferences: a `{{tasks.…}}` reference that cannot be resolved yet."""
 
 
 class ArgoController:
-    def __init__(self, doc, flow, mounts, daemons, secrets, log, lose=(), deadline=None):
+    def __init__(self, doc, flow, mounts, daemons, secrets, log, lose=(), deadline=None, repository=None):
         self.name = doc.get("metadata", {}).get("name") or doc.get("metadata", {}).get("generateName", "wf-")
         self.name = self.name.rstrip("-") or "wf"
         self.spec = doc["spec"]
@@ -86,6 +93,17 @@ class ArgoController:
         self.pod_inputs = {}
         self.requeued = []
         self.work = tempfile.mkdtemp(prefix="argo-harness-")
+        # The artifact repository: a local folder whose paths are the artifacts' keys, as an S3
+        # bucket's object names are (workflow/artifacts/s3/s3.go; --artifact-repository DIR keeps it).
+        self.repository = repository or os.path.join(self.work, "repository")
+        os.makedirs(self.repository, exist_ok=True)
+        # The largest template a pod received (workflowpod.go: the template is the pod's
+        # ARGO_TEMPLATE variable, offloaded to a ConfigMap over common.go MaxEnvVarLen), and the
+        # largest parameter value or raw artifact text a pod received, and the largest output
+        # parameter a pod saved (reported in a WorkflowTaskResult object of its own:
+        # workflow/executor/executor.go ReportOutputs → taskresult.go upsertTaskResult).
+        self.sizes = {"template": 0, "template_name": "", "parameter": 0, "output": 0}
+        self.pod_count = 0
         self.started = []
 
     # ------------------------------------------------------------ nodes
@@ -153,7 +171,10 @@ class ArgoController:
                 if found is None:
                     raise ValueError(f"'{key}' is an absent optional (skipped/omitted node output with no default)")
                 return found if isinstance(found, str) else json.dumps(found)
-            if key.startswith(strict_prefixes):
+            # util/template/simple_template.go simpleReplaceStrict (ReplaceStrict passes
+            # allowUnresolvedArtifacts): a `….outputs.artifacts.…` tag may stay, for the artifact
+            # resolution after it (dag.go resolveDependencyReferences → scope.go resolveArtifact).
+            if key.startswith(strict_prefixes) and ".outputs.artifacts." not in key:
                 raise Requeue(key)
             return match.group(0)
         return re.sub(r"\{\{([^{}]+)\}\}", value, text)
@@ -255,6 +276,7 @@ class ArgoController:
         entry = self.nodes.get(self.name)
         phases = {}
         outputs = {}
+        artifacts = {}
         nodes = {}
         for name in self.order:
             node = self.nodes[name]
@@ -268,8 +290,11 @@ class ArgoController:
                     phases[task] = node.phase
                     if node.outputs:
                         outputs[task] = node.outputs.get("parameters", {})
+                        if node.outputs.get("artifacts"):
+                            artifacts[task] = {a["name"]: a["key"] for a in node.outputs["artifacts"]}
         phase = "Running" if hung else self.workflow_phase()
         result = {"phase": phase, "phases": phases, "nodes": nodes, "outputs": outputs, "peaks": self.peaks,
+                  "artifacts": artifacts, "sizes": dict(self.sizes, status=self.status_size()),
                   "inputs": self.pod_inputs}
         if hung:
             result["hung"] = hung
@@ -279,6 +304,38 @@ class ArgoController:
         if entry is not None and entry.message:
             result["message"] = entry.message
         return result
+
+    def status_size(self):
+        """The node status's share of the Workflow object: each node's name, phase and outputs
+        (workflow_types.go NodeStatus), as JSON and as workflow/packer/packer.go
+        compressWorkflow stores it past its 1 MiB limit (gzip, base64: file.CompressEncodeString)."""
+        nodes = {}
+        for name, n in self.nodes.items():
+            # The fields a finished node's status carries (workflow_types.go NodeStatus), with
+            # values of their usual length: ids are the workflow's name and a 10-digit hash.
+            node_id = f"{self.name}-{abs(hash(name)) % 10**10:010d}"
+            status = {"id": node_id, "name": name, "displayName": n.display, "type": n.type,
+                      "templateName": n.template or "", "templateScope": "local/", "phase": n.phase,
+                      "boundaryID": f"{self.name}-{abs(hash(n.boundary)) % 10**10:010d}" if n.boundary else "",
+                      "startedAt": "2026-01-01T00:00:00Z", "finishedAt": "2026-01-01T00:00:10Z",
+                      "progress": "1/1", "resourcesDuration": {"cpu": 0, "memory": 1},
+                      "children": [f"{self.name}-{abs(hash(c)) % 10**10:010d}" for c in n.children]}
+            if n.message:
+                status["message"] = n.message
+            if n.type == "Pod":
+                status["hostNodeName"] = "worker-node-1"
+            if n.outputs:
+                outputs = {"exitCode": "0"}
+                if n.outputs.get("parameters"):
+                    outputs["parameters"] = [{"name": k, "value": v} for k, v in n.outputs["parameters"].items()]
+                if n.outputs.get("artifacts"):
+                    outputs["artifacts"] = [{"name": a["name"], "s3": {"key": a["key"]}} for a in n.outputs["artifacts"]]
+                if n.outputs.get("result"):
+                    outputs["result"] = n.outputs["result"]
+                status["outputs"] = outputs
+            nodes[node_id] = status
+        text = json.dumps(nodes, separators=(",", ":")).encode()
+        return {"json": len(text), "compressed": len(base64.b64encode(gzip.compress(text)))}
 
     # ------------------------------------------------------------ templates
 
@@ -300,6 +357,16 @@ class ArgoController:
                 node.phase, node.message = "Error", message
                 return node
             inputs[parameter["name"]] = given
+        # workflow/common/util.go ProcessArgs: an input artifact that is not optional, has no
+        # location or key of its own and is not given: "inputs.artifacts.%s was not supplied".
+        for artifact in template.get("inputs", {}).get("artifacts", []):
+            if (not artifact.get("optional") and not has_location(artifact)
+                    and artifact["name"] not in args.get("artifacts", {})):
+                message = f"inputs.artifacts.{artifact['name']} was not supplied"
+                if node is None:
+                    return self.add_node(node_name, "Skipped", "Error", boundary, template_name, message)
+                node.phase, node.message = "Error", message
+                return node
         # operator.go executeTemplate → checkParallelism, before any new node or pod.
         if not self.check_parallelism(template, node, boundary):
             return node
@@ -312,7 +379,7 @@ class ArgoController:
 
     def execute_kind(self, node_name, template_name, template, inputs, args, boundary):
         if "dag" in template:
-            return self.execute_dag(node_name, template_name, template, inputs, boundary)
+            return self.execute_dag(node_name, template_name, template, inputs, boundary, args.get("artifacts", {}))
         return self.execute_container(node_name, template_name, template, inputs, args, boundary)
 
     def execute_retry(self, node_name, template_name, template, inputs, args, boundary, strategy):
@@ -409,14 +476,16 @@ class ArgoController:
         logic = "".join(pieces) + depends[last:]
         return names, logic
 
-    def execute_dag(self, node_name, template_name, template, inputs, boundary):
+    def execute_dag(self, node_name, template_name, template, inputs, boundary, input_artifacts=None):
         """dag.go executeDAG."""
         node = self.nodes.get(node_name)
         if node is None:
             node = self.add_node(node_name, "DAG", "Running", boundary, template_name)
         dag = template["dag"]
         context = {"boundary": node_name, "template": template, "inputs": inputs, "visited": set(),
-                   "tasks": {t["name"]: t for t in dag["tasks"]}}
+                   "tasks": {t["name"]: t for t in dag["tasks"]},
+                   "input_artifacts": {a["name"]: (input_artifacts or {}).get(a["name"], a)
+                                       for a in template.get("inputs", {}).get("artifacts", [])}}
         # dag.go executeDAG: without dag.target, the target tasks are the leaves
         # (findLeafTaskNames: tasks no other task depends on), sorted.
         if dag.get("target"):
@@ -539,6 +608,9 @@ class ArgoController:
         """dag.go buildLocalScopeFromTask and operator.go buildLocalScope / processAggregateNodeOutputs
         / scope.go addSkippedNodeOutputsToScope: what `{{tasks.X.…}}` can read."""
         values = {f"inputs.parameters.{k}": v for k, v in context["inputs"].items()}
+        # scope.go resolveVar: a DAG template's input artifacts as `inputs.artifacts.N`.
+        for key, artifact in context.get("input_artifacts", {}).items():
+            values[f"inputs.artifacts.{key}"] = artifact
         for name in task_names:
             node = self.task_node(context, name)
             if node is None:
@@ -582,6 +654,10 @@ class ArgoController:
                     values[f"tasks.{name}.outputs.result"] = node.outputs["result"]
                 for key, value in node.outputs.get("parameters", {}).items():
                     values[f"tasks.{name}.outputs.parameters.{key}"] = value
+                # operator.go addNodeOutputsToLocalScope: each saved artifact by name (an expanded
+                # task's children's artifacts are not aggregated: processAggregateNodeOutputs).
+                for artifact in node.outputs.get("artifacts", []):
+                    values[f"tasks.{name}.outputs.artifacts.{artifact['name']}"] = artifact
             elif node.phase in ("Skipped", "Omitted"):
                 template = self.templates.get(task.get("template"), {})
                 for parameter in template.get("outputs", {}).get("parameters", []):
@@ -640,6 +716,10 @@ class ArgoController:
         # dag.go resolveDependencyReferences: ReplaceStrict over the task; a missing
         # `{{tasks.X.…}}` requeues (returns, nothing created); an absent optional is an error.
         scope = self.scope(context, self.ancestors(context, task_name)) | self.global_values()
+        # Artifacts are not parameters: they stay out of the text substitution (scope.go
+        # getParametersAny) and are resolved by `from` below.
+        artifacts = {k: v for k, v in scope.items() if isinstance(v, dict)}
+        scope = {k: v for k, v in scope.items() if not isinstance(v, dict)}
         try:
             when = task.get("when")
             resolved_when = self.replace(when, scope) if when else None
@@ -649,6 +729,7 @@ class ArgoController:
                 resolved = json.loads(self.replace(json.dumps({k: v for k, v in task.items() if k != "hooks"}), {
                     k: (json.dumps(v)[1:-1] if isinstance(v, str) else v) for k, v in scope.items()}, raw=scope))
                 # (values are escaped for the JSON text they are substituted into)
+                resolved = self.resolve_artifacts(resolved, artifacts)
         except Requeue as missing:
             self.requeued.append(f"{{{{{missing.args[0]}}}}} in task {task_name}")
             return
@@ -706,6 +787,33 @@ class ArgoController:
                 if child.phase in FAILED_OR_ERROR:
                     phase = child.phase
             group.phase = phase
+
+    @staticmethod
+    def resolve_artifacts(task, artifacts):
+        """dag.go resolveDependencyReferences → scope.go resolveArtifact: each argument artifact
+        with `from` becomes the artifact it names (`tasks.X.outputs.artifacts.N`, or a DAG
+        template's `inputs.artifacts.N`: scope.go resolveVar). One that cannot be resolved is
+        left out when `optional` ("Optional artifact was not found; it won't be available as an
+        input"), else the task's node errors ("Unable to resolve", util/template/resolve_var.go)."""
+        given = task.get("arguments", {}).get("artifacts")
+        if not given:
+            return task
+        kept = []
+        for argument in given:
+            reference = argument.get("from")
+            if not reference:
+                kept.append(argument)
+                continue
+            key = reference.strip()[2:-2].strip()
+            found = artifacts.get(key)
+            if found is None or not (found.get("key") or found.get("raw")):
+                if argument.get("optional"):
+                    continue
+                raise ValueError(f'Unable to resolve: "{key}"')
+            kept.append(dict(found, name=argument["name"]))
+        task = dict(task)
+        task["arguments"] = dict(task["arguments"], artifacts=kept)
+        return task
 
     def ancestors(self, context, task_name):
         # workflow/common/ancestry.go GetTaskAncestry: every task upstream of this one.
@@ -841,9 +949,14 @@ class ArgoController:
         pod_dir = tempfile.mkdtemp(prefix=re.sub(r"[^A-Za-z0-9-]", "-", node.display)[:40] + "-", dir=self.work)
         os.makedirs(os.path.join(pod_dir, "tmp"), exist_ok=True)
         values = {f"inputs.parameters.{k}": v for k, v in inputs.items()} | self.global_values()
+        self.measure(template, values, args)
         try:
             argv, env, container = self.container_command(template, values, pod_dir, args)
             self.pod_inputs[node.display] = self.input_bytes(template, values, args)
+        except InitError as error:
+            # operator.go inferFailedReason: a failed init container is the node's Error.
+            node.phase, node.message = "Error", f"init: Error (exit code 1): {error}"
+            return node
         except Exception as error:  # noqa: BLE001 - a pod that cannot be made errors its node
             node.phase, node.message = "Error", str(error)
             return node
@@ -852,6 +965,8 @@ class ArgoController:
             node.ip = self.daemons[node.display]  # --daemon TASK=IP: one already running
             node.daemoned = True
             return node
+        self.pod_count += 1
+        values = dict(values, **{"pod.name": f"{self.name}-{re.sub(r'[^a-z0-9-]', '-', node.display.lower())}-{self.pod_count}"})
         thread = threading.Thread(target=self.run_pod, args=(node, template, argv, env, container, pod_dir, values),
                                   daemon=True)
         node.process = thread
@@ -884,24 +999,41 @@ class ArgoController:
         if container is None:
             raise RuntimeError(f"template {template['name']}: only container, script and dag templates run here")
         mounts = container_mounts(container, self, pod_dir)
-        # Raw input artifacts: the init container writes each at its path, folders included.
+        # The init container loads the input artifacts before main starts (workflow/executor/
+        # executor.go loadArtifacts → loadArtifact), each at its path, folders included.
         for artifact in template.get("inputs", {}).get("artifacts", []):
+            # workflow/common/util.go ProcessArgs: the argument replaces the template's artifact,
+            # keeping its path.
             given = args.get("artifacts", {}).get(artifact["name"], artifact)
+            path = self.pod_path(artifact["path"], pod_dir, mounts)
             data = (given.get("raw") or {}).get("data")
-            if data is None:
+            if data is not None:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    f.write(self.replace(data, values, ()))
+                continue
+            key = artifact_key(given)
+            if key is None:
+                # executor.go loadArtifact: "Ignoring optional artifact which was not supplied".
                 if artifact.get("optional"):
                     continue
-                raise RuntimeError(f"input artifact {artifact['name']} is not given")
-            path = self.pod_path(artifact["path"], pod_dir, mounts)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w") as f:
-                f.write(self.replace(data, values, ()))
+                raise InitError(f"required artifact '{artifact['name']}' not supplied")
+            # workflow/common/util.go SubstituteParams: the template's keys see its inputs and globals.
+            key = self.replace(key, values, ())
+            if not self.load_artifact(key, path):
+                # executor.go loadArtifact: a key holding neither a file nor a folder is NotFound
+                # (s3.go loadS3Artifact), skipped when optional ("Skipping optional input
+                # artifact that was not found"), else the init container fails.
+                if artifact.get("optional"):
+                    continue
+                raise InitError(f"artifact {artifact['name']} failed to load: {key}: NoSuchKey")
 
         # The paths the manifest itself places in the pod (its mounts, input artifacts and output
         # parameters) are the pod's own; every other path is the workflow's, on this one host.
         placed = [m["mountPath"] for m in container.get("volumeMounts", [])]
         placed += [a["path"] for a in template.get("inputs", {}).get("artifacts", [])]
         placed += [(p.get("valueFrom") or {}).get("path") for p in template.get("outputs", {}).get("parameters", [])]
+        placed += [a.get("path") for a in template.get("outputs", {}).get("artifacts", [])]
         placed = sorted({p for p in placed if p}, key=len, reverse=True)
 
         def local(part):
@@ -1009,6 +1141,19 @@ class ArgoController:
                     text = str(value_from["default"])
                 # executor.go SaveParameters: "Trims off a single newline".
                 parameters[parameter["name"]] = text[:-1] if text.endswith("\n") else text
+        # executor.go SaveArtifacts, after SaveParameters whatever it gave and also after a failed
+        # main (postmain.go PostMain): each output artifact from its path once the container
+        # ended, every one tried (errors joined); a deadline kills the pod first.
+        artifacts = []
+        if code != -1:
+            for artifact in template.get("outputs", {}).get("artifacts", []):
+                path = self.pod_path(artifact["path"], pod_dir, container_mounts(container, self, pod_dir))
+                saved, error = self.save_artifact(artifact, path, values)
+                if error is not None:
+                    wait_error = wait_error or f"wait: {error}"
+                    continue
+                if saved is not None:
+                    artifacts.append(saved)
         reader.join(timeout=5)
         stdout = captured[0].decode(errors="replace") if captured else ""
         self.log.write(stdout)
@@ -1026,7 +1171,87 @@ class ArgoController:
         outputs = None
         if code != -1:
             outputs = {"parameters": parameters, "result": stdout[:-1] if stdout.endswith("\n") else stdout}
+            if artifacts:
+                outputs["artifacts"] = artifacts
+            for value in parameters.values():
+                self.sizes["output"] = max(self.sizes["output"], len(value))
         self.finish(node, phase, outputs, message)
+
+    def save_artifact(self, artifact, path, values):
+        """executor.go saveArtifact → stageArchiveFile and saveArtifactFromFile: the file or folder
+        at `path`, as a gzipped tar named NAME.tgz unless `archive: {none: {}}` (then as it is,
+        named after the path); its key is its own (a key-only artifact, relocated to the
+        repository: workflow_types.go ArtifactLocation.Relocate), else the repository's key
+        format `{{workflow.name}}/{{pod.name}}` (artifact_repository_types.go
+        DefaultArchivePattern) joined with that name. A missing path is NotFound: an optional
+        artifact is not saved, another fails the wait container. Returns (saved, error)."""
+        if not os.path.lexists(path):
+            if artifact.get("optional"):
+                return None, None
+            return None, f"{artifact['path']} no such file or directory"
+        none = "none" in (artifact.get("archive") or {})
+        name = os.path.basename(artifact["path"]) if none else f"{artifact['name']}.tgz"
+        key = artifact_key(artifact)
+        key = self.replace(key, values, ()) if key else f"{self.name}/{values['pod.name']}/{name}"
+        target = os.path.join(self.repository, key)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        if none and os.path.isdir(path):
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(path, target)
+        elif none:
+            shutil.copyfile(path, target)
+        else:
+            with tarfile.open(target, "w:gz") as tar:
+                tar.add(path, arcname=os.path.basename(path))
+        # The node's output artifact: its name and location (the key), as the status keeps it.
+        return {"name": artifact["name"], "key": key}, None
+
+    def load_artifact(self, key, path):
+        """An artifact driver's Load (workflow/artifacts/s3/s3.go loadS3Artifact): the object at
+        `key`, else every object under `key/` as a folder (IsDirectory, GetDirectory); a gzipped
+        tar is unpacked (executor.go unarchiveArtifact → isTarball, untar). False when the key
+        holds nothing (NoSuchKey)."""
+        source = os.path.join(self.repository, key.strip("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        if os.path.isfile(source):
+            if tarfile.is_tarfile(source):
+                with tarfile.open(source) as tar:
+                    members = tar.getmembers()
+                    single = len(members) == 1 and members[0].isfile()
+                    if single:
+                        with tar.extractfile(members[0]) as f, open(path, "wb") as out:
+                            shutil.copyfileobj(f, out)
+                    else:
+                        unpack = tempfile.mkdtemp(dir=self.work)
+                        tar.extractall(unpack, filter="data")
+                        shutil.move(os.path.join(unpack, members[0].name.split("/")[0]), path)
+            else:
+                shutil.copyfile(source, path)
+            return True
+        if os.path.isdir(source) and os.listdir(source):
+            shutil.copytree(source, path, dirs_exist_ok=True)
+            return True
+        return False
+
+    def measure(self, template, values, args):
+        """The template a pod receives, substituted (workflow/common/util.go ProcessArgs →
+        SubstituteParams, given artifacts in place): its JSON is the pod's ARGO_TEMPLATE
+        (workflowpod.go), offloaded to a ConfigMap per pod over common.go MaxEnvVarLen."""
+        given = dict(template)
+        artifacts = [dict(a, **args.get("artifacts", {}).get(a["name"], {}))
+                     for a in template.get("inputs", {}).get("artifacts", [])]
+        if artifacts:
+            given["inputs"] = dict(template.get("inputs", {}), artifacts=artifacts)
+        text = self.replace(json.dumps(given, separators=(",", ":")), {
+            k: (json.dumps(v)[1:-1] if isinstance(v, str) else v) for k, v in values.items()}, ())
+        if len(text) > self.sizes["template"]:
+            self.sizes["template"], self.sizes["template_name"] = len(text), template["name"]
+        # A parameter value resolved into the task, or a raw artifact's text (the same values).
+        for parameter in args.get("parameters", {}).values():
+            self.sizes["parameter"] = max(self.sizes["parameter"], len(parameter))
+        for artifact in args.get("artifacts", {}).values():
+            data = self.replace((artifact.get("raw") or {}).get("data", ""), values, ())
+            self.sizes["parameter"] = max(self.sizes["parameter"], len(data))
 
     def await_ready(self, node, template, process):
         name = node.display
@@ -1095,6 +1320,23 @@ class ArgoController:
         for process in list(self.started):
             if process.poll() is None:
                 self.terminate(process)
+
+
+def artifact_key(artifact):
+    """A location's key (workflow_types.go ArtifactLocation.GetKey): the resolved artifact's,
+    else the key of whichever storage the artifact names (a key-only artifact)."""
+    if artifact.get("key"):
+        return artifact["key"]
+    for kind in ("s3", "gcs", "oss", "azure", "artifactory", "hdfs"):
+        location = artifact.get(kind) or {}
+        key = location.get("key") or location.get("blob") or location.get("path")
+        if key:
+            return key
+    return None
+
+
+def has_location(artifact):
+    return artifact_key(artifact) is not None or "raw" in artifact or "http" in artifact or "git" in artifact
 
 
 def expand(flat):

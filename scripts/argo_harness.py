@@ -69,8 +69,10 @@ def references(doc):
             for p in target.get("inputs", {}).get("parameters", []):
                 if p["name"] not in given_params and "value" not in p and "default" not in p:
                     problems.append(f"{where}: input parameter '{p['name']}' is not given")
+            # (workflow/common/util.go ProcessArgs: an optional one, or one with a key of its own, may be left out.)
             for a in target.get("inputs", {}).get("artifacts", []):
-                if a["name"] not in given_artifacts:
+                keyed = any((a.get(kind) or {}).get("key") for kind in ("s3", "gcs", "oss", "azure"))
+                if a["name"] not in given_artifacts and not a.get("optional") and not keyed and "raw" not in a:
                     problems.append(f"{where}: input artifact '{a['name']}' is not given")
             # argo-workflows v4.1.2 workflow/validate/validate.go resolveAllVariables() and validateDAGTaskArgumentDependency():
             # "failed to resolve {{%s}}".
@@ -92,6 +94,35 @@ def references(doc):
             if ref not in params:
                 problems.append(f"template {template['name']}: reads unknown parameter '{ref}'")
     return problems
+
+
+def limits(path):
+    """The sizes Argo and Kubernetes limit, for a manifest as submitted: the object's JSON
+    (workflow/packer/packer.go getMaxWorkflowSize: 1 MiB, the Workflow with its status), each
+    template's JSON (the pod's ARGO_TEMPLATE, offloaded to a ConfigMap per pod over
+    workflow/common/common.go MaxEnvVarLen, 128 KiB: workflow/controller/workflowpod.go), and the
+    largest parameter value or raw artifact text written in it."""
+    doc = load(path)
+    spec = doc.get("spec", {})
+    if doc.get("kind") == "CronWorkflow":
+        spec = spec.get("workflowSpec", {})
+    compact = lambda value: len(json.dumps(value, separators=(",", ":")))
+    largest = 0
+
+    def visit(node):
+        nonlocal largest
+        if isinstance(node, dict):
+            for key in ("value", "data", "default"):
+                if isinstance(node.get(key), str):
+                    largest = max(largest, len(node[key]))
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+    visit(spec)
+    return {"object": compact(doc), "templates": {t["name"]: compact(t) for t in spec.get("templates", [])},
+            "parameter": largest}
 
 
 def validate(paths):
@@ -140,8 +171,11 @@ def main():
         from argo_schema import check
 
         sys.exit(check(sys.argv[2:], sys.stdout))
+    if len(sys.argv) > 2 and sys.argv[1] == "limits":
+        print(json.dumps(limits(sys.argv[2]), sort_keys=True))
+        sys.exit(0)
     if len(sys.argv) < 2 or sys.argv[1] not in ("validate", "run"):
-        sys.exit("usage: argo-check validate MANIFEST... | argo-check schema MANIFEST... | "
+        sys.exit("usage: argo-check validate MANIFEST... | argo-check schema MANIFEST... | argo-check limits MANIFEST | "
                  "argo-check run MANIFEST --flow PATH --mount NAME=DIR")
     if sys.argv[1] == "validate":
         sys.exit(validate(sys.argv[2:]))
@@ -154,6 +188,8 @@ def main():
     parser.add_argument("--parameter", action="append")
     parser.add_argument("--lose-pod", action="append", default=[],
                         help="delete the pod of this task (or of each of its items) once it started")
+    parser.add_argument("--artifact-repository",
+                        help="the artifact repository's folder (default: a temporary one, removed after the run)")
     parser.add_argument("--deadline", type=float, default=600,
                         help="report the workflow as hung when it still runs after this many seconds")
     arguments = parser.parse_args(sys.argv[2:])
@@ -162,7 +198,7 @@ def main():
     controller = ArgoController(
         load(arguments.manifest), arguments.flow, pairs(arguments.mount, "--mount"),
         pairs(arguments.daemon, "--daemon"), pairs(arguments.secret, "--secret"), sys.stderr,
-        lose=arguments.lose_pod, deadline=arguments.deadline)
+        lose=arguments.lose_pod, deadline=arguments.deadline, repository=arguments.artifact_repository)
     controller.params.update(pairs(arguments.parameter, "--parameter"))
     result = controller.run()
     print(json.dumps(result, sort_keys=True))

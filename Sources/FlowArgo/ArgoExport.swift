@@ -15,6 +15,8 @@ package struct ArgoExportRequest: Sendable {
     package var kind = "Workflow"
     package var schedules: [String] = []
     package var activeDeadline: Int?
+    /// `--artifact-repository`: `default`, `none`, `CONFIGMAP` or `CONFIGMAP:KEY` (nil: `default`).
+    package var artifactRepository: String?
 
     package init(file: String) { self.file = file }
 }
@@ -108,6 +110,9 @@ package enum ArgoExport {
                 message: "--active-deadline \(activeDeadline): expected seconds, or 0 for none")
         }
         manifest.activeDeadline = request.activeDeadline
+        if let repository = request.artifactRepository {
+            manifest.artifactRepository = try ArgoArtifactRepository(argument: repository)
+        }
         if let overlay = request.overlay { manifest.overlay = try ArgoOverlay(path: overlay, workflow: workflow) }
         let built = try manifest.build()
         var header =

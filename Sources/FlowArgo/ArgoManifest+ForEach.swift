@@ -17,26 +17,35 @@ extension ArgoManifest {
         return ("withSequence", .map([("count", .string(String(indices.count)))]))
     }
 
-    /// Whether a fanned-out step's items can make Argo's list of their records too large: that
-    /// list (`{{tasks.X.outputs.parameters}}`, one record of about 200 bytes or more per item)
-    /// is written into each dependent's task and pod, whose template Argo moves to a ConfigMap
-    /// of its own when over 128 KiB (`workflow/controller/workflowpod.go` `createWorkflowPod`,
-    /// `common.MaxEnvVarLen`): from about 600 items; and every item's node with its output goes
-    /// into the Workflow's status, under Kubernetes' object limit of about 1 MiB. A warning from
-    /// `largeFanOut` items on, or when the count is known only in the run.
+    /// From how many items a fanned-out step gets a warning. With its records as parameters
+    /// (`--artifact-repository none`), the list of their records (about 200 bytes or more each)
+    /// is written into each dependent's task and pod, whose template Argo moves to a ConfigMap of
+    /// its own over 128 KiB (`workflow/controller/workflowpod.go` `createWorkflowPod`,
+    /// `common.MaxEnvVarLen`): from about 600 items. Either way Argo keeps one node per item in
+    /// the Workflow object, which Kubernetes limits to about 1 MiB; past that Argo compresses the
+    /// node status (`workflow/hydrator/hydrator.go` `Dehydrate` → `workflow/packer/packer.go`
+    /// `CompressWorkflowIfNeeded`), about 85 bytes per item, and offloads it only when configured to.
     static let largeFanOut = 500
 
     /// The warning for step `step` fanned out over `count` items (nil: known in the run).
-    static func fanOutWarning(_ step: Step, count: Int?) -> String? {
-        if let count, count < largeFanOut { return nil }
+    func fanOutWarning(_ step: Step, count: Int?) -> String? {
+        if let count, count < Self.largeFanOut { return nil }
         let items = count.map { "\($0) items" } ?? "items counted only in the run"
-        return
-            "step '\(step.id)' fans out over \(items): Argo hands its dependents the list of every item pod's "
-            + "record (a few hundred bytes each) as one parameter, which their pods' templates carry (Argo moves "
-            + "a template over 128 KiB to a ConfigMap per pod), and keeps every item's node in the Workflow's "
-            + "status, which Kubernetes limits to about 1 MiB per object (Argo compresses or offloads the node "
-            + "status only when configured to); from about \(largeFanOut) items keep the step's outputs small, or "
-            + "run the for-each inside one task (a group, or parallel: any), see Grammar.md"
+        let base = "step '\(step.id)' fans out over \(items): "
+        guard recordsByArtifact(step) else {
+            return base
+                + "Argo hands its dependents the list of every item pod's record (a few hundred bytes each) as one "
+                + "parameter, which their pods' templates carry (Argo moves a template over 128 KiB to a ConfigMap "
+                + "per pod), and keeps every item's node in the Workflow's status, which Kubernetes limits to about "
+                + "1 MiB per object; from about \(Self.largeFanOut) items keep the step's outputs small, pass records "
+                + "as artifacts (--artifact-repository), or run the for-each inside one task (a group, or "
+                + "parallel: any), see Grammar.md"
+        }
+        return base
+            + "its items' records go through the artifact repository, so no pod's template nears the 128 KiB over "
+            + "which Argo moves it to a ConfigMap; Argo keeps one node per item in the Workflow's status (about 85 "
+            + "bytes each once compressed), under Kubernetes' limit of about 1 MiB per object up to about 12,000 "
+            + "items; beyond, configure Argo's node status offloading, see Grammar.md"
     }
 
     /// The items in flight at once: the step's `concurrency`, capped by the run's, as flow caps it.
@@ -55,16 +64,35 @@ extension ArgoManifest {
     /// items' values, as an expanded task gives it), so dependents read it as before.
     func fannedTask(
         name: String, step: Step, depends: [String], parameters: [(name: String, value: String)],
-        artifacts: [(name: String, data: String)], loop: (String, ManifestNode)
+        artifacts: [NeedArtifact], loop: (String, ManifestNode)
     ) -> (task: ManifestNode, templates: [ManifestNode]) {
-        let item = (name: "item", value: "{{item}}")
+        var item = [(name: "item", value: "{{item}}")]
+        // The index that names an item's records in the artifact repository: the item itself over
+        // a sequence, the entry's `index` over the items task's list (Argo's `{{item.KEY}}` of a
+        // map item, `operator.go` `processItem`).
+        if recordsByArtifact(step) {
+            item.append((name: "index", value: loop.0 == "withParam" ? "{{item.index}}" : "{{item}}"))
+        }
         guard let forEach = step.forEach, Self.fansInOwnDAG(forEach) else {
             let task = Self.task(
-                name: name, template: templateName(step.id), depends: depends, parameters: parameters + [item],
+                name: name, template: templateName(step.id), depends: depends, parameters: parameters + item,
                 artifacts: artifacts)
             return (Self.appending(task, loop), [])
         }
-        var passed = parameters + artifacts.map { (name: $0.name, value: $0.data) }
+        // Raw records pass as the DAG template's input parameters, artifacts other tasks saved as
+        // its input artifacts (optional, as in the pod's template); key-only ones need nothing.
+        var passed = parameters
+        var rawArtifacts: [NeedArtifact] = []
+        var fromArtifacts: [NeedArtifact] = []
+        for artifact in artifacts {
+            switch artifact.source {
+            case .raw(let data):
+                passed.append((name: artifact.name, value: data))
+                rawArtifacts.append(artifact)
+            case .from: fromArtifacts.append(artifact)
+            case .key: break
+            }
+        }
         var innerLoop = loop
         if case .string(let source) = loop.1, loop.0 == "withParam" {
             passed.append((name: "items", value: source))
@@ -79,14 +107,46 @@ extension ArgoManifest {
                 Self.task(
                     name: name, template: templateName(step.id), depends: [],
                     parameters: parameters.map { (name: $0.name, value: "{{inputs.parameters.\($0.name)}}") }
-                        + [item],
-                    artifacts: artifacts.map { (name: $0.name, data: "{{inputs.parameters.\($0.name)}}") }),
+                        + item,
+                    artifacts: rawArtifacts.map {
+                        NeedArtifact(name: $0.name, source: .raw("{{inputs.parameters.\($0.name)}}"), path: $0.path)
+                    }
+                        + fromArtifacts.map {
+                            NeedArtifact(name: $0.name, source: .from("{{inputs.artifacts.\($0.name)}}"), path: $0.path)
+                        }),
                 innerLoop),
             ("continueOn", .map([("failed", .bool(true)), ("error", .bool(true))])))
         let dagName = "each-" + name
         var entries: [(String, ManifestNode)] = [("name", .string(dagName))]
+        var inputs: [(String, ManifestNode)] = []
         if !passed.isEmpty {
-            entries.append(("inputs", .map([("parameters", .list(passed.map { .map([("name", .string($0.name))]) }))])))
+            inputs.append(("parameters", .list(passed.map { .map([("name", .string($0.name))]) })))
+        }
+        if !fromArtifacts.isEmpty {
+            inputs.append(
+                (
+                    "artifacts",
+                    .list(fromArtifacts.map { .map([("name", .string($0.name)), ("optional", .bool(true))]) })
+                ))
+        }
+        if !inputs.isEmpty { entries.append(("inputs", .map(inputs))) }
+        // With records as artifacts the items save them under one key (see `itemRecordsFolder`),
+        // and the template has no `flow` output.
+        var outputs: [ManifestNode] = []
+        if !recordsByArtifact(step) {
+            outputs.append(
+                // Argo's list of the item pods' outputs (see `recordsReference`), set whenever the
+                // task has children; the default covers a task with none.
+                .map([
+                    ("name", .string("flow")),
+                    (
+                        "valueFrom",
+                        .map([
+                            ("parameter", .string("{{tasks.\(name).outputs.parameters}}")),
+                            ("default", .string("[]")),
+                        ])
+                    ),
+                ]))
         }
         entries += [
             (
@@ -94,40 +154,30 @@ extension ArgoManifest {
                 .map([
                     (
                         "parameters",
-                        .list([
-                            // Argo's list of the item pods' outputs (see `recordsReference`), set
-                            // whenever the task has children; the default covers a task with none.
-                            .map([
-                                ("name", .string("flow")),
-                                (
-                                    "valueFrom",
-                                    .map([
-                                        ("parameter", .string("{{tasks.\(name).outputs.parameters}}")),
-                                        ("default", .string("[]")),
-                                    ])
-                                ),
-                            ]),
-                            // The default is what a dependent reads when this template's task was
-                            // Skipped or Omitted: without one the output is an "absent optional"
-                            // and a task reading it errors (`scope.go` `addSkippedNodeOutputsToScope`).
-                            .map([
-                                ("name", .string("status")),
-                                (
-                                    "valueFrom",
-                                    .map([
-                                        ("parameter", .string("{{tasks.\(name).status}}")),
-                                        ("default", .string("Skipped")),
-                                    ])
-                                ),
-                            ]),
-                        ])
+                        .list(
+                            outputs + [
+                                // The default is what a dependent reads when this template's task was
+                                // Skipped or Omitted: without one the output is an "absent optional"
+                                // and a task reading it errors (`scope.go` `addSkippedNodeOutputsToScope`).
+                                .map([
+                                    ("name", .string("status")),
+                                    (
+                                        "valueFrom",
+                                        .map([
+                                            ("parameter", .string("{{tasks.\(name).status}}")),
+                                            ("default", .string("Skipped")),
+                                        ])
+                                    ),
+                                ])
+                            ])
                     )
                 ])
             ),
             ("parallelism", .int(itemParallelism(forEach))),
             ("dag", .map([("failFast", .bool(forEach.failFast)), ("tasks", .list([inner]))])),
         ]
-        let outer = Self.task(name: name, template: dagName, depends: depends, parameters: passed, artifacts: [])
+        let outer = Self.task(
+            name: name, template: dagName, depends: depends, parameters: passed, artifacts: fromArtifacts)
         return (outer, [.map(entries)])
     }
 }

@@ -1,5 +1,6 @@
 import FlowDSL
 import FlowKit
+import FlowTasks
 import Foundation
 
 /// Builds the Argo `Workflow` of a checked workflow (`flow export argo`); the mapping and its
@@ -33,6 +34,9 @@ struct ArgoManifest {
     /// `--active-deadline`: the Workflow's `activeDeadlineSeconds` (0: none; nil: computed, see
     /// `deadlineBackstop`).
     var activeDeadline: Int?
+    /// `--artifact-repository`: where records that can pass Argo's limits go (see
+    /// `recordsByArtifact`).
+    var artifactRepository = ArgoArtifactRepository.standard
 
     /// Where the workflow file is mounted in every pod.
     static let mountPath = "/flow"
@@ -105,7 +109,7 @@ struct ArgoManifest {
             tasks += made.tasks
             templates += made.templates
             if case .fanned(let indices) = shape(of: step),
-                let warning = Self.fanOutWarning(step, count: indices?.count)
+                let warning = fanOutWarning(step, count: indices?.count)
             {
                 warnings.append(warning)
             }
@@ -130,6 +134,8 @@ struct ArgoManifest {
         let backstop = deadlineBackstop()
         if let seconds = backstop.seconds { spec.append(("activeDeadlineSeconds", .int(seconds))) }
         if let warning = backstop.warning { warnings.append(warning) }
+        if let reference = artifactRepositoryRef { spec.append(("artifactRepositoryRef", reference)) }
+        if let warning = artifactWarning() { warnings.append(warning) }
         let parameters = workflow.inputs.map { input -> ManifestNode in
             var entries: [(String, ManifestNode)] = [("name", .string(input.name))]
             if let value = inputs[input.name] ?? input.defaultValue.map(\.description) {
@@ -197,17 +203,19 @@ struct ArgoManifest {
 
     /// The input artifacts that carry need `need`'s records: its task's `flow` parameter, and for
     /// a step fanned out at run time its items task's too (which records it when it was skipped).
-    private func needArtifacts(_ need: String) -> [(name: String, data: String, path: String)] {
+    private func needArtifacts(_ need: String) -> [NeedArtifact] {
         let task = names.task(need)
-        var artifacts: [(name: String, data: String, path: String)] = []
-        if let step = workflow.steps.first(where: { $0.id == need }), case .fanned(nil) = shape(of: step) {
+        var artifacts: [NeedArtifact] = []
+        let step = workflow.steps.first(where: { $0.id == need })
+        if let step, case .fanned(nil) = shape(of: step) {
             artifacts.append(
-                (
-                    "need-\(task)-items", Self.outputOrLost(task: task + "-items", step: step),
-                    "\(Self.needsFolder)/\(task)-items.json"
-                ))
+                NeedArtifact(
+                    name: "need-\(task)-items", source: .raw(Self.outputOrLost(task: task + "-items", step: step)),
+                    path: "\(Self.needsFolder)/\(task)-items.json"))
         }
-        artifacts.append(("need-\(task)", recordsReference(need), "\(Self.needsFolder)/\(task).json"))
+        let path = "\(Self.needsFolder)/\(task).json"
+        if let step, recordsByArtifact(step) { return artifacts + artifactNeed(step, path: path) }
+        artifacts.append(NeedArtifact(name: "need-\(task)", source: .raw(recordsReference(need)), path: path))
         return artifacts
     }
 
@@ -229,39 +237,42 @@ struct ArgoManifest {
                     ? "(\(task).Succeeded || \(task).Failed || \(task).Errored)" : "\(task).Succeeded")
         }
         let needs = recordsGiven(to: step).flatMap(needArtifacts)
+        // Only the pointer files are passed with --outputs-from; the records they point at lie beside.
+        let given = needs.filter { if case .raw = $0.source { true } else { false } }.map(\.path)
+        let byArtifact = recordsByArtifact(step)
         let serviceParameters = services.map { (name: $0.task, value: "{{tasks.\($0.task).ip}}") }
         let name = names.task(step.id)
         switch shape(of: step) {
         case .single:
             let task = Self.task(
                 name: name, template: templateName(step.id), depends: depends, parameters: serviceParameters,
-                artifacts: needs.map { ($0.name, $0.data) })
+                artifacts: needs)
             let template = try self.template(
                 name: templateName(step.id), step: step, fileName: fileName, services: services,
-                extra: needs.flatMap { ["--outputs-from", $0.path] }, parameters: [],
-                artifacts: needs.map { ($0.name, $0.path) }, outputs: [("flow", Self.outputsPath)], perItem: false)
+                extra: given.flatMap { ["--outputs-from", $0] }, parameters: [],
+                artifacts: needs, outputs: [("flow", Self.outputsPath)], perItem: false, byArtifact: byArtifact)
             return ([task], [template])
         case .fanned(let indices?):
             let fanned = fannedTask(
                 name: name, step: step, depends: depends, parameters: serviceParameters,
-                artifacts: needs.map { ($0.name, $0.data) }, loop: Self.staticLoop(indices))
+                artifacts: needs, loop: Self.staticLoop(indices))
             let template = try self.template(
                 name: templateName(step.id), step: step, fileName: fileName, services: services,
-                extra: needs.flatMap { ["--outputs-from", $0.path] } + ["--item={{inputs.parameters.item}}"],
-                parameters: ["item"], artifacts: needs.map { ($0.name, $0.path) },
+                extra: given.flatMap { ["--outputs-from", $0] } + ["--item={{inputs.parameters.item}}"],
+                parameters: byArtifact ? ["item", "index"] : ["item"], artifacts: needs,
                 outputs: [("flow", Self.outputsPath)],
-                perItem: true)
+                perItem: true, byArtifact: byArtifact)
             return ([fanned.task], fanned.templates + [template])
         case .fanned(nil):
             let itemsName = name + "-items"
             let itemsTask = Self.task(
                 name: itemsName, template: "items-" + name, depends: depends, parameters: serviceParameters,
-                artifacts: needs.map { ($0.name, $0.data) })
+                artifacts: needs)
             let itemsTemplate = try self.template(
                 name: "items-" + name, step: step, fileName: fileName, services: services,
-                extra: needs.flatMap { ["--outputs-from", $0.path] } + ["--items-to", Self.itemsPath], parameters: [],
-                artifacts: needs.map { ($0.name, $0.path) },
-                outputs: [("flow", Self.outputsPath), ("items", Self.itemsPath)], perItem: nil)
+                extra: given.flatMap { ["--outputs-from", $0] } + ["--items-to", Self.itemsPath], parameters: [],
+                artifacts: needs,
+                outputs: [("flow", Self.outputsPath), ("items", Self.itemsPath)], perItem: nil, byArtifact: false)
             let upstream = "\(Self.needsFolder)/\(itemsName).json"
             // Each item's pod is given its item (`{{item}}`: an entry of the items task's list) and
             // the records its item reads, not those the items task decided the step from (see
@@ -270,15 +281,19 @@ struct ArgoManifest {
             let fanned = fannedTask(
                 name: name, step: step, depends: services.map { "\($0.task).Daemoned" } + ["\(itemsName).Succeeded"],
                 parameters: serviceParameters,
-                artifacts: [("need-\(itemsName)", "{{tasks.\(itemsName).outputs.parameters.flow}}")]
-                    + itemNeeds.map { ($0.name, $0.data) },
+                artifacts: [
+                    NeedArtifact(
+                        name: "need-\(itemsName)", source: .raw("{{tasks.\(itemsName).outputs.parameters.flow}}"),
+                        path: upstream)
+                ] + itemNeeds,
                 loop: ("withParam", .string("{{tasks.\(itemsName).outputs.parameters.items}}")))
+            let itemGiven = itemNeeds.filter { if case .raw = $0.source { true } else { false } }.map(\.path)
             let template = try self.template(
                 name: templateName(step.id), step: step, fileName: fileName, services: services,
-                extra: ["--outputs-from", upstream] + itemNeeds.flatMap { ["--outputs-from", $0.path] }
-                    + ["--item={{inputs.parameters.item}}"], parameters: ["item"],
-                artifacts: [("need-\(itemsName)", upstream)] + itemNeeds.map { ($0.name, $0.path) },
-                outputs: [("flow", Self.outputsPath)], perItem: true)
+                extra: ["--outputs-from", upstream] + itemGiven.flatMap { ["--outputs-from", $0] }
+                    + ["--item={{inputs.parameters.item}}"], parameters: byArtifact ? ["item", "index"] : ["item"],
+                artifacts: [NeedArtifact(name: "need-\(itemsName)", source: .raw(""), path: upstream)] + itemNeeds,
+                outputs: [("flow", Self.outputsPath)], perItem: true, byArtifact: byArtifact)
             return ([itemsTask, fanned.task], [itemsTemplate] + fanned.templates + [template])
         }
     }
@@ -291,7 +306,7 @@ struct ArgoManifest {
 
     static func task(
         name: String, template: String, depends: [String], parameters: [(name: String, value: String)],
-        artifacts: [(name: String, data: String)]
+        artifacts: [NeedArtifact]
     ) -> ManifestNode {
         var entries: [(String, ManifestNode)] = [("name", .string(name)), ("template", .string(template))]
         if !depends.isEmpty { entries.append(("depends", .string(depends.joined(separator: " && ")))) }
@@ -303,16 +318,8 @@ struct ArgoManifest {
                     .list(parameters.map { .map([("name", .string($0.name)), ("value", .string($0.value))]) })
                 ))
         }
-        if !artifacts.isEmpty {
-            arguments.append(
-                (
-                    "artifacts",
-                    .list(
-                        artifacts.map {
-                            .map([("name", .string($0.name)), ("raw", .map([("data", .string($0.data))]))])
-                        })
-                ))
-        }
+        let passed = artifacts.compactMap(\.argument)
+        if !passed.isEmpty { arguments.append(("artifacts", .list(passed))) }
         if !arguments.isEmpty { entries.append(("arguments", .map(arguments))) }
         return .map(entries)
     }
@@ -322,7 +329,7 @@ struct ArgoManifest {
     /// nil for an items task (neither: it sends nothing).
     private func template(
         name: String, step: Step, fileName: String, services: [ServiceTask], extra: [String], parameters: [String],
-        artifacts: [(name: String, path: String)], outputs: [(name: String, path: String)], perItem: Bool?
+        artifacts: [NeedArtifact], outputs: [(name: String, path: String)], perItem: Bool?, byArtifact: Bool
     ) throws(Problem) -> ManifestNode {
         var arguments =
             ["run", "\(Self.mountPath)/\(fileName)", "--only", step.id, "--outputs-to", Self.outputsPath] + extra
@@ -364,32 +371,36 @@ struct ArgoManifest {
             inputs.append(("parameters", .list(inputParameters.map { .map([("name", .string($0))]) })))
         }
         if !artifacts.isEmpty {
-            inputs.append(
-                ("artifacts", .list(artifacts.map { .map([("name", .string($0.name)), ("path", .string($0.path))]) })))
+            inputs.append(("artifacts", .list(artifacts.map(\.input))))
         }
         if !inputs.isEmpty { entries.append(("inputs", .map(inputs))) }
-        entries.append(
-            (
-                "outputs",
-                .map([
-                    (
-                        "parameters",
-                        .list(
-                            outputs.map {
-                                .map([
-                                    ("name", .string($0.name)),
-                                    (
-                                        "valueFrom",
-                                        .map([
-                                            ("path", .string($0.path)),
-                                            ("default", .string(Self.lostDefault(output: $0.name, step: step))),
-                                        ])
-                                    ),
-                                ])
-                            })
-                    )
-                ])
-            ))
+        // Records that can pass Argo's limits leave as the artifact `records` instead of the
+        // parameter `flow` (see `recordsOutputArtifact`).
+        let parameters = outputs.filter { !(byArtifact && $0.name == "flow") }
+        var outputEntries: [(String, ManifestNode)] = []
+        if !parameters.isEmpty {
+            outputEntries.append(
+                (
+                    "parameters",
+                    .list(
+                        parameters.map {
+                            .map([
+                                ("name", .string($0.name)),
+                                (
+                                    "valueFrom",
+                                    .map([
+                                        ("path", .string($0.path)),
+                                        ("default", .string(Self.lostDefault(output: $0.name, step: step))),
+                                    ])
+                                ),
+                            ])
+                        })
+                ))
+        }
+        if byArtifact {
+            outputEntries.append(("artifacts", .list([recordsOutputArtifact(step, perItem: perItem == true)])))
+        }
+        entries.append(("outputs", .map(outputEntries)))
         // No pod deadline: a pod's `activeDeadlineSeconds` counts from the pod's start, image pull
         // and init included, so it could end a step before its timeout; flow enforces the step's
         // timeout inside the container, from when it starts (see Grammar.md).

@@ -63,6 +63,13 @@ struct ExportArgoCommand: ParsableCommand {
             valueName: "seconds"))
     var activeDeadline: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Where records that can pass Argo's size limits go as artifacts: default (the namespace's default "
+                + "artifact repository), CONFIGMAP[:KEY] (spec.artifactRepositoryRef), or none (parameters).",
+            valueName: "ref"))
+    var artifactRepository: String?
+
     func run() throws {
         var request = ArgoExportRequest(file: file)
         request.image = image
@@ -75,6 +82,7 @@ struct ExportArgoCommand: ParsableCommand {
         request.kind = kind
         request.schedules = schedule
         request.activeDeadline = activeDeadline
+        request.artifactRepository = artifactRepository
         let result = ArgoExport.export(request)
         StandardError.write(result.errorText)
         guard result.exported else { throw FlowExit.invalid.exitCode }

@@ -459,7 +459,9 @@ import Testing
         #expect(!export.stderr.contains("concurrency"), "\(export.stderr)")
         for line in [
             "  - name: \"each-fetch\"", "    parallelism: 4", "      failFast: true",
-            "            parameter: \"{{tasks.fetch.outputs.parameters}}\"", "            continueOn:",
+            // Its items are counted in the run: each item's record goes to the artifact repository.
+            "              key: \"{{workflow.name}}/flow-records/fetch/{{inputs.parameters.index}}.json\"",
+            "            continueOn:",
             "        withParam: \"{{inputs.parameters.items}}\"",
         ] {
             #expect(export.stdout.contains(line + "\n"), "missing \(line)\n\(export.stdout)")

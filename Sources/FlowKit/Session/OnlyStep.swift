@@ -52,11 +52,17 @@ package struct OnlyStep: Sendable {
             } catch {
                 throw Problem("--outputs-from \(file): cannot read it (\(error.localizedDescription))")
             }
-            let document: Value
+            var document: Value
             do {
                 document = try Value(jsonText: text)
             } catch {
                 throw Problem("--outputs-from \(file): not JSON (\(error))")
+            }
+            do {
+                // Records an exported workflow passes as artifacts: the file points at them.
+                document = try StepRecordsFile.resolvingArtifacts(document, file: file)
+            } catch {
+                throw Problem("--outputs-from \(error)")
             }
             do {
                 // A file is one step's records, or Argo's list of a for-each step's item pods' records.

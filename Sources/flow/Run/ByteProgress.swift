@@ -44,6 +44,6 @@ struct ByteProgress {
     }
 
     static func format(seconds: Double) -> String {
-        DurationFormat.text(seconds: seconds, .remaining)
+        FlowDurationText.remaining(seconds: seconds)
     }
 }
