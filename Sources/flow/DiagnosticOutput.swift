@@ -38,7 +38,7 @@ enum DiagnosticOutput {
 
     /// A JSON string literal: quotes, backslashes and control characters escaped.
     static func string(_ text: String) -> String {
-        JSONText.quoted(text)
+        FlowJSON.quoted(text)
     }
 }
 

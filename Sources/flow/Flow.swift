@@ -21,13 +21,13 @@ struct Flow: AsyncParsableCommand {
 }
 
 /// `flow reap-process-groups` (hidden): the process that ends flow's commands and services when
-/// flow itself dies (see `ReaperEntry`).
+/// flow itself dies (see `FlowReaper`).
 struct ReaperCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: ReaperEntry.command, abstract: "Internal: ends flow's process groups when flow dies.",
+        commandName: FlowReaper.command, abstract: "Internal: ends flow's process groups when flow dies.",
         shouldDisplay: false)
 
     func run() {
-        ReaperEntry.serve()
+        FlowReaper.serve()
     }
 }

@@ -178,22 +178,23 @@ struct RunCommand: AsyncParsableCommand {
         // A misspelt --rerun would otherwise be ignored, and the resume stop at the step it meant.
         if let problem = workflow.unknownReruns(reruns) { throw ValidationError(problem) }
         guard dryRun else {
-            var settings: RunSettings
-            do {
-                settings = try RunSettings(workflow, options: options)
-            } catch {
-                // What is left to fail here is reading the secrets (a line of a .env file).
-                StandardError.write(error.diagnostics.map { "\($0.message)\n" }.joined())
-                throw FlowExit.invalid.exitCode
+            options.reaperExecutable = FlowReaper.executablePath
+            options.externalServices = externalServices
+            if let only {
+                var step = FlowRunOptions.OneStep(only)
+                step.outputsFrom = outputsFrom
+                step.outputsTo = outputsTo
+                step.item = item
+                step.itemsTo = itemsTo
+                options.only = step
             }
-            settings.reaper = ReaperEntry.executablePath
-            try prepareOnly(&settings)
             // `--only` runs one step of a run kept elsewhere (an Argo task): it keeps no journal.
             if !noJournal, only == nil {
-                settings.keepJournal(stateDirectory: stateDir, resume: resume, runID: runID, reruns: Set(reruns))
+                options.journal = .folder(FlowRuns.folder(explicit: stateDir, workflowFile: workflow.file))
+                if resume { options.resume = FlowRunOptions.Resume(runID: runID, reruns: Set(reruns)) }
             }
             let execution = RunExecution(
-                workflow: workflow, settings: settings, logFormat: logFormat == .json ? .json : .plain)
+                workflow: workflow, options: options, logFormat: logFormat == .json ? .json : .plain)
             throw await execution.execute().exitCode
         }
         // The plan computes `retry: ${{ … }}` and the like as the run does when it starts.

@@ -46,6 +46,57 @@ import Testing
         #expect(offending.isEmpty, "Sources/flow must import FlowKit only:\n\(offending.joined(separator: "\n"))")
     }
 
+    /// `text` without its `//` comments (a doc comment may name a package declaration).
+    static func code(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line) }
+            .joined(separator: "\n")
+    }
+
+    /// The command line is an app like any other: it uses FlowKit's public API and none of its
+    /// `package` declarations. Found by name, without building: each name FlowKit declares
+    /// `package` (and nowhere declares otherwise, in FlowKit or in Sources/flow), used in
+    /// Sources/flow's code as a type (`RunSession`) or as a member (`.quitAtOnce`).
+    @Test func theCommandLineUsesNoPackageDeclarationOfFlowKit() throws {
+        let declaration =
+            #/^\s*(?:@\w+\s+)*((?:\w+\s+)*)(struct|enum|class|actor|protocol|typealias|func|var|let)\s+(\w+)/#
+            .anchorsMatchLineEndings()
+        let typeKinds: Set<Substring> = ["struct", "enum", "class", "actor", "protocol", "typealias"]
+        var packageTypes: Set<String> = []
+        var packageMembers: Set<String> = []
+        var declaredOtherwise: Set<String> = []
+        for (_, text) in try Self.swiftFiles(under: "Sources/FlowKit") {
+            for match in Self.code(text).matches(of: declaration) {
+                let (modifiers, kind, name) = (match.output.1, match.output.2, String(match.output.3))
+                guard modifiers.split(separator: " ").contains("package") else {
+                    declaredOtherwise.insert(name)
+                    continue
+                }
+                if typeKinds.contains(kind) { packageTypes.insert(name) } else { packageMembers.insert(name) }
+            }
+        }
+        let files = try Self.swiftFiles(under: "Sources/flow")
+        let local = #/\b(?:struct|enum|class|actor|protocol|typealias|func|var|let|case)\s+(\w+)/#
+        for (_, text) in files {
+            for match in Self.code(text).matches(of: local) { declaredOtherwise.insert(String(match.output.1)) }
+        }
+        packageTypes.subtract(declaredOtherwise)
+        packageMembers.subtract(declaredOtherwise)
+        // Enough names that the check means something (RunSession, RunSettings, OnlyStep, …).
+        #expect(packageTypes.count > 5)
+        var offending: [String] = []
+        for (path, text) in files {
+            let code = Self.code(text)
+            let words = code.matches(of: #/(\.?)\b(\w+)\b/#)
+            for word in words {
+                let (dot, name) = (word.output.1, String(word.output.2))
+                if dot.isEmpty, packageTypes.contains(name) { offending.append("\(path): \(name)") }
+                if !dot.isEmpty, packageMembers.contains(name) { offending.append("\(path): .\(name)") }
+            }
+        }
+        #expect(offending.isEmpty, "Sources/flow uses FlowKit's package API:\n\(offending.joined(separator: "\n"))")
+    }
+
     /// A re-export would hand the engine's modules to whoever imports FlowKit (and to the command
     /// line, past the import test above): FlowKit's files, the command line's and the Argo
     /// exporter's import each module they use themselves.

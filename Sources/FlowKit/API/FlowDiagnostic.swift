@@ -74,14 +74,21 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
     /// The problems; at least one is an error.
     public let diagnostics: [FlowDiagnostic]
 
+    /// Whether the problem is in `FlowRunOptions.only` or `externalServices` (a step, file or
+    /// service they name), rather than in the workflow, its inputs or secrets: `flow run` says
+    /// these after `flow run: `.
+    public let inOptions: Bool
+
     /// One problem a line.
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 
     init(_ diagnostics: [FlowDiagnostic]) {
         self.diagnostics = diagnostics
+        inOptions = false
     }
 
-    init(message: String) {
+    init(message: String, inOptions: Bool = false) {
         diagnostics = [FlowDiagnostic(.error(message, at: nil))]
+        self.inOptions = inOptions
     }
 }

@@ -40,7 +40,10 @@ public struct FlowOutcome: Sendable {
     public let failedSteps: [FlowStepFailure]
     /// What the steps alone say (`flow run`'s summary line): `state` counts the reports, the
     /// cookie jar and the run's setup as well.
-    package let stepsState: State
+    public let stepsState: State
+    /// Whether the run got as far as its steps: false when it stopped in its setup (an invalid
+    /// journal, a service whose port could not be allocated), when `flow run` prints no summary.
+    public internal(set) var stepsRan = true
 
     /// The failures of the steps that failed, in no particular order.
     public var failures: [FlowStepFailure] { steps.values.compactMap(\.failure) }
@@ -49,8 +52,14 @@ public struct FlowOutcome: Sendable {
     package func result(of id: String) -> FlowStepResult? { results.result(of: id) }
 
     /// How many steps are in each state, and how many items of `for-each` steps (what `flow
-    /// run`'s summary line counts), without making every step's result.
-    package var stateCounts: (steps: [FlowStepState: Int], items: [FlowStepState: Int]) { results.counts }
+    /// run`'s summary line counts), without making every step's result: a `for-each` step counts
+    /// once among the steps, its items apart.
+    ///
+    /// ```swift
+    /// let (steps, items) = outcome.stateCounts
+    /// print("\(steps[.succeeded] ?? 0) succeeded, \(items[.failed] ?? 0) items failed")
+    /// ```
+    public var stateCounts: (steps: [FlowStepState: Int], items: [FlowStepState: Int]) { results.counts }
 
     init(
         state: State, results: FlowStepResults, duration: Duration, messages: [String],

@@ -16,7 +16,8 @@ import Foundation
 /// let outcome = await run.outcome        // cancelling this task cancels the run
 /// ```
 public final class FlowRun: Sendable {
-    /// The run's events, bounded in memory (see `FlowEvents`).
+    /// The run's events, bounded in memory (see `FlowEvents`). A run started with a
+    /// `FlowRunObserver` gives its events to the observer instead, and this sequence ends empty.
     public let events: FlowEvents
     private let session: RunSession
     private let task: Task<FlowOutcome, Never>
@@ -45,6 +46,36 @@ public final class FlowRun: Sendable {
             buffer.finish()
             return outcome
         }
+    }
+
+    init(_ workflow: FlowWorkflow, options: FlowRunOptions, observer: FlowRunObserver) throws(FlowError) {
+        let settings = try RunSettings(workflow, options: options)
+        let session = RunSession(settings)
+        let buffer = FlowEventBuffer(limit: options.eventBufferLimit)
+        self.session = session
+        events = FlowEvents(buffer: buffer, onCancel: { session.cancel() })
+        for warning in session.warnings { observer.message(warning) }
+        var watching = RunObserver()
+        // Unbuffered: each event reaches the observer in order, its hold kept until it returns.
+        watching.event = session.flowEvents(observer.event)
+        watching.serviceReady = observer.serviceReady
+        watching.serviceMoved = observer.serviceMoved
+        watching.message = observer.message
+        watching.stepsStarting = observer.stepsStarting
+        watching.finishing = observer.finishing
+        task = Task.detached {
+            let ended = await session.run(watching)
+            buffer.finish()
+            return session.summaryOutcome(ended)
+        }
+    }
+
+    /// For a process about to exit at once (`flow run`'s second Ctrl-C): writes the run's reports
+    /// as the run stands (steps still running listed as running), kills every command and
+    /// service of the run, and returns the reports' paths. Blocks the calling thread; the run's
+    /// `always()` steps do not run. `cancel()` is the way to stop a run that is to end properly.
+    public func quitAtOnce() -> [String] {
+        session.quitAtOnce()
     }
 
     /// Cancels the run (see the type's documentation); `outcome` then says `cancelled`.

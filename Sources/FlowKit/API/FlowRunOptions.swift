@@ -26,6 +26,18 @@ public struct FlowRunOptions: Sendable {
     public var eventBufferLimit = 1024
     /// The handlers of the workflow's `call` steps (see `FlowHostSteps`).
     public var hostSteps = FlowHostSteps()
+    /// With a journal (`journal: .folder`): continue an earlier run of the workflow rather than
+    /// start a new one (`flow run --resume`); nil starts a new run.
+    public var resume: Resume?
+    /// Services of the workflow already running elsewhere, as `NAME=URL` (`flow run --service`):
+    /// the run does not start them and reads `services.NAME.url` as given.
+    public var externalServices: [String] = []
+    /// Runs one step of a run kept elsewhere (`flow run --only`, as an Argo task does) rather than
+    /// the whole workflow; nil runs it all. Keep no journal with it.
+    public var only: OneStep?
+    /// The executable that ends the run's commands and services if this process dies (see
+    /// `FlowReaper`); nil (the default) starts no reaper.
+    public var reaperExecutable: String?
 
     /// The default options.
     public init() {}
@@ -36,6 +48,56 @@ public struct FlowRunOptions: Sendable {
         case off
         /// A journal in this folder (`flow run --state-dir`).
         case folder(String)
+    }
+
+    /// Which earlier run to continue, and which of its steps to run again.
+    ///
+    /// ```swift
+    /// options.journal = .folder(FlowRuns.folder(workflowFile: workflow.file))
+    /// options.resume = .init(runID: nil, reruns: ["upload"])      // the latest unfinished run
+    /// ```
+    public struct Resume: Sendable, Hashable {
+        /// The run to continue (`--run-id`, as `FlowRuns.list` gives it); nil: the latest
+        /// unfinished run of the workflow.
+        public var runID: String?
+        /// Steps whose requests are sent again though the journal holds their results (`--rerun`;
+        /// `FlowWorkflow.unknownReruns` names those that are no step).
+        public var reruns: Set<String>
+
+        /// Continues run `runID` (nil: the latest unfinished one), running `reruns` again.
+        public init(runID: String? = nil, reruns: Set<String> = []) {
+            self.runID = runID
+            self.reruns = reruns
+        }
+    }
+
+    /// One step of a run kept elsewhere (`flow run --only STEP` and its files): the step's inputs
+    /// come from the outputs other steps wrote, and its own are written for the steps after it.
+    ///
+    /// ```swift
+    /// var step = FlowRunOptions.OneStep("resize")
+    /// step.outputsFrom = ["outputs/fetch.json"]
+    /// step.outputsTo = "outputs/resize.json"
+    /// options.only = step
+    /// ```
+    public struct OneStep: Sendable, Hashable {
+        /// The step's id.
+        public var step: String
+        /// Files of outputs other steps wrote (`--outputs-from`), read as `steps.ID.outputs`.
+        public var outputsFrom: [String] = []
+        /// Where the step's outputs are written (`--outputs-to`).
+        public var outputsTo: String?
+        /// For a `for-each` step: the one item to run (`--item`), an index or an entry of the list
+        /// `itemsTo` wrote.
+        public var item: String?
+        /// For a `for-each` step: where its items' list is written, without running them
+        /// (`--items-to`).
+        public var itemsTo: String?
+
+        /// Runs step `step` alone.
+        public init(_ step: String) {
+            self.step = step
+        }
     }
 
     /// A report to write: `json`, `junit`, `html` or `trace`, to a path.

@@ -112,4 +112,20 @@ public struct FlowWorkflow: Sendable {
     public func start(_ options: FlowRunOptions = FlowRunOptions()) throws(FlowError) -> FlowRun {
         try FlowRun(self, options: options)
     }
+
+    /// Starts a run whose events go to `observer`, unbuffered and in order (see
+    /// `FlowRunObserver`), as `flow run` renders them; the run's warnings go to
+    /// `observer.message` before this returns. The outcome is the one `flow run`'s summary shows
+    /// (with `FlowRunOptions.only`, the step's own records); its `messages` are empty, having
+    /// gone to the observer. Throws as `start(_:)` does, and when `options.only` or
+    /// `options.externalServices` name no step or service (`FlowError.inOptions`).
+    ///
+    /// ```swift
+    /// var observer = FlowRunObserver()
+    /// observer.event = { event, _ in log(event) }
+    /// let outcome = try await workflow.start(options, observer: observer).outcome
+    /// ```
+    public func start(_ options: FlowRunOptions, observer: FlowRunObserver) throws(FlowError) -> FlowRun {
+        try FlowRun(self, options: options, observer: observer)
+    }
 }

@@ -95,11 +95,13 @@ final class FlowEventTranslator: Sendable {
             known
             ?? WorkflowRun.outcome(
                 of: workflow, records: records, interrupted: ended.interrupted, setupFailed: ended.setupFailed)
-        return FlowOutcome(
+        var outcome = FlowOutcome(
             state: FlowOutcome.State(ended.verdict),
             results: FlowStepResults(records: records, workflow: workflow, masker: masker), duration: ended.duration,
             messages: messages,
             failedSteps: failed, stepsState: FlowOutcome.State(stepsState))
+        outcome.stepsRan = ended.ran
+        return outcome
     }
 }
 

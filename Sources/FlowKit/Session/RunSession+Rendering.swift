@@ -21,8 +21,3 @@ extension RunSession {
             .outcome(ended, records: ended.shownRecords, messages: [], allRecords: settings.only == nil)
     }
 }
-
-extension RunSessionOutcome {
-    /// How the run ended, as an app's `FlowOutcome.state` says it (the verdict, all of it counted).
-    package var state: FlowOutcome.State { FlowOutcome.State(verdict) }
-}

@@ -59,9 +59,9 @@ package struct RunObserver: Sendable {
     /// A step's event (started, progress, finished), in the order the scheduler decided it.
     package var event: @Sendable (SchedulerEvent<StepResult>) -> Void = { _ in }
     /// A service passed its readiness check.
-    package var serviceReady: @Sendable (RunServiceReady) -> Void = { _ in }
+    package var serviceReady: @Sendable (FlowServiceReady) -> Void = { _ in }
     /// A service is started again on another port.
-    package var serviceMoved: @Sendable (RunServiceMove) -> Void = { _ in }
+    package var serviceMoved: @Sendable (FlowServiceMove) -> Void = { _ in }
     /// A line of text for standard error (a warning, why the run could not start), masked, with
     /// its newline.
     package var message: @Sendable (String) -> Void = { _ in }
@@ -381,7 +381,7 @@ package final class RunSession: Sendable {
     private func startServices(_ services: ServiceSet, client: HTTPClient, observer: RunObserver) async -> String? {
         let masker = masker
         let started = services.start(
-            client: client, onMove: { observer.serviceMoved(RunServiceMove($0, masker: masker)) })
+            client: client, onMove: { observer.serviceMoved(FlowServiceMove($0, masker: masker)) })
         // A cancellation that came before the future was stored had nothing to cancel.
         let cancelled = state.withLock { state in
             state.waiting = started
@@ -389,7 +389,7 @@ package final class RunSession: Sendable {
         }
         if cancelled { started.cancel() }
         do {
-            for ready in try await started.value { observer.serviceReady(RunServiceReady(ready)) }
+            for ready in try await started.value { observer.serviceReady(FlowServiceReady(ready)) }
             return nil
         } catch {
             try? await services.stop().value

@@ -30,12 +30,25 @@ extension RunSettings {
         sourceLines = workflow.checked.sourceLines
         calledFiles = workflow.checked.calledFiles
         hostSteps = options.hostSteps.registry
-        if case .folder(let folder) = options.journal { journal = JournalSettings(stateDirectory: folder) }
+        if case .folder(let folder) = options.journal {
+            journal = JournalSettings(
+                stateDirectory: folder, resume: options.resume != nil, runID: options.resume?.runID,
+                reruns: options.resume?.reruns ?? [])
+        }
+        reaper = options.reaperExecutable
+        do throws(OnlyStep.Problem) {
+            try prepareOnly(
+                services: options.externalServices, only: options.only?.step,
+                outputsFrom: options.only?.outputsFrom ?? [], outputsTo: options.only?.outputsTo,
+                item: options.only?.item, itemsTo: options.only?.itemsTo)
+        } catch {
+            throw FlowError(message: error.message, inOptions: true)
+        }
     }
 
     /// `--service NAME=URL` (services already running elsewhere), `--only STEP` and its files
     /// (one step of a run kept elsewhere, an Argo task; see `OnlyStep`).
-    package mutating func prepareOnly(
+    mutating func prepareOnly(
         services: [String], only: String?, outputsFrom: [String], outputsTo: String?, item: String?, itemsTo: String?
     ) throws(OnlyStep.Problem) {
         externalServices = try ExternalServices.parse(services, workflow: workflow)
@@ -45,20 +58,16 @@ extension RunSettings {
                 itemsTo: itemsTo)
         }
     }
-
-    /// Keeps the run's journal in `--state-dir` (else `FLOW_STATE_DIR`, else `.flow` beside the
-    /// workflow file); with `resume`, continues run `runID` (else the latest unfinished one),
-    /// sending `reruns`' requests again.
-    package mutating func keepJournal(stateDirectory: String?, resume: Bool, runID: String?, reruns: Set<String>) {
-        journal = JournalSettings(
-            stateDirectory: JournalLocation.stateDirectory(explicit: stateDirectory, workflowFile: workflow.file),
-            resume: resume, runID: runID, reruns: reruns)
-    }
 }
 
 extension FlowWorkflow {
-    /// Why `--rerun` cannot be honoured (it names no step of the workflow), or nil.
-    package func unknownReruns(_ ids: [String]) -> String? {
+    /// Why `FlowRunOptions.Resume.reruns` (`flow run --rerun`) cannot be honoured: the ids it
+    /// names that are no step of the workflow, as a sentence; nil when every one is a step.
+    ///
+    /// ```swift
+    /// if let problem = workflow.unknownReruns(["uplaod"]) { print(problem) }
+    /// ```
+    public func unknownReruns(_ ids: [String]) -> String? {
         ResumePlan.unknownReruns(ids, in: workflow)
     }
 }

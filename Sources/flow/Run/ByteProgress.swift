@@ -44,6 +44,6 @@ struct ByteProgress {
     }
 
     static func format(seconds: Double) -> String {
-        DurationText.remaining(seconds: seconds)
+        FlowDurationText.remaining(seconds: seconds)
     }
 }

@@ -21,7 +21,7 @@ struct EventLine {
 
     /// `text` as a JSON string, quoted and escaped by the one JSON writer (`Value.jsonText`'s).
     mutating func appendJSONString(_ text: String) {
-        JSONText.append(text, to: &bytes)
+        FlowJSON.append(text, to: &bytes)
     }
 
     /// `"key":"value"` followed by a comma unless it is the object's last member.

@@ -56,7 +56,7 @@ struct EventPrinter: Sendable {
     /// One line when a service passed its readiness check:
     /// `service sandbox ready on http://127.0.0.1:PORT (0.41s)`, or a JSON object with
     /// `duration`, `event: ready`, `service`, `time` and `url`.
-    func serviceReady(_ ready: RunServiceReady) {
+    func serviceReady(_ ready: FlowServiceReady) {
         var line = EventLine()
         switch format {
         case .plain:
@@ -81,7 +81,7 @@ struct EventPrinter: Sendable {
     }
 
     /// A service could not bind its port and is started again on another.
-    func serviceMoved(_ move: RunServiceMove) {
+    func serviceMoved(_ move: FlowServiceMove) {
         var line = EventLine()
         switch format {
         case .plain:

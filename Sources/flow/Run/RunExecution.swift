@@ -2,37 +2,27 @@ import Dispatch
 import FlowKit
 import Foundation
 
-/// Runs a checked workflow for `flow run` through FlowKit's `RunSession`, which owns the run:
-/// this renders its events, turns signals into its cancellation, prints the summary and maps its
-/// verdict to the exit code.
+/// Runs a checked workflow for `flow run` through FlowKit's public API, which owns the run: this
+/// renders its events, turns signals into its cancellation, prints the summary and maps its
+/// outcome to the exit code.
 struct RunExecution {
     /// The workflow run, as its log and summary show it.
     let workflow: FlowWorkflow
-    var settings: RunSettings
+    let options: FlowRunOptions
     let logFormat: EventPrinter.Format
 
     func execute() async -> FlowExit {
-        let session = RunSession(settings)
-        for warning in session.warnings { StandardError.write(warning) }
         let terminal = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
         let colors = terminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         let log = EventPrinter(format: logFormat, colors: colors, workflow: workflow)
         // On a terminal (and not asked for JSON) a live view; otherwise one line per event.
         let live = terminal && logFormat == .plain ? LiveView(log: log, workflow: workflow) : nil
-        let interrupts = InterruptWatch(
-            onInterrupt: { session.cancel() },
-            onQuit: {
-                // Quitting at once still leaves a report of the run as it stood, so the previous
-                // run's report is not mistaken for this one.
-                let paths = session.quitAtOnce()
-                guard !paths.isEmpty else { return }
-                StandardError.write(
-                    "flow: quit at once; \(paths.joined(separator: ", ")) shows the run as it stood (steps still "
-                        + "running are listed as running)\n")
-            })
-        var observer = RunObserver()
+        // Signals are watched from before the run starts; one that comes before it has a handle
+        // is kept and cancels it as soon as it has.
+        let started = Locked(StartedRun())
+        var observer = FlowRunObserver()
         // The events an app gets from FlowKit, unbuffered: the log shows what the public API says.
-        observer.event = session.flowEvents { event, hold in
+        observer.event = { event, hold in
             if let live { live.handle(event, hold: hold) } else { log.handle(event, hold: hold) }
         }
         observer.serviceReady = { log.serviceReady($0) }
@@ -42,19 +32,67 @@ struct RunExecution {
             StandardOutput.flush()
             live?.start()
         }
+        let run: FlowRun
+        do {
+            // The run's warnings are written here, before anything else of it.
+            run = try workflow.start(options, observer: observerFinishing(observer, started: started, live: live))
+        } catch {
+            // What is left to fail here: reading the secrets (a line of a .env file), or what
+            // `--only`, its files and `--service` name.
+            if error.inOptions {
+                StandardError.write(error.diagnostics.map { "flow run: \($0.message)\n" }.joined())
+            } else {
+                StandardError.write(error.diagnostics.map { "\($0.message)\n" }.joined())
+            }
+            return .invalid
+        }
+        let cancelNow = started.withLock { started in
+            started.run = run
+            return started.interrupted
+        }
+        if cancelNow { run.cancel() }
+        let outcome = await run.outcome
+        if outcome.stepsRan {
+            RunSummary(outcome: outcome, workflow: workflow, colors: colors, json: logFormat == .json).print()
+        }
+        return FlowExit(outcome.state)
+    }
+
+    /// `observer` with the signal watch, started now and stopped as the steps end.
+    private func observerFinishing(
+        _ observer: FlowRunObserver, started: Locked<StartedRun>, live: LiveView?
+    ) -> FlowRunObserver {
+        let interrupts = InterruptWatch(
+            onInterrupt: {
+                let run = started.withLock { started in
+                    started.interrupted = true
+                    return started.run
+                }
+                run?.cancel()
+            },
+            onQuit: {
+                // Quitting at once still leaves a report of the run as it stood, so the previous
+                // run's report is not mistaken for this one.
+                let paths = started.withLock { $0.run }?.quitAtOnce() ?? []
+                guard !paths.isEmpty else { return }
+                StandardError.write(
+                    "flow: quit at once; \(paths.joined(separator: ", ")) shows the run as it stood (steps still "
+                        + "running are listed as running)\n")
+            })
+        var observer = observer
         observer.finishing = {
             await interrupts.stop()
             live?.stop()
             StandardOutput.flush()
         }
-        let ended = await session.run(observer)
-        if ended.ran {
-            RunSummary(
-                outcome: session.summaryOutcome(ended), workflow: workflow, colors: colors, json: logFormat == .json
-            ).print()
-        }
-        return FlowExit(ended.state)
+        return observer
     }
+}
+
+/// The run once started, and whether a signal came before it was.
+private struct StartedRun: Sendable {
+    var run: FlowRun?
+    var interrupted = false
 }
 
 extension FlowExit {

@@ -101,7 +101,7 @@ enum RunsText {
 
     /// "0.42s", "12.3s", "4m 05s", "2h 03m".
     static func seconds(_ value: TimeInterval) -> String {
-        DurationText.runs(seconds: max(0, value))
+        FlowDurationText.runs(seconds: max(0, value))
     }
 
     private static func shortened(_ text: String, limit: Int = 160) -> String {

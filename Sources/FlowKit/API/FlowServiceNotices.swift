@@ -1,15 +1,20 @@
 import FlowEngine
 
-/// A service of the run passed its readiness check (`flow run` prints a line for it).
-package struct RunServiceReady: Sendable {
+/// A service of the run passed its readiness check (`flow run` prints a line for it); given to
+/// `FlowRunObserver.serviceReady`.
+///
+/// ```swift
+/// observer.serviceReady = { print("\($0.name) ready on \($0.url)") }
+/// ```
+public struct FlowServiceReady: Sendable {
     /// The service's name in `services:`.
-    package let name: String
+    public let name: String
     /// Its URL, as `services.NAME.url` reads.
-    package let url: String
+    public let url: String
     /// The address its readiness check polled: a port nobody listens on is never shown as ready.
-    package let polled: String
+    public let polled: String
     /// How long it took to become ready.
-    package let duration: Duration
+    public let duration: Duration
 
     init(_ ready: ServiceReady) {
         name = ready.name
@@ -19,20 +24,23 @@ package struct RunServiceReady: Sendable {
     }
 }
 
-/// A service of the run could not bind its port and is started again on another.
-package struct RunServiceMove: Sendable {
+/// A service of the run could not bind its port and is started again on another; given to
+/// `FlowRunObserver.serviceMoved`.
+public struct FlowServiceMove: Sendable {
     /// The service's name in `services:`.
-    package let name: String
-    /// The port it could not bind, and the one it is started on now.
-    package let from: Int
-    package let to: Int
+    public let name: String
+    /// The port it could not bind.
+    public let from: Int
+    /// The port it is started on now.
+    public let to: Int
     /// Which start this is (from 0), out of `attempts`.
-    package let attempt: Int
-    package let attempts: Int
+    public let attempt: Int
+    /// How many starts it is given at most.
+    public let attempts: Int
     /// Why it could not bind, its secrets masked.
-    package let reason: String
+    public let reason: String
     /// The services started again with it, having read its port.
-    package let restarting: [String]
+    public let restarting: [String]
 
     init(_ move: ServiceMove, masker: SecretMasker) {
         name = move.name
