@@ -114,7 +114,7 @@ extension ArgoManifest {
     /// `SaveParameters`): for `flow`, a record of step `step` as failed, which flow reads as
     /// a lost need; for `items`, the one pod (-1) that decides the step from that record.
     static func lostDefault(output: String, step: Step) -> String {
-        guard output == "flow" else { return "[-1]" }
+        guard output == "flow" || output == statusOutput else { return "[-1]" }
         return lostRecord(
             step, error: "step '\(step.id)' left no record on Argo: its pod ended before flow wrote \(outputsPath)")
     }
@@ -159,7 +159,7 @@ extension ArgoManifest {
     /// by `??` or `?.` are not required identifiers (`util/template/expression_template.go`
     /// `getIdentifiers`, `guardVisitor`), `tasks` is (the scope holds `tasks.T.status`), and
     /// `?.` on a missing member is nil, so `??` gives the default.
-    static func outputOrLost(task: String, step: Step) -> String {
+    static func outputOrLost(task: String, step: Step, output: String = "flow") -> String {
         // The record as a string literal of Argo's expression language: no `'` (it would end the
         // literal) and no `{{` or `}}` (they would end the tag), JSON allowing a space between braces.
         var text = lostRecord(
@@ -167,7 +167,7 @@ extension ArgoManifest {
         while text.contains("}}") { text = text.replacingOccurrences(of: "}}", with: "} }") }
         while text.contains("{{") { text = text.replacingOccurrences(of: "{{", with: "{ {") }
         text = text.replacingOccurrences(of: "'", with: "\\u0027")
-        return "{{=tasks['\(task)']?.outputs?.parameters?.flow ?? '\(text)'}}"
+        return "{{=tasks['\(task)']?.outputs?.parameters?.\(output) ?? '\(text)'}}"
     }
 
     /// The top-level steps whose records step `step`'s task is given: its needs, then the steps

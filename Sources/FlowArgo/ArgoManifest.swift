@@ -37,6 +37,9 @@ struct ArgoManifest {
     /// `--artifact-repository`: where records that can pass Argo's limits go (see
     /// `recordsByArtifact`).
     var artifactRepository = ArgoArtifactRepository.standard
+    /// The fanned-out steps whose item pods read each step's status record (see
+    /// `itemStatusReaders`), set by `build`.
+    var statusReaders: [String: [String]] = [:]
 
     /// Where the workflow file is mounted in every pod.
     static let mountPath = "/flow"
@@ -74,6 +77,12 @@ struct ArgoManifest {
     /// The manifest and the warnings about what maps only approximately; a problem when
     /// something cannot be exported at all.
     func build() throws(Problem) -> (manifest: ManifestNode, warnings: [String]) {
+        var manifest = self
+        manifest.statusReaders = itemStatusReaders()
+        return try manifest.assemble()
+    }
+
+    private func assemble() throws(Problem) -> (manifest: ManifestNode, warnings: [String]) {
         var warnings: [String] = names.warnings + retryWarnings() + fileWarnings()
         try checkFiles()
         // The workflow file's path under /flow (its folder's layout kept, see `configMapFiles`).
@@ -203,7 +212,7 @@ struct ArgoManifest {
 
     /// The input artifacts that carry need `need`'s records: its task's `flow` parameter, and for
     /// a step fanned out at run time its items task's too (which records it when it was skipped).
-    private func needArtifacts(_ need: String) -> [NeedArtifact] {
+    private func needArtifacts(_ need: String, status: Bool = false) -> [NeedArtifact] {
         let task = names.task(need)
         var artifacts: [NeedArtifact] = []
         let step = workflow.steps.first(where: { $0.id == need })
@@ -215,7 +224,12 @@ struct ArgoManifest {
         }
         let path = "\(Self.needsFolder)/\(task).json"
         if let step, recordsByArtifact(step) { return artifacts + artifactNeed(step, path: path) }
-        artifacts.append(NeedArtifact(name: "need-\(task)", source: .raw(recordsReference(need)), path: path))
+        // An item pod reads a need's status record when it has one (see `itemStatusReaders`).
+        var reference = recordsReference(need)
+        if status, statusReaders[need] != nil, let step {
+            reference = Self.outputOrLost(task: task, step: step, output: Self.statusOutput)
+        }
+        artifacts.append(NeedArtifact(name: "need-\(task)", source: .raw(reference), path: path))
         return artifacts
     }
 
@@ -236,7 +250,7 @@ struct ArgoManifest {
                 statusRegion.contains(step.id) || ignoresFailure
                     ? "(\(task).Succeeded || \(task).Failed || \(task).Errored)" : "\(task).Succeeded")
         }
-        let needs = recordsGiven(to: step).flatMap(needArtifacts)
+        let needs = recordsGiven(to: step).flatMap { needArtifacts($0) }
         // Only the pointer files are passed with --outputs-from; the records they point at lie beside.
         let given = needs.filter { if case .raw = $0.source { true } else { false } }.map(\.path)
         let byArtifact = recordsByArtifact(step)
@@ -249,10 +263,16 @@ struct ArgoManifest {
                 artifacts: needs)
             let template = try self.template(
                 name: templateName(step.id), step: step, fileName: fileName, services: services,
-                extra: given.flatMap { ["--outputs-from", $0] }, parameters: [],
-                artifacts: needs, outputs: [("flow", Self.outputsPath)], perItem: false, byArtifact: byArtifact)
+                extra: given.flatMap { ["--outputs-from", $0] } + statusArguments(step), parameters: [],
+                artifacts: needs,
+                outputs: [("flow", Self.outputsPath)]
+                    + (statusReaders[step.id] != nil ? [(Self.statusOutput, Self.statusPath)] : []),
+                perItem: false, byArtifact: byArtifact)
             return ([task], [template])
         case .fanned(let indices?):
+            // Each item's pod decides the step itself: it is given its needs' status records.
+            let needs = itemRecordsGiven(to: step, static: true).flatMap { needArtifacts($0, status: true) }
+            let given = needs.filter { if case .raw = $0.source { true } else { false } }.map(\.path)
             let fanned = fannedTask(
                 name: name, step: step, depends: depends, parameters: serviceParameters,
                 artifacts: needs, loop: Self.staticLoop(indices))
@@ -277,7 +297,7 @@ struct ArgoManifest {
             // Each item's pod is given its item (`{{item}}`: an entry of the items task's list) and
             // the records its item reads, not those the items task decided the step from (see
             // `recordsGiven(toItemsOf:)`); the items task's record carries the upstream failures.
-            let itemNeeds = recordsGiven(toItemsOf: step).flatMap(needArtifacts)
+            let itemNeeds = itemRecordsGiven(to: step, static: false).flatMap { needArtifacts($0, status: true) }
             let fanned = fannedTask(
                 name: name, step: step, depends: services.map { "\($0.task).Daemoned" } + ["\(itemsName).Succeeded"],
                 parameters: serviceParameters,

@@ -94,6 +94,18 @@ struct RunCommand: AsyncParsableCommand {
     var itemsTo: String?
 
     @Option(
+        name: .customLong("status-to"),
+        help: ArgumentHelp(
+            "With --only: also write a small record here, the step's status and what --status-for steps read of it.",
+            valueName: "file"))
+    var statusTo: String?
+
+    @Option(
+        name: .customLong("status-for"),
+        help: ArgumentHelp("With --status-to: a step whose reads the record keeps (repeatable).", valueName: "step"))
+    var statusFor: [String] = []
+
+    @Option(
         name: .customLong("service"),
         help: ArgumentHelp(
             "A service already running at URL: flow does not start it (repeatable).", valueName: "name=url"))
@@ -117,6 +129,12 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError(
                 "--only does not go with --dry-run: the dry run shows every step's plan, and `flow export argo` "
                     + "the tasks that run the steps one by one.")
+        }
+        if statusTo == nil, !statusFor.isEmpty {
+            throw ValidationError("--status-for goes with --status-to FILE.")
+        }
+        if only == nil, statusTo != nil {
+            throw ValidationError("--status-to goes with --only STEP.")
         }
         if item != nil, itemsTo != nil {
             throw ValidationError("--item and --items-to do not go together.")
@@ -186,6 +204,8 @@ struct RunCommand: AsyncParsableCommand {
                 step.outputsTo = outputsTo
                 step.item = item
                 step.itemsTo = itemsTo
+                step.statusTo = statusTo
+                step.statusFor = statusFor
                 options.only = step
             }
             // `--only` runs one step of a run kept elsewhere (an Argo task): it keeps no journal.

@@ -44,6 +44,19 @@ import Testing
         ((report["inputs"] as? [String: Int]) ?? [:]).filter { $0.key.hasPrefix("fan(") }
     }
 
+    /// Expects `count` item pods of `fan` in the harness's `report`, each handed under `limit`
+    /// bytes: its item and small records, never an upstream record of 20,000 bytes or more.
+    static func expectSmallItemInputs(
+        _ report: [String: Any], count: Int, limit: Int = 2_000, _ label: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let inputs = itemInputs(report)
+        #expect(inputs.count == count, "\(label): \(inputs)", sourceLocation: sourceLocation)
+        #expect(
+            !inputs.isEmpty && inputs.values.allSatisfy { $0 < limit }, "\(label): \(inputs)",
+            sourceLocation: sourceLocation)
+    }
+
     /// `report`'s output `seen` in a plain run's JSON report and in the harness's records.
     static func seen(plainReport path: String, harness report: [String: Any]) -> (String?, String?) {
         let plain =
@@ -77,11 +90,9 @@ import Testing
             #expect(run.report["phase"] as? String == (example.exit == 0 ? "Succeeded" : "Failed"), "\(run.output)")
             let seen = Self.seen(plainReport: json, harness: run.report)
             #expect(seen.0 != nil && seen.0 == seen.1, "\(example.name): \(seen) \(run.output)")
-            let inputs = Self.itemInputs(run.report)
-            #expect(inputs.count == example.items, "\(example.name): \(inputs)")
             // `list`'s record (over 20,000 bytes) reached no item pod: an item pod gets its item,
-            // `conf`'s record, which its command reads, and the items task's record.
-            #expect(!inputs.isEmpty && inputs.values.allSatisfy { $0 < 2_000 }, "\(example.name): \(inputs)")
+            // `conf`'s status record with what its command reads, and the items task's record.
+            Self.expectSmallItemInputs(run.report, count: example.items, example.name)
         }
     }
 

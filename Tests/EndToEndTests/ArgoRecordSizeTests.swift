@@ -78,4 +78,111 @@ import Testing
         #expect(b["a"]?["status"] as? String == "failed", "\(b)")
         #expect(Self.recorded(failed.report, task: "c")["c"]?["status"] as? String == "succeeded", "\(failed.output)")
     }
+
+    /// A `for-each` over items known when exporting (`range(0, N)`, Argo's `withSequence`): each
+    /// item pod decides the step's `if` and its need's state itself, so it used to be given the
+    /// need's whole record (here over 20,000 bytes) once per item. Now the need's pod also writes
+    /// a status record (`--status-to`) with its status and only what `fan` reads of it, which is
+    /// what each item pod is given; the Workflow's phase and `report`'s status equal `flow run`'s
+    /// with the need succeeding, `fan` skipped by its `if`, and the need failing (an `always()`
+    /// step after), and the need's secret output reaches neither the manifest nor Argo.
+    @Test func itemPodsOverASequenceAreGivenTheirNeedsStatusRecords() async throws {
+        let scratch = try Scratch()
+        let secret = "s3cr3t-upstream"
+        func text(_ count: Int) -> String {
+            """
+            version: 1
+            inputs:
+              gate: { type: string, default: go }
+              fail: { type: string, default: "no" }
+            steps:
+              list:
+                run: "test ${{ inputs.fail }} = no && python3 -c 'print(\\"x\\" * 20000)'"
+                outputs: { blob: "${{ result.stdout }}", gate: "${{ inputs.gate }}", key: "${{ secrets.KEY }}" }
+                timeout: 10s
+              fan:
+                needs: list
+                for-each: ${{ range(0, \(count)) }}
+                fail-fast: false
+                if: ${{ steps.list.outputs.gate == 'go' && steps.list.outputs.key != '' }}
+                run: "echo ${{ steps.list.outputs.gate }}-${{ item }}"
+                outputs: { echoed: "${{ result.stdout }}" }
+                timeout: 10s
+              report:
+                needs: fan
+                if: ${{ always() }}
+                run: "echo ${{ steps.fan.status }}"
+                outputs: { seen: "${{ result.stdout }}" }
+                timeout: 10s
+            """
+        }
+        // At 10,000 items: one withSequence line, and the item pods read the status record.
+        let large = try await ArgoMappingTests.exported(scratch, "large.yaml", text(10_000))
+        #expect(large.stdout.contains("count: \"10000\""), "\(large.stdout)")
+        #expect(large.stdout.contains("tasks['list']?.outputs?.parameters?.brief"), "\(large.stdout)")
+        #expect(large.stdout.contains("\"--status-for\"\n          - \"fan\""), "\(large.stdout)")
+
+        let small = try await ArgoMappingTests.exported(scratch, "sequence.yaml", text(12))
+        #expect(!small.stdout.contains(secret) && !large.stdout.contains(secret))
+        let manifest = scratch.path("sequence.yaml.argo.yaml")
+        let cases: [(name: String, input: String, exit: Int32, fan: String)] = [
+            ("succeeds", "gate=go", 0, "succeeded"), ("skipped by if", "gate=stop", 0, "skipped"),
+            ("need fails", "fail=yes", 1, "skipped"),
+        ]
+        for example in cases {
+            let json = scratch.path("plain.json")
+            let plain = try await FlowProcess.run(
+                ["run", scratch.path("sequence.yaml"), "--input", example.input, "--report", "json", json],
+                environment: ["FLOW_SECRET_KEY": secret])
+            #expect(plain.exitCode == example.exit, "\(example.name): \(plain.stdout)\(plain.stderr)")
+            let run = try await ArgoExportTests.check([
+                "run", manifest, "--flow", FlowProcess.binary.path, "--mount", "workflow=\(scratch.folder.path)",
+                "--parameter", example.input, "--secret", "KEY=\(secret)", "--deadline", "60",
+            ])
+            let report = (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [String: Any] ?? [:]
+            let output = run.stdout + run.stderr.suffix(3000)
+            #expect(run.exitCode == example.exit, "\(example.name): \(output)")
+            #expect(report["phase"] as? String == (example.exit == 0 ? "Succeeded" : "Failed"), "\(output)")
+            #expect(!run.stdout.contains(secret) && !run.stderr.contains(secret), "\(example.name)")
+            // `report` reads `fan` as the whole run does.
+            let seen = ArgoItemSizeTests.seen(plainReport: json, harness: report)
+            #expect(seen.0 != nil && seen.0 == seen.1, "\(example.name): \(seen) \(output)")
+            #expect(seen.1?.hasPrefix(example.fan) == true, "\(example.name): \(seen)")
+            ArgoItemSizeTests.expectSmallItemInputs(report, count: 12, limit: 1_000, example.name)
+        }
+    }
+
+    /// `flow run --only ID --status-to FILE --status-for STEP`: the record keeps the step's status
+    /// and the outputs STEP reads, not the others; a reader that is no top-level step is exit 2,
+    /// `--status-for` without `--status-to` a usage error.
+    @Test func theStatusRecordKeepsOnlyWhatItsReadersRead() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.write(
+            "status.yaml",
+            """
+            version: 1
+            steps:
+              list: { run: "echo hi", outputs: { small: "${{ result.stdout }}", other: "x${{ result.stdout }}" } }
+              fan: { needs: list, for-each: "${{ range(0, 2) }}", run: "echo ${{ steps.list.outputs.small }}" }
+              all: { needs: list, run: "echo ${{ steps.list.outputs.other }}" }
+            """)
+        let status = scratch.path("status.json")
+        let run = try await FlowProcess.run([
+            "run", file, "--only", "list", "--outputs-to", scratch.path("whole.json"), "--status-to", status,
+            "--status-for", "fan",
+        ])
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        let record =
+            (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: status))))
+            as? [String: Any]
+        let list = (record?["steps"] as? [String: [String: Any]])?["list"]
+        #expect(list?["status"] as? String == "succeeded", "\(String(describing: record))")
+        #expect(list?["outputs"] as? [String: String] == ["small": "hi"], "\(String(describing: record))")
+        let unknown = try await FlowProcess.run([
+            "run", file, "--only", "list", "--status-to", status, "--status-for", "nope",
+        ])
+        #expect(unknown.exitCode == 2 && unknown.stderr.contains("--status-for nope: "), "\(unknown.stderr)")
+        let alone = try await FlowProcess.run(["run", file, "--only", "list", "--status-for", "fan"])
+        #expect(alone.exitCode == 64 && alone.stderr.contains("--status-for goes with --status-to"), "\(alone.stderr)")
+    }
 }

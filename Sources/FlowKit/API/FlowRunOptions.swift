@@ -93,6 +93,12 @@ public struct FlowRunOptions: Sendable {
         /// For a `for-each` step: where its items' list is written, without running them
         /// (`--items-to`).
         public var itemsTo: String?
+        /// Where a small record of the step is written besides `outputsTo` (`--status-to`): its
+        /// status and only what steps `statusFor` read of it (`--status-for`), for the item pods
+        /// of an exported `for-each`, which would otherwise each be given the whole record.
+        public var statusTo: String?
+        /// The steps whose reads `statusTo` keeps (top-level step ids).
+        public var statusFor: [String] = []
 
         /// Runs step `step` alone.
         public init(_ step: String) {

@@ -25,6 +25,8 @@ package struct OnlyStep: Sendable {
     var selection: ForEachSelection?
     /// `--items-to`: where the list of item indices goes.
     var itemsTo: String?
+    /// `--status-to`: the small record for item pods (see `OnlyStep+Status.swift`).
+    var status: StatusRecord?
 
     /// Reads the files and checks the step; a message (exit 2) when `id` is not a top-level step,
     /// a file cannot be read, or a need's record is missing. `item` is `--item`: an index, or
@@ -112,7 +114,7 @@ package struct OnlyStep: Sendable {
         init(_ message: String) { self.message = message }
     }
 
-    private static func descendants(of step: Step) -> [Step] {
+    static func descendants(of step: Step) -> [Step] {
         [step] + step.children.flatMap(descendants)
     }
 
@@ -159,6 +161,10 @@ package struct OnlyStep: Sendable {
             let entries = GivenItem.entries(own[id], step: step, masker: masker)
             own[id] = nil
             written = Self.write(entries.jsonText + "\n", to: itemsTo, option: "--items-to", say: say)
+        }
+        if let status {
+            let text = statusDocument(records, masker: masker).jsonText + "\n"
+            written = Self.write(text, to: status.path, option: "--status-to", say: say) && written
         }
         guard let outputsTo else { return written }
         let document: Value

@@ -40,7 +40,8 @@ extension RunSettings {
             try prepareOnly(
                 services: options.externalServices, only: options.only?.step,
                 outputsFrom: options.only?.outputsFrom ?? [], outputsTo: options.only?.outputsTo,
-                item: options.only?.item, itemsTo: options.only?.itemsTo)
+                item: options.only?.item, itemsTo: options.only?.itemsTo,
+                status: options.only.map { (to: $0.statusTo, readers: $0.statusFor) })
         } catch {
             throw FlowError(message: error.message, inOptions: true)
         }
@@ -49,13 +50,17 @@ extension RunSettings {
     /// `--service NAME=URL` (services already running elsewhere), `--only STEP` and its files
     /// (one step of a run kept elsewhere, an Argo task; see `OnlyStep`).
     mutating func prepareOnly(
-        services: [String], only: String?, outputsFrom: [String], outputsTo: String?, item: String?, itemsTo: String?
+        services: [String], only: String?, outputsFrom: [String], outputsTo: String?, item: String?, itemsTo: String?,
+        status: (to: String?, readers: [String])? = nil
     ) throws(OnlyStep.Problem) {
         externalServices = try ExternalServices.parse(services, workflow: workflow)
         if let only {
             self.only = try OnlyStep.prepare(
                 workflow: workflow, id: only, outputsFrom: outputsFrom, outputsTo: outputsTo, item: item,
                 itemsTo: itemsTo)
+            if let status, let to = status.to {
+                try self.only?.addStatusRecord(to: to, readers: status.readers, workflow: workflow)
+            }
         }
     }
 }
