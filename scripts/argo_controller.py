@@ -69,7 +69,8 @@ class Requeue(Exception):
 
 
 class ArgoController:
-    def __init__(self, doc, flow, mounts, daemons, secrets, log, lose=(), deadline=None, repository=None):
+    def __init__(self, doc, flow, mounts, daemons, secrets, log, lose=(), deadline=None, repository=None,
+                 delete=False):
         self.name = doc.get("metadata", {}).get("name") or doc.get("metadata", {}).get("generateName", "wf-")
         self.name = self.name.rstrip("-") or "wf"
         self.spec = doc["spec"]
@@ -105,6 +106,9 @@ class ArgoController:
         self.sizes = {"template": 0, "template_name": "", "parameter": 0, "output": 0}
         self.pod_count = 0
         self.started = []
+        # --delete-workflow: the Workflow is deleted once it ended (its artifact GC runs then).
+        self.delete = delete
+        self.collected = None
 
     # ------------------------------------------------------------ nodes
 
@@ -223,10 +227,42 @@ class ArgoController:
                     break
                 if not changed:
                     self.wake.wait(0.5)
+            if not hung:
+                self.collect_artifacts()
         finally:
             self.stop_all()
             shutil.rmtree(self.work, ignore_errors=True)
         return self.report(hung)
+
+    def collect_artifacts(self):
+        """Artifact garbage collection once the workflow completed (workflow/controller/artifact_gc.go
+        garbageCollectArtifacts): the strategies ready (artifactGCStrategiesReady:
+        OnWorkflowCompletion once the workflow completed, OnWorkflowDeletion once it is deleted,
+        here with --delete-workflow) delete the output artifacts saved by pod nodes whose strategy
+        is one of them (findArtifactsToGC); an artifact's strategy is its own
+        `artifactGC.strategy`, else the workflow's `spec.artifactGC.strategy`, else Never
+        (pkg/apis/workflow/v1alpha1/workflow_types.go Workflow.GetArtifactGCStrategy)."""
+        ready = {"OnWorkflowCompletion"} | ({"OnWorkflowDeletion"} if self.delete else set())
+        default = (self.spec.get("artifactGC") or {}).get("strategy") or "Never"
+        deleted, kept = [], []
+        for name in self.order:
+            node = self.nodes[name]
+            if node.type != "Pod" or not node.outputs:
+                continue
+            declared = {a["name"]: a for a in
+                        (self.templates.get(node.template) or {}).get("outputs", {}).get("artifacts", [])}
+            for artifact in node.outputs.get("artifacts") or []:
+                own = (declared.get(artifact["name"], {}).get("artifactGC") or {}).get("strategy")
+                if (own or default) in ready:
+                    target = os.path.join(self.repository, artifact["key"])
+                    if os.path.isdir(target):
+                        shutil.rmtree(target, ignore_errors=True)
+                    elif os.path.lexists(target):
+                        os.remove(target)
+                    deleted.append(artifact["key"])
+                else:
+                    kept.append(artifact["key"])
+        self.collected = {"deleted": sorted(deleted), "kept": sorted(kept)}
 
     def exceed_deadline(self):
         # operator.go operate → checkDeadline (workflow activeDeadlineSeconds): the running pods are
@@ -296,6 +332,8 @@ class ArgoController:
         result = {"phase": phase, "phases": phases, "nodes": nodes, "outputs": outputs, "peaks": self.peaks,
                   "artifacts": artifacts, "sizes": dict(self.sizes, status=self.status_size()),
                   "inputs": self.pod_inputs}
+        if self.collected is not None:
+            result["artifact-gc"] = self.collected
         if hung:
             result["hung"] = hung
         if self.requeued:

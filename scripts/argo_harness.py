@@ -190,6 +190,8 @@ def main():
                         help="delete the pod of this task (or of each of its items) once it started")
     parser.add_argument("--artifact-repository",
                         help="the artifact repository's folder (default: a temporary one, removed after the run)")
+    parser.add_argument("--delete-workflow", action="store_true",
+                        help="delete the Workflow once it ended: its OnWorkflowDeletion artifacts are collected")
     parser.add_argument("--deadline", type=float, default=600,
                         help="report the workflow as hung when it still runs after this many seconds")
     arguments = parser.parse_args(sys.argv[2:])
@@ -198,7 +200,8 @@ def main():
     controller = ArgoController(
         load(arguments.manifest), arguments.flow, pairs(arguments.mount, "--mount"),
         pairs(arguments.daemon, "--daemon"), pairs(arguments.secret, "--secret"), sys.stderr,
-        lose=arguments.lose_pod, deadline=arguments.deadline, repository=arguments.artifact_repository)
+        lose=arguments.lose_pod, deadline=arguments.deadline, repository=arguments.artifact_repository,
+        delete=arguments.delete_workflow)
     controller.params.update(pairs(arguments.parameter, "--parameter"))
     result = controller.run()
     print(json.dumps(result, sort_keys=True))

@@ -17,6 +17,8 @@ package struct ArgoExportRequest: Sendable {
     package var activeDeadline: Int?
     /// `--artifact-repository`: `default`, `none`, `CONFIGMAP` or `CONFIGMAP:KEY` (nil: `default`).
     package var artifactRepository: String?
+    /// `--artifact-gc`: `OnWorkflowDeletion` (nil: the default), `OnWorkflowCompletion` or `Never`.
+    package var artifactGC: String?
 
     package init(file: String) { self.file = file }
 }
@@ -113,6 +115,7 @@ package enum ArgoExport {
         if let repository = request.artifactRepository {
             manifest.artifactRepository = try ArgoArtifactRepository(argument: repository)
         }
+        if let strategy = request.artifactGC { manifest.artifactGC = try ArgoArtifactGC(argument: strategy) }
         if let overlay = request.overlay { manifest.overlay = try ArgoOverlay(path: overlay, workflow: workflow) }
         let built = try manifest.build()
         var header =

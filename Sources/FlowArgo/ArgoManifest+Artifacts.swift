@@ -168,6 +168,18 @@ extension ArgoManifest {
         return .map(entries)
     }
 
+    /// `spec.artifactGC` when some step saves its records as artifacts: `strategy` from
+    /// `--artifact-gc` (default `OnWorkflowDeletion`), so the records leave the bucket with the
+    /// Workflow instead of staying forever (Argo's default is `Never`: `workflow_types.go`
+    /// `GetArtifactGCStrategy`; the controller deletes the output artifacts of pod nodes whose
+    /// strategy is ready, `workflow/controller/artifact_gc.go` `garbageCollectArtifacts`,
+    /// `findArtifactsToGC`). Written even for `Never`, which overrides a default the controller's
+    /// `workflowDefaults` may set.
+    var artifactGCNode: ManifestNode? {
+        guard workflow.steps.contains(where: recordsByArtifact) else { return nil }
+        return .map([("strategy", .string(artifactGC.rawValue))])
+    }
+
     /// The warning naming the steps whose records go through Argo's default artifact repository.
     func artifactWarning() -> String? {
         let steps = workflow.steps.filter(recordsByArtifact).map(\.id)

@@ -37,6 +37,8 @@ struct ArgoManifest {
     /// `--artifact-repository`: where records that can pass Argo's limits go (see
     /// `recordsByArtifact`).
     var artifactRepository = ArgoArtifactRepository.standard
+    /// `--artifact-gc`: when Argo deletes the records saved as artifacts (see `artifactGCNode`).
+    var artifactGC = ArgoArtifactGC.onWorkflowDeletion
     /// The fanned-out steps whose item pods read each step's status record (see
     /// `itemStatusReaders`), set by `build`.
     var statusReaders: [String: [String]] = [:]
@@ -144,6 +146,7 @@ struct ArgoManifest {
         if let seconds = backstop.seconds { spec.append(("activeDeadlineSeconds", .int(seconds))) }
         if let warning = backstop.warning { warnings.append(warning) }
         if let reference = artifactRepositoryRef { spec.append(("artifactRepositoryRef", reference)) }
+        if let collection = artifactGCNode { spec.append(("artifactGC", collection)) }
         if let warning = artifactWarning() { warnings.append(warning) }
         let parameters = workflow.inputs.map { input -> ManifestNode in
             var entries: [(String, ManifestNode)] = [("name", .string(input.name))]

@@ -70,6 +70,14 @@ struct ExportArgoCommand: ParsableCommand {
             valueName: "ref"))
     var artifactRepository: String?
 
+    @Option(
+        name: .customLong("artifact-gc"),
+        help: ArgumentHelp(
+            "When Argo deletes the records saved as artifacts: OnWorkflowDeletion (default), OnWorkflowCompletion "
+                + "or Never (spec.artifactGC.strategy).",
+            valueName: "strategy"))
+    var artifactGC: String?
+
     func run() throws {
         var request = ArgoExportRequest(file: file)
         request.image = image
@@ -83,6 +91,7 @@ struct ExportArgoCommand: ParsableCommand {
         request.schedules = schedule
         request.activeDeadline = activeDeadline
         request.artifactRepository = artifactRepository
+        request.artifactGC = artifactGC
         let result = ArgoExport.export(request)
         StandardError.write(result.errorText)
         guard result.exported else { throw FlowExit.invalid.exitCode }

@@ -189,4 +189,57 @@ import Testing
         #expect(key.hasPrefix("artifacts/") && key.hasSuffix("/file.tgz"), "\(run.output)")
         #expect(FileManager.default.fileExists(atPath: repository + "/" + key), "\(run.output)")
     }
+
+    /// Records saved as artifacts leave the bucket with the Workflow (`spec.artifactGC`): by
+    /// default `OnWorkflowDeletion`, so they stay while the Workflow exists and go when it is
+    /// deleted; `--artifact-gc OnWorkflowCompletion` deletes them when it ends, `Never` keeps
+    /// them, the overlay's `spec.artifactGC` wins over the flag; nothing is set when no record
+    /// goes by artifact; another strategy is exit 2. The harness collects them as Argo's
+    /// controller does (`artifact_gc.go`).
+    @Test func savedRecordsAreCollectedWithTheWorkflow() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.write("big.yaml", Self.workflow)
+        func files(_ folder: String) -> [String] {
+            (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter {
+                $0.hasSuffix(".json")
+            }
+        }
+        let cases: [(flag: [String], delete: Bool, strategy: String, left: Bool)] = [
+            ([], false, "OnWorkflowDeletion", true), ([], true, "OnWorkflowDeletion", false),
+            (["--artifact-gc", "OnWorkflowCompletion"], false, "OnWorkflowCompletion", false),
+            (["--artifact-gc", "Never"], true, "Never", true),
+        ]
+        for (index, example) in cases.enumerated() {
+            let name = "gc-\(index).yaml"
+            let export = try await ArgoMappingTests.exported(scratch, name, Self.workflow, example.flag)
+            #expect(
+                export.stdout.contains("  artifactGC:\n    strategy: \"\(example.strategy)\"\n"), "\(export.stdout)")
+            let repository = scratch.path("repository-\(index)")
+            let run = try await ArgoExportTests.check(
+                [
+                    "run", scratch.path(name + ".argo.yaml"), "--flow", FlowProcess.binary.path, "--mount",
+                    "workflow=\(scratch.folder.path)", "--artifact-repository", repository, "--deadline", "60",
+                ] + (example.delete ? ["--delete-workflow"] : []))
+            let report = (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [String: Any] ?? [:]
+            #expect(run.exitCode == 0, "\(example): \(run.stdout)\(run.stderr.suffix(3000))")
+            let collected = report["artifact-gc"] as? [String: [String]] ?? [:]
+            #expect(files(repository).isEmpty != example.left, "\(example): \(files(repository))")
+            #expect((collected["deleted"] ?? []).isEmpty == example.left, "\(example): \(collected)")
+            #expect((collected["kept"] ?? []).isEmpty != example.left, "\(example): \(collected)")
+        }
+        let overlay = try scratch.write(
+            "overlay.yaml", "spec: { artifactGC: { strategy: Never, forceFinalizerRemoval: true } }\n")
+        let overlaid = try await ArgoMappingTests.exported(
+            scratch, "gc-overlay.yaml", Self.workflow, ["--artifact-gc", "OnWorkflowCompletion", "--overlay", overlay])
+        #expect(
+            overlaid.stdout.contains("strategy: \"Never\"") && overlaid.stdout.contains("forceFinalizerRemoval: true"))
+        let none = try await ArgoMappingTests.export(file, ["--artifact-repository", "none"])
+        #expect(none.exitCode == 0 && !none.stdout.contains("artifactGC"), "\(none.stdout)")
+        let bad = try await ArgoMappingTests.export(file, ["--artifact-gc", "Sometimes"])
+        #expect(
+            bad.exitCode == 2
+                && bad.stderr.contains(
+                    "--artifact-gc Sometimes: expected OnWorkflowDeletion, OnWorkflowCompletion, Never"),
+            "\(bad.stderr)")
+    }
 }
