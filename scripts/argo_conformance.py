@@ -36,7 +36,7 @@ CASES = [
     },
     {
         "name": "depends with Succeeded/Failed and bare names",
-        "source": "test/e2e/functional/dag-depends.yaml, asserted by functional_test.go TestDAGDepends",
+        "source": "test/e2e/functional/dag-depends.yaml, asserted by test/e2e/functional_test.go TestDAGDepends",
         "workflow": {"metadata": {"generateName": "dag-depends-"}, "spec": {
             "entrypoint": "main", "templates": [
                 {"name": "main", "dag": {"tasks": [
@@ -53,7 +53,7 @@ CASES = [
     },
     {
         "name": "template failFast with parallelism",
-        "source": "test/e2e/expectedfailures/parallelism-dag-fail-fast.yaml, asserted by functional_test.go "
+        "source": "test/e2e/expectedfailures/parallelism-dag-fail-fast.yaml, asserted by test/e2e/functional_test.go "
                   "TestWorkflowParallelismDAGFailFast",
         "workflow": {"metadata": {"name": "parallelism-dag-fail-fast"}, "spec": {
             "entrypoint": "main", "templates": [
@@ -65,7 +65,7 @@ CASES = [
     },
     {
         "name": "an omitted task's output without default",
-        "source": "test/e2e/functional/dag-omitted-output-ref.yaml, asserted by functional_test.go "
+        "source": "test/e2e/functional/dag-omitted-output-ref.yaml, asserted by test/e2e/functional_test.go "
                   "TestDAGOmittedOutputRef",
         "workflow": {"metadata": {"generateName": "dag-omitted-output-ref-"}, "spec": {
             "entrypoint": "main", "templates": [
@@ -89,7 +89,7 @@ CASES = [
     },
     {
         "name": "a skipped task's output without default",
-        "source": "test/e2e/functional/dag-skipped-output-ref.yaml, asserted by functional_test.go "
+        "source": "test/e2e/functional/dag-skipped-output-ref.yaml, asserted by test/e2e/functional_test.go "
                   "TestDAGSkippedOutputRef",
         "workflow": {"metadata": {"generateName": "dag-skipped-output-ref-"}, "spec": {
             "entrypoint": "main", "arguments": {"parameters": [{"name": "run-stage-b", "value": "false"}]},
@@ -114,7 +114,7 @@ CASES = [
     },
     {
         "name": "withParam from a skipped producer's valueFrom.default",
-        "source": "test/e2e/functional/dag-skipped-withparam-default.yaml, asserted by functional_test.go "
+        "source": "test/e2e/functional/dag-skipped-withparam-default.yaml, asserted by test/e2e/functional_test.go "
                   "TestDAGSkippedWithParamProducerDefault",
         "workflow": {"metadata": {"generateName": "dag-skipped-withparam-default-"}, "spec": {
             "entrypoint": "main", "templates": [
@@ -132,7 +132,7 @@ CASES = [
     },
     {
         "name": "withParam over an empty list",
-        "source": "test/e2e/functional/dag-empty-param.yaml, asserted by functional_test.go TestDAGEmptyParam",
+        "source": "test/e2e/functional/dag-empty-param.yaml, asserted by test/e2e/functional_test.go TestDAGEmptyParam",
         "workflow": {"metadata": {"generateName": "dag-param-result-"}, "spec": {
             "entrypoint": "dag-param-result-example", "templates": [
                 {"name": "dag-param-result-example", "dag": {"tasks": [
@@ -149,7 +149,7 @@ CASES = [
     },
     {
         "name": "withItems aggregation into a DAG output, under a workflow retryStrategy",
-        "source": "test/e2e/functional/parameter-aggregation-dag-with-retry.yaml, asserted by functional_test.go "
+        "source": "test/e2e/functional/parameter-aggregation-dag-with-retry.yaml, asserted by test/e2e/functional_test.go "
                   "TestParameterAggregationDAGWithRetry",
         "workflow": {"metadata": {"name": "parameter-aggregation-dag-with-retry"}, "spec": {
             "retryStrategy": {"limit": 1}, "entrypoint": "fanout-dag-with-output", "templates": [
@@ -186,7 +186,7 @@ CASES = [
     },
     {
         "name": "a failed exit handler fails a succeeded workflow",
-        "source": "test/e2e/testdata/retry-workflow-with-failed-exit-handler.yaml, asserted by cli_test.go "
+        "source": "test/e2e/testdata/retry-workflow-with-failed-exit-handler.yaml, asserted by test/e2e/cli_test.go "
                   "TestRetryWorkflowWithFailedExitHandler (before its retry)",
         "workflow": {"metadata": {"name": "retry-workflow-with-failed-exit-handler"}, "spec": {
             "entrypoint": "hello", "onExit": "exit-handler", "templates": [

@@ -3,7 +3,7 @@
 Every rule below is taken from Argo's code at tag v4.1.2 (argoproj/argo-workflows, commit
 16a52d67daf2f4a8a76fa8bec02a76a46aa46257); the comment beside each names the file and function.
 Like Argo's operator, the model runs reconciliation passes over the workflow's node tree
-(`operator.go` `operate`): each pass walks the entry template, creates the nodes whose turn has
+(`workflow/controller/operator.go` `operate`): each pass walks the entry template, creates the nodes whose turn has
 come, and the pods run as local processes. When a pass changes nothing and no pod is running,
 Argo would requeue the workflow forever: the model stops and reports the workflow as hung
 (phase Running, with the unresolved reference), never as a result.
@@ -53,19 +53,20 @@ class Node:
         self.process = None
 
     def fulfilled(self):
-        # workflow_types.go NodeStatus.Fulfilled: finished, skipped, or daemoned and not Pending.
+        # pkg/apis/workflow/v1alpha1/workflow_types.go NodeStatus.Fulfilled: finished, skipped, or daemoned and not Pending.
         return self.phase in FULFILLED or (self.daemoned and self.phase != "Pending")
 
     def completed(self):
+        # pkg/apis/workflow/v1alpha1/workflow_types.go NodeStatus.Completed: Succeeded, Failed or Error.
         return self.phase in COMPLETED
 
 
 class InitError(Exception):
-    """executor.go loadArtifacts: the init container could not place an input artifact."""
+    """workflow/executor/executor.go loadArtifacts: the init container could not place an input artifact."""
 
 
 class Requeue(Exception):
-    """dag.go resolveDependencyReferences: a `{{tasks.…}}` reference that cannot be resolved yet."""
+    """workflow/controller/dag.go resolveDependencyReferences: a `{{tasks.…}}` reference that cannot be resolved yet."""
 
 
 class ArgoController:
@@ -98,11 +99,11 @@ class ArgoController:
         # bucket's object names are (workflow/artifacts/s3/s3.go; --artifact-repository DIR keeps it).
         self.repository = repository or os.path.join(self.work, "repository")
         os.makedirs(self.repository, exist_ok=True)
-        # The largest template a pod received (workflowpod.go: the template is the pod's
-        # ARGO_TEMPLATE variable, offloaded to a ConfigMap over common.go MaxEnvVarLen), and the
+        # The largest template a pod received (workflow/controller/workflowpod.go: the template is the pod's
+        # ARGO_TEMPLATE variable, offloaded to a ConfigMap over workflow/common/common.go MaxEnvVarLen), and the
         # largest parameter value or raw artifact text a pod received, and the largest output
         # parameter a pod saved (reported in a WorkflowTaskResult object of its own:
-        # workflow/executor/executor.go ReportOutputs → taskresult.go upsertTaskResult).
+        # workflow/executor/executor.go ReportOutputs → workflow/executor/taskresult.go upsertTaskResult).
         self.sizes = {"template": 0, "template_name": "", "parameter": 0, "output": 0}
         self.pod_count = 0
         self.started = []
@@ -119,13 +120,13 @@ class ArgoController:
         return node
 
     def add_child(self, parent, child):
-        # operator.go addChildNode
+        # workflow/controller/operator.go addChildNode
         node = self.nodes.get(parent)
         if node is not None and child not in node.children:
             node.children.append(child)
 
     def outbound_nodes(self, name):
-        # operator.go getOutboundNodes: a pod or skipped node is its own; a TaskGroup its children's;
+        # workflow/controller/operator.go getOutboundNodes: a pod or skipped node is its own; a TaskGroup its children's;
         # a Retry node its last attempt; a DAG the outbound nodes set from its target tasks.
         node = self.nodes[name]
         if node.type in ("Pod", "Skipped"):
@@ -139,18 +140,18 @@ class ArgoController:
         return [o for out in node.outbound for o in self.outbound_nodes(out)]
 
     def active_children(self, boundary):
-        # node_counters.go getActiveChildrenCounter: Pods, Steps and DAGs of the boundary that are
+        # workflow/controller/node_counters.go getActiveChildrenCounter: Pods, Steps and DAGs of the boundary that are
         # Pending or Running. A daemoned pod stays Running, so it holds a `parallelism` slot.
         return sum(1 for n in self.nodes.values() if n.boundary == boundary
                    and n.type in ("Pod", "DAG", "Steps") and n.phase in ("Pending", "Running"))
 
     def active_pods(self, boundary):
-        # node_counters.go getActivePodsCounter
+        # workflow/controller/node_counters.go getActivePodsCounter
         return sum(1 for n in self.nodes.values() if n.boundary == boundary
                    and n.type == "Pod" and n.phase in ("Pending", "Running"))
 
     def unsuccessful_children(self, boundary):
-        # node_counters.go getUnsuccessfulChildrenCounter: Failed or Error Pods, Steps and DAGs.
+        # workflow/controller/node_counters.go getUnsuccessfulChildrenCounter: Failed or Error Pods, Steps and DAGs.
         return sum(1 for n in self.nodes.values() if n.boundary == boundary
                    and n.type in ("Pod", "DAG", "Steps") and n.phase in FAILED_OR_ERROR)
 
@@ -158,13 +159,13 @@ class ArgoController:
 
     @staticmethod
     def replace(text, values, strict_prefixes=("tasks.", "steps."), raw=None):
-        """pkg/.../template ReplaceStrict as dag.go resolveDependencyReferences calls it: a
+        """pkg/.../template ReplaceStrict as workflow/controller/dag.go resolveDependencyReferences calls it: a
         `{{tasks.…}}`/`{{steps.…}}` tag missing from `values` raises Requeue; other unknown tags stay.
         With `raw` (the unescaped values, for a JSON text such as a task), `{{=…}}` expression tags
         are evaluated too (see `expression_tag`)."""
         if raw is not None:
             # util/template/template.go impl.replace: a tag is the text from `{{` to the next `}}`
-            # (fasttemplate); one starting with `=` is an expression (kind.go parseTag).
+            # (fasttemplate); one starting with `=` is an expression (util/template/kind.go parseTag).
             text = re.sub(r"\{\{=(.*?)\}\}", lambda m: expression_tag(m.group(1), raw, strict_prefixes), text,
                           flags=re.S)
 
@@ -177,13 +178,15 @@ class ArgoController:
                 return found if isinstance(found, str) else json.dumps(found)
             # util/template/simple_template.go simpleReplaceStrict (ReplaceStrict passes
             # allowUnresolvedArtifacts): a `….outputs.artifacts.…` tag may stay, for the artifact
-            # resolution after it (dag.go resolveDependencyReferences → scope.go resolveArtifact).
+            # resolution after it (workflow/controller/dag.go resolveDependencyReferences → workflow/controller/scope.go resolveArtifact).
             if key.startswith(strict_prefixes) and ".outputs.artifacts." not in key:
                 raise Requeue(key)
             return match.group(0)
         return re.sub(r"\{\{([^{}]+)\}\}", value, text)
 
     def global_values(self):
+        # workflow/controller/operator.go setGlobalParameters: `workflow.parameters.NAME` and
+        # `workflow.name` in every template.
         return {f"workflow.parameters.{k}": v for k, v in self.params.items()} | {"workflow.name": self.name}
 
     # ------------------------------------------------------------ the loop
@@ -216,11 +219,11 @@ class ArgoController:
                     break
                 if not changed and not running and limit is not None:
                     # A requeue that never ends is ended by the workflow's activeDeadlineSeconds
-                    # (operator.go operate → checkDeadline on the next requeue after it passed).
+                    # (workflow/controller/operator.go operate → checkDeadline on the next requeue after it passed).
                     self.wake.wait(min(0.5, max(0.0, start + int(limit) - time.time()) + 0.05))
                     continue
                 if not changed and not running:
-                    # operator.go: a requeue with nothing left to change never ends; Argo leaves the
+                    # workflow/controller/operator.go: a requeue with nothing left to change never ends; Argo leaves the
                     # workflow Running (upstream issue #14337).
                     hung = "hung: " + ("unresolvable reference " + ", ".join(sorted(set(self.requeued)))
                                        if self.requeued else "no node can progress")
@@ -265,7 +268,7 @@ class ArgoController:
         self.collected = {"deleted": sorted(deleted), "kept": sorted(kept)}
 
     def exceed_deadline(self):
-        # operator.go operate → checkDeadline (workflow activeDeadlineSeconds): the running pods are
+        # workflow/controller/operator.go operate → checkDeadline (workflow activeDeadlineSeconds): the running pods are
         # stopped, unfinished nodes fail with "Step exceeded its deadline", the workflow Failed.
         with self.lock:
             for node in self.nodes.values():
@@ -281,7 +284,7 @@ class ArgoController:
         return tuple((n.name, n.phase, n.daemoned, len(n.children)) for n in self.nodes.values())
 
     def operate(self, entry):
-        # operator.go operate: the entry template's node, then the workflow's onExit handler.
+        # workflow/controller/operator.go operate: the entry template's node, then the workflow's onExit handler.
         node = self.execute_template(self.name, entry, {"parameters": self.params}, None)
         if node is None or not node.fulfilled():
             return
@@ -290,6 +293,8 @@ class ArgoController:
             self.execute_template(self.name + ".onExit", on_exit, {}, None)
 
     def workflow_done(self):
+        # workflow/controller/operator.go operate: the workflow is done once its entry node is fulfilled and, when it
+        # has one, its onExit node too (runOnExitNode in workflow/controller/exit_handler.go starts that node).
         node = self.nodes.get(self.name)
         if node is None or not node.fulfilled():
             return False
@@ -299,7 +304,7 @@ class ArgoController:
         return True
 
     def workflow_phase(self):
-        # operator.go operate: the workflow's phase is the entry node's (Skipped and Omitted count as
+        # workflow/controller/operator.go operate: the workflow's phase is the entry node's (Skipped and Omitted count as
         # Succeeded); an onExit node that failed or errored turns a Succeeded workflow Failed/Error.
         node = self.nodes.get(self.name)
         phase = {"Skipped": "Succeeded", "Omitted": "Succeeded"}.get(node.phase, node.phase) if node else "Running"
@@ -337,7 +342,7 @@ class ArgoController:
         if hung:
             result["hung"] = hung
         if self.requeued:
-            # What the last pass could not resolve (dag.go resolveDependencyReferences → ErrRequeue).
+            # What the last pass could not resolve (workflow/controller/dag.go resolveDependencyReferences → ErrRequeue).
             result["requeued"] = sorted(set(self.requeued))
         if entry is not None and entry.message:
             result["message"] = entry.message
@@ -345,11 +350,11 @@ class ArgoController:
 
     def status_size(self):
         """The node status's share of the Workflow object: each node's name, phase and outputs
-        (workflow_types.go NodeStatus), as JSON and as workflow/packer/packer.go
+        (pkg/apis/workflow/v1alpha1/workflow_types.go NodeStatus), as JSON and as workflow/packer/packer.go
         compressWorkflow stores it past its 1 MiB limit (gzip, base64: file.CompressEncodeString)."""
         nodes = {}
         for name, n in self.nodes.items():
-            # The fields a finished node's status carries (workflow_types.go NodeStatus), with
+            # The fields a finished node's status carries (pkg/apis/workflow/v1alpha1/workflow_types.go NodeStatus), with
             # values of their usual length: ids are the workflow's name and a 10-digit hash.
             node_id = f"{self.name}-{abs(hash(name)) % 10**10:010d}"
             status = {"id": node_id, "name": name, "displayName": n.display, "type": n.type,
@@ -378,7 +383,7 @@ class ArgoController:
     # ------------------------------------------------------------ templates
 
     def execute_template(self, node_name, template_name, args, boundary, task=None):
-        """operator.go executeTemplate."""
+        """workflow/controller/operator.go executeTemplate."""
         node = self.nodes.get(node_name)
         if node is not None and node.fulfilled():
             return node
@@ -405,11 +410,11 @@ class ArgoController:
                     return self.add_node(node_name, "Skipped", "Error", boundary, template_name, message)
                 node.phase, node.message = "Error", message
                 return node
-        # operator.go executeTemplate → checkParallelism, before any new node or pod.
+        # workflow/controller/operator.go executeTemplate → checkParallelism, before any new node or pod.
         if not self.check_parallelism(template, node, boundary):
             return node
-        # operator.go executeTemplate: a retryStrategy makes a Retry node whose children are attempts.
-        # operator.go retryStrategy: the template's, else the workflow's spec.retryStrategy.
+        # workflow/controller/operator.go executeTemplate: a retryStrategy makes a Retry node whose children are attempts.
+        # workflow/controller/operator.go retryStrategy: the template's, else the workflow's spec.retryStrategy.
         strategy = template.get("retryStrategy") or self.spec.get("retryStrategy")
         if strategy is not None:
             return self.execute_retry(node_name, template_name, template, inputs, args, boundary, strategy)
@@ -421,9 +426,9 @@ class ArgoController:
         return self.execute_container(node_name, template_name, template, inputs, args, boundary)
 
     def execute_retry(self, node_name, template_name, template, inputs, args, boundary, strategy):
-        """operator.go processNodeRetries: the Retry node takes its last attempt's phase and outputs
+        """workflow/controller/operator.go processNodeRetries: the Retry node takes its last attempt's phase and outputs
         once that attempt is not to be retried; `retryPolicy` defaults to OnFailure
-        (workflow_types.go RetryStrategy.RetryPolicyActual); `limit` more attempts at most.
+        (pkg/apis/workflow/v1alpha1/workflow_types.go RetryStrategy.RetryPolicyActual); `limit` more attempts at most.
         The backoff's waits are not modelled (they delay, they do not change phases)."""
         node = self.nodes.get(node_name)
         if node is None:
@@ -451,12 +456,12 @@ class ArgoController:
         return node
 
     def check_parallelism(self, template, node, boundary):
-        """operator.go checkParallelism."""
+        """workflow/controller/operator.go checkParallelism."""
         parallelism = self.spec.get("parallelism")
         if parallelism and self.active_pods(None) >= parallelism:
             return False
         if node is not None and "dag" in template:
-            # Template-level `failFast` (workflow_types.go Template.IsFailFast: only when set true;
+            # Template-level `failFast` (pkg/apis/workflow/v1alpha1/workflow_types.go Template.IsFailFast: only when set true;
             # `dag.failFast` is another field, read by assessDAGPhase).
             if template.get("failFast") is True and self.unsuccessful_children(node.name) > 0:
                 if self.active_pods(node.name) == 0:
@@ -515,7 +520,7 @@ class ArgoController:
         return names, logic
 
     def execute_dag(self, node_name, template_name, template, inputs, boundary, input_artifacts=None):
-        """dag.go executeDAG."""
+        """workflow/controller/dag.go executeDAG."""
         node = self.nodes.get(node_name)
         if node is None:
             node = self.add_node(node_name, "DAG", "Running", boundary, template_name)
@@ -524,7 +529,7 @@ class ArgoController:
                    "tasks": {t["name"]: t for t in dag["tasks"]},
                    "input_artifacts": {a["name"]: (input_artifacts or {}).get(a["name"], a)
                                        for a in template.get("inputs", {}).get("artifacts", [])}}
-        # dag.go executeDAG: without dag.target, the target tasks are the leaves
+        # workflow/controller/dag.go executeDAG: without dag.target, the target tasks are the leaves
         # (findLeafTaskNames: tasks no other task depends on), sorted.
         if dag.get("target"):
             targets = dag["target"].split(" ")
@@ -544,11 +549,11 @@ class ArgoController:
         node.outbound = [o for t in targets if self.task_node(context, t) is not None
                          for o in self.outbound_nodes(self.task_node(context, t).name)]
         if phase in FAILED_OR_ERROR:
-            # dag.go executeDAG: a failed DAG returns before its outputs are set.
+            # workflow/controller/dag.go executeDAG: a failed DAG returns before its outputs are set.
             node.phase = phase
             self.kill_daemoned_children(node_name)
             return node
-        # dag.go executeDAG: outputs from the tasks' scope (operator.go getTemplateOutputsFromScope).
+        # workflow/controller/dag.go executeDAG: outputs from the tasks' scope (workflow/controller/operator.go getTemplateOutputsFromScope).
         scope = self.scope(context, list(context["tasks"]))
         parameters = {}
         for parameter in template.get("outputs", {}).get("parameters", []):
@@ -574,7 +579,7 @@ class ArgoController:
         return node
 
     def kill_daemoned_children(self, boundary):
-        # dag.go executeDAG (deferred) → operator.go killDaemonedChildren once the DAG is fulfilled.
+        # workflow/controller/dag.go executeDAG (deferred) → workflow/controller/operator.go killDaemonedChildren once the DAG is fulfilled.
         for node in self.nodes.values():
             if node.boundary == boundary and node.daemoned and node.phase == "Running":
                 if node.process is not None:
@@ -585,7 +590,7 @@ class ArgoController:
         return self.nodes.get(f"{context['boundary']}.{task_name}")
 
     def assess_dag_phase(self, context, targets, boundary_node):
-        """dag.go assessDAGPhase: a BFS from the DAG's children; an uncompleted (omitted or skipped)
+        """workflow/controller/dag.go assessDAGPhase: a BFS from the DAG's children; an uncompleted (omitted or skipped)
         node inherits its branch's phase; each target's branch phase decides, Failed/Error winning;
         with dag.failFast (default true) the first target in sorted order that is undecided
         (Running) or failed decides at once; continueOn excuses a target's failure."""
@@ -599,7 +604,7 @@ class ArgoController:
             if node is None:
                 return "Running"
             if not node.fulfilled():
-                # dag.go completableTaskGroupPhase
+                # workflow/controller/dag.go completableTaskGroupPhase
                 if node.type != "TaskGroup" or not node.children:
                     return "Running"
                 group = "Succeeded"
@@ -616,7 +621,7 @@ class ArgoController:
             if name in target_phases and target_phases[name] not in FAILED_OR_ERROR:
                 target_phases[name] = branch
             if node.type == "Retry":
-                # operator.go getRetryNodeChildrenIds: the last attempt's children.
+                # workflow/controller/operator.go getRetryNodeChildrenIds: the last attempt's children.
                 children = [c for attempt in reversed(node.children) if attempt in self.nodes
                             for c in self.nodes[attempt].children]
             else:
@@ -643,10 +648,10 @@ class ArgoController:
         return result
 
     def scope(self, context, task_names):
-        """dag.go buildLocalScopeFromTask and operator.go buildLocalScope / processAggregateNodeOutputs
-        / scope.go addSkippedNodeOutputsToScope: what `{{tasks.X.…}}` can read."""
+        """workflow/controller/dag.go buildLocalScopeFromTask and workflow/controller/operator.go buildLocalScope / processAggregateNodeOutputs
+        / workflow/controller/scope.go addSkippedNodeOutputsToScope: what `{{tasks.X.…}}` can read."""
         values = {f"inputs.parameters.{k}": v for k, v in context["inputs"].items()}
-        # scope.go resolveVar: a DAG template's input artifacts as `inputs.artifacts.N`.
+        # workflow/controller/scope.go resolveVar: a DAG template's input artifacts as `inputs.artifacts.N`.
         for key, artifact in context.get("input_artifacts", {}).items():
             values[f"inputs.artifacts.{key}"] = artifact
         for name in task_names:
@@ -654,7 +659,7 @@ class ArgoController:
             if node is None:
                 continue
             task = context["tasks"][name]
-            # operator.go buildLocalScope: a Retry node's values are its last attempt's.
+            # workflow/controller/operator.go buildLocalScope: a Retry node's values are its last attempt's.
             last = self.nodes.get(node.children[-1]) if node.type == "Retry" and node.children else None
             values[f"tasks.{name}.status"] = (last or node).phase
             if node.type == "Pod" or node.type == "Retry":
@@ -662,7 +667,7 @@ class ArgoController:
                 if ip:
                     values[f"tasks.{name}.ip"] = ip
             if node.type == "TaskGroup":
-                # operator.go processAggregateNodeOutputs: only Succeeded children with outputs count;
+                # workflow/controller/operator.go processAggregateNodeOutputs: only Succeeded children with outputs count;
                 # each output parameter's values as a JSON list, set only when some child had it.
                 # `tasks.X.outputs.parameters` (varkeys TasksAggregate.Parameters): the JSON list of
                 # the succeeded children's output-parameter maps, set whenever X has children
@@ -692,7 +697,7 @@ class ArgoController:
                     values[f"tasks.{name}.outputs.result"] = node.outputs["result"]
                 for key, value in node.outputs.get("parameters", {}).items():
                     values[f"tasks.{name}.outputs.parameters.{key}"] = value
-                # operator.go addNodeOutputsToLocalScope: each saved artifact by name (an expanded
+                # workflow/controller/operator.go addNodeOutputsToLocalScope: each saved artifact by name (an expanded
                 # task's children's artifacts are not aggregated: processAggregateNodeOutputs).
                 for artifact in node.outputs.get("artifacts", []):
                     values[f"tasks.{name}.outputs.artifacts.{artifact['name']}"] = artifact
@@ -706,7 +711,7 @@ class ArgoController:
 
     @staticmethod
     def aggregated(value):
-        # operator.go aggregatedJSONValueList: a value that is JSON stays JSON, else a string.
+        # workflow/controller/operator.go aggregatedJSONValueList: a value that is JSON stays JSON, else a string.
         try:
             parsed = json.loads(value)
             return parsed if isinstance(parsed, (dict, list)) else value
@@ -714,7 +719,7 @@ class ArgoController:
             return value
 
     def connect(self, context, task_name, node_name, dependencies, group):
-        # dag.go executeDAGTask connectDependencies
+        # workflow/controller/dag.go executeDAGTask connectDependencies
         if not dependencies or group is not None:
             self.add_child(group.name if group is not None else context["boundary"], node_name)
             return
@@ -724,7 +729,7 @@ class ArgoController:
                 self.add_child(out, node_name)
 
     def execute_dag_task(self, context, task_name):
-        """dag.go executeDAGTask."""
+        """workflow/controller/dag.go executeDAGTask."""
         if task_name in context["visited"]:
             return
         context["visited"].add(task_name)
@@ -751,10 +756,10 @@ class ArgoController:
                               "omitted: depends condition not met")
                 self.connect(context, task_name, node_name, dependencies, None)
                 return
-        # dag.go resolveDependencyReferences: ReplaceStrict over the task; a missing
+        # workflow/controller/dag.go resolveDependencyReferences: ReplaceStrict over the task; a missing
         # `{{tasks.X.…}}` requeues (returns, nothing created); an absent optional is an error.
         scope = self.scope(context, self.ancestors(context, task_name)) | self.global_values()
-        # Artifacts are not parameters: they stay out of the text substitution (scope.go
+        # Artifacts are not parameters: they stay out of the text substitution (workflow/controller/scope.go
         # getParametersAny) and are resolved by `from` below.
         artifacts = {k: v for k, v in scope.items() if isinstance(v, dict)}
         scope = {k: v for k, v in scope.items() if not isinstance(v, dict)}
@@ -776,7 +781,7 @@ class ArgoController:
                 self.add_node(node_name, "Skipped", "Error", boundary, task.get("template"), str(error))
                 self.connect(context, task_name, node_name, dependencies, None)
             return
-        # dag.go expandTask
+        # workflow/controller/dag.go expandTask
         expand = "withItems" in task or "withParam" in task or "withSequence" in task
         try:
             items = self.items(resolved)
@@ -828,9 +833,9 @@ class ArgoController:
 
     @staticmethod
     def resolve_artifacts(task, artifacts):
-        """dag.go resolveDependencyReferences → scope.go resolveArtifact: each argument artifact
+        """workflow/controller/dag.go resolveDependencyReferences → workflow/controller/scope.go resolveArtifact: each argument artifact
         with `from` becomes the artifact it names (`tasks.X.outputs.artifacts.N`, or a DAG
-        template's `inputs.artifacts.N`: scope.go resolveVar). One that cannot be resolved is
+        template's `inputs.artifacts.N`: workflow/controller/scope.go resolveVar). One that cannot be resolved is
         left out when `optional` ("Optional artifact was not found; it won't be available as an
         input"), else the task's node errors ("Unable to resolve", util/template/resolve_var.go)."""
         given = task.get("arguments", {}).get("artifacts")
@@ -866,7 +871,7 @@ class ArgoController:
         return found
 
     def evaluate_depends(self, context, task_name, dependencies, logic):
-        """dag.go evaluateDependsLogic: None until every dependency is fulfilled; then whether the
+        """workflow/controller/dag.go evaluateDependsLogic: None until every dependency is fulfilled; then whether the
         `depends` expression holds over Succeeded/Failed/Errored/Skipped/Omitted/Daemoned
         (`Errored` is the Error phase, not Failed), AnySucceeded/AllFailed over an expanded task's
         children; a string when the expression cannot be evaluated."""
@@ -899,7 +904,7 @@ class ArgoController:
 
     @staticmethod
     def should_execute(when):
-        """steps.go shouldExecute (govaluate): `true`/`false`, ==, !=, <, >, &&, ||, !, and bare
+        """workflow/controller/steps.go shouldExecute (govaluate): `true`/`false`, ==, !=, <, >, &&, ||, !, and bare
         words compared as strings."""
         tokens = re.findall(r"'[^']*'|\"[^\"]*\"|&&|\|\||==|!=|<=|>=|[<>!()]|[^\s()!<>=&|]+", when)
         out = []
@@ -924,6 +929,9 @@ class ArgoController:
 
     @staticmethod
     def items(task):
+        # workflow/controller/dag.go expandTask: withItems as written; withParam parsed as a JSON list (else the
+        # task errors with this message); withSequence by workflow/controller/operator.go expandSequence: the
+        # strings start..end, or start..start+count-1 (none for count 0).
         if "withItems" in task:
             return task["withItems"]
         if "withParam" in task:
@@ -943,7 +951,7 @@ class ArgoController:
 
     @staticmethod
     def item_name(task_name, index, item):
-        # operator.go processItem / generateNodeName: NAME(INDEX:ITEM), a map's sorted key:value pairs.
+        # workflow/controller/operator.go processItem / generateNodeName: NAME(INDEX:ITEM), a map's sorted key:value pairs.
         if isinstance(item, dict):
             text = ",".join(sorted(f"{k}:{v}" for k, v in item.items()))
         elif isinstance(item, bool):
@@ -956,7 +964,7 @@ class ArgoController:
 
     @staticmethod
     def with_item(task, item):
-        # operator.go processItem: {{item}} and {{item.KEY}}; a map or list item's {{item}} is its
+        # workflow/controller/operator.go processItem: {{item}} and {{item.KEY}}; a map or list item's {{item}} is its
         # json.Marshal (sorted keys, <>& escaped).
         values = {}
         if isinstance(item, dict):
@@ -979,7 +987,7 @@ class ArgoController:
     # ------------------------------------------------------------ pods
 
     def execute_container(self, node_name, template_name, template, inputs, args, boundary):
-        """operator.go executeContainer: a Pod node, Pending then Running while its process runs."""
+        """workflow/controller/operator.go executeContainer: a Pod node, Pending then Running while its process runs."""
         node = self.nodes.get(node_name)
         if node is not None:
             return node
@@ -992,7 +1000,7 @@ class ArgoController:
             argv, env, container = self.container_command(template, values, pod_dir, args)
             self.pod_inputs[node.display] = self.input_bytes(template, values, args)
         except InitError as error:
-            # operator.go inferFailedReason: a failed init container is the node's Error.
+            # workflow/controller/operator.go inferFailedReason: a failed init container is the node's Error.
             node.phase, node.message = "Error", f"init: Error (exit code 1): {error}"
             return node
         except Exception as error:  # noqa: BLE001 - a pod that cannot be made errors its node
@@ -1023,8 +1031,8 @@ class ArgoController:
 
     def input_bytes(self, template, values, args):
         """The size of what a pod's template carries in: its input parameters' values and its raw
-        input artifacts' data, as resolved (operator.go executeTemplate resolves the inputs into
-        the template; workflowpod.go createWorkflowPod then puts that template into the pod)."""
+        input artifacts' data, as resolved (workflow/controller/operator.go executeTemplate resolves the inputs into
+        the template; workflow/controller/workflowpod.go createWorkflowPod then puts that template into the pod)."""
         size = sum(len(v.encode()) for k, v in values.items() if k.startswith("inputs.parameters.") and isinstance(v, str))
         for artifact in template.get("inputs", {}).get("artifacts", []):
             data = (args.get("artifacts", {}).get(artifact["name"], artifact).get("raw") or {}).get("data")
@@ -1038,7 +1046,7 @@ class ArgoController:
             raise RuntimeError(f"template {template['name']}: only container, script and dag templates run here")
         mounts = container_mounts(container, self, pod_dir)
         # The init container loads the input artifacts before main starts (workflow/executor/
-        # executor.go loadArtifacts → loadArtifact), each at its path, folders included.
+        # workflow/executor/executor.go loadArtifacts → loadArtifact), each at its path, folders included.
         for artifact in template.get("inputs", {}).get("artifacts", []):
             # workflow/common/util.go ProcessArgs: the argument replaces the template's artifact,
             # keeping its path.
@@ -1052,15 +1060,15 @@ class ArgoController:
                 continue
             key = artifact_key(given)
             if key is None:
-                # executor.go loadArtifact: "Ignoring optional artifact which was not supplied".
+                # workflow/executor/executor.go loadArtifact: "Ignoring optional artifact which was not supplied".
                 if artifact.get("optional"):
                     continue
                 raise InitError(f"required artifact '{artifact['name']}' not supplied")
             # workflow/common/util.go SubstituteParams: the template's keys see its inputs and globals.
             key = self.replace(key, values, ())
             if not self.load_artifact(key, path):
-                # executor.go loadArtifact: a key holding neither a file nor a folder is NotFound
-                # (s3.go loadS3Artifact), skipped when optional ("Skipping optional input
+                # workflow/executor/executor.go loadArtifact: a key holding neither a file nor a folder is NotFound
+                # (workflow/artifacts/s3/s3.go loadS3Artifact), skipped when optional ("Skipping optional input
                 # artifact that was not found"), else the init container fails.
                 if artifact.get("optional"):
                     continue
@@ -1135,7 +1143,7 @@ class ArgoController:
         if template.get("daemon"):
             self.await_ready(node, template, process)
         if lost:
-            # Injected pod loss (--lose-pod): the pod is deleted under the controller; operator.go
+            # Injected pod loss (--lose-pod): the pod is deleted under the controller; workflow/controller/operator.go
             # podReconciliation marks the node Error "pod deleted", with no outputs reported.
             time.sleep(0.2)
             self.terminate(process)
@@ -1143,7 +1151,7 @@ class ArgoController:
             return
         deadline = template.get("activeDeadlineSeconds")
         captured = []
-        # The main container's standard output: the log, and `outputs.result` (executor.go
+        # The main container's standard output: the log, and `outputs.result` (workflow/executor/executor.go
         # CaptureScriptResult; the controller asks for it when a template's result is read).
         reader = threading.Thread(target=lambda: captured.append(process.stdout.read()), daemon=True)
         reader.start()
@@ -1154,7 +1162,7 @@ class ArgoController:
             self.terminate(process)
             code = -1
             message = "Pod was active on the node longer than the specified deadline"
-        # workflow/executor/executor.go SaveParameters (run by postmain.go PostMain also after a
+        # workflow/executor/executor.go SaveParameters (run by workflow/executor/postmain.go PostMain also after a
         # failed main): each output parameter from its file, else its valueFrom.default; a missing
         # file without default is an error of the wait container (the node's phase is then Error
         # unless main failed), and the parameters after it are not saved. A deadline kills the pod:
@@ -1177,10 +1185,10 @@ class ArgoController:
                         wait_error = f"wait: {error}"
                         break
                     text = str(value_from["default"])
-                # executor.go SaveParameters: "Trims off a single newline".
+                # workflow/executor/executor.go SaveParameters: "Trims off a single newline".
                 parameters[parameter["name"]] = text[:-1] if text.endswith("\n") else text
-        # executor.go SaveArtifacts, after SaveParameters whatever it gave and also after a failed
-        # main (postmain.go PostMain): each output artifact from its path once the container
+        # workflow/executor/executor.go SaveArtifacts, after SaveParameters whatever it gave and also after a failed
+        # main (workflow/executor/postmain.go PostMain): each output artifact from its path once the container
         # ended, every one tried (errors joined); a deadline kills the pod first.
         artifacts = []
         if code != -1:
@@ -1197,7 +1205,7 @@ class ArgoController:
         self.log.write(stdout)
         self.log.flush()
         if template.get("daemon"):
-            # operator.go assessNodeStatus: a daemon's pod that ends, even succeeded, fails its node.
+            # workflow/controller/operator.go assessNodeStatus: a daemon's pod that ends, even succeeded, fails its node.
             phase = "Failed"
             message = message or "daemon exited"
         elif code == 0 and wait_error is None:
@@ -1216,11 +1224,11 @@ class ArgoController:
         self.finish(node, phase, outputs, message)
 
     def save_artifact(self, artifact, path, values):
-        """executor.go saveArtifact → stageArchiveFile and saveArtifactFromFile: the file or folder
+        """workflow/executor/executor.go saveArtifact → stageArchiveFile and saveArtifactFromFile: the file or folder
         at `path`, as a gzipped tar named NAME.tgz unless `archive: {none: {}}` (then as it is,
         named after the path); its key is its own (a key-only artifact, relocated to the
-        repository: workflow_types.go ArtifactLocation.Relocate), else the repository's key
-        format `{{workflow.name}}/{{pod.name}}` (artifact_repository_types.go
+        repository: pkg/apis/workflow/v1alpha1/workflow_types.go ArtifactLocation.Relocate), else the repository's key
+        format `{{workflow.name}}/{{pod.name}}` (pkg/apis/workflow/v1alpha1/artifact_repository_types.go
         DefaultArchivePattern) joined with that name. A missing path is NotFound: an optional
         artifact is not saved, another fails the wait container. Returns (saved, error)."""
         if not os.path.lexists(path):
@@ -1247,7 +1255,7 @@ class ArgoController:
     def load_artifact(self, key, path):
         """An artifact driver's Load (workflow/artifacts/s3/s3.go loadS3Artifact): the object at
         `key`, else every object under `key/` as a folder (IsDirectory, GetDirectory); a gzipped
-        tar is unpacked (executor.go unarchiveArtifact → isTarball, untar). False when the key
+        tar is unpacked (workflow/executor/executor.go unarchiveArtifact → isTarball, untar). False when the key
         holds nothing (NoSuchKey)."""
         source = os.path.join(self.repository, key.strip("/"))
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -1274,7 +1282,7 @@ class ArgoController:
     def measure(self, template, values, args):
         """The template a pod receives, substituted (workflow/common/util.go ProcessArgs →
         SubstituteParams, given artifacts in place): its JSON is the pod's ARGO_TEMPLATE
-        (workflowpod.go), offloaded to a ConfigMap per pod over common.go MaxEnvVarLen."""
+        (workflow/controller/workflowpod.go), offloaded to a ConfigMap per pod over workflow/common/common.go MaxEnvVarLen."""
         given = dict(template)
         artifacts = [dict(a, **args.get("artifacts", {}).get(a["name"], {}))
                      for a in template.get("inputs", {}).get("artifacts", [])]
@@ -1297,7 +1305,7 @@ class ArgoController:
             node.ip = self.daemons[name]
             self.finish_daemon(node)
             return
-        # operator.go assessNodeStatus: a daemon's node is Daemoned only once its pod is Running
+        # workflow/controller/operator.go assessNodeStatus: a daemon's node is Daemoned only once its pod is Running
         # and ready. A container that exits first never is (its pod fails, below); one whose
         # startup probe fails failureThreshold × periodSeconds times is killed by the kubelet
         # (core/v1 Probe), and with restartPolicy Never its pod fails.
@@ -1328,6 +1336,8 @@ class ArgoController:
         self.finish_daemon(node)
 
     def finish_daemon(self, node):
+        # workflow/controller/operator.go assessNodeStatus: a daemon template's pod becomes Daemoned once it runs and
+        # is ready (its readiness probe passed).
         with self.lock:
             node.daemoned = True
         self.wake.set()
@@ -1335,7 +1345,7 @@ class ArgoController:
     def finish(self, node, phase, outputs, message):
         with self.lock:
             if node.phase in ("Pending", "Running"):
-                # operator.go assessNodeStatus: a pod that ended is no longer Daemoned.
+                # workflow/controller/operator.go assessNodeStatus: a pod that ended is no longer Daemoned.
                 node.daemoned = False
                 node.phase = phase
                 node.outputs = outputs
@@ -1361,7 +1371,7 @@ class ArgoController:
 
 
 def artifact_key(artifact):
-    """A location's key (workflow_types.go ArtifactLocation.GetKey): the resolved artifact's,
+    """A location's key (pkg/apis/workflow/v1alpha1/workflow_types.go ArtifactLocation.GetKey): the resolved artifact's,
     else the key of whichever storage the artifact names (a key-only artifact)."""
     if artifact.get("key"):
         return artifact["key"]
@@ -1406,9 +1416,9 @@ def expression_tag(escaped, raw, strict_prefixes):
     - Identifiers required are those not guarded by `??` or `?.` (getIdentifiers, guardVisitor:
       members left of `??` are guarded, the base identifier is not); one that is missing from the
       environment (expr/env GetFuncMap → expand.Expand of the scope) and matches a strict prefix
-      (`tasks`, `steps`) is "is missing": a requeue (replace.go IsMissingVariableErr, dag.go).
+      (`tasks`, `steps`) is "is missing": a requeue (util/template/replace.go IsMissingVariableErr, workflow/controller/dag.go).
     - A nil result with nothing missing is an error ("failed to evaluate expression"): the task's
-      node errors (dag.go executeDAGTask).
+      node errors (workflow/controller/dag.go executeDAGTask).
     - The result is json.Marshal'ed and, for a string, its quotes trimmed: it lands escaped in the
       JSON text."""
     expression = json.loads('"' + escaped + '"')

@@ -167,6 +167,10 @@ def main():
         from argo_conformance import main as conformance
 
         sys.exit(conformance(open(os.devnull, "w") if "--quiet" in sys.argv else sys.stderr))
+    if len(sys.argv) > 1 and sys.argv[1] == "citations":
+        from argo_citations import main as citations
+
+        sys.exit(citations(sys.stdout))
     if len(sys.argv) > 1 and sys.argv[1] == "schema":
         from argo_schema import check
 
