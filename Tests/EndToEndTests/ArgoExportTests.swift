@@ -248,22 +248,7 @@ import Testing
     /// `Upload-Offset` / `Range` headers and bodies, once server-made ids, ports, multipart
     /// boundaries and temporary paths are normalised.
     @Test func everyExampleSendsThroughItsDAGWhatAPlainRunSends() async throws {
-        let names = Self.harnessExamples
-        #expect(names.count >= 14)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var next = 0
-            while next < min(Self.width, names.count) {
-                let name = names[next]
-                group.addTask { try await Self.compare(name) }
-                next += 1
-            }
-            while try await group.next() != nil {
-                guard next < names.count else { continue }
-                let name = names[next]
-                group.addTask { try await Self.compare(name) }
-                next += 1
-            }
-        }
+        try await Self.forEachExample(Self.compare)
     }
 
     /// Every example again, with the pod of its first step lost (`argo-check run --lose-pod`:
@@ -274,19 +259,24 @@ import Testing
     /// `activeDeadlineSeconds` (here `--active-deadline 15`) stays a backstop. Every example runs here
     /// (the files they read and pass come from volumes of the overlay, see `examplesOverlay`).
     @Test func everyExampleFailsOnArgoWhenAPodIsLost() async throws {
+        try await Self.forEachExample(Self.loseFirstPod)
+    }
+
+    /// Runs `body` for every example the harness runs, `width` at a time.
+    static func forEachExample(_ body: @escaping @Sendable (String) async throws -> Void) async throws {
         let names = Self.harnessExamples
         #expect(names.count >= 14)
         try await withThrowingTaskGroup(of: Void.self) { group in
             var next = 0
             while next < min(Self.width, names.count) {
                 let name = names[next]
-                group.addTask { try await Self.loseFirstPod(name) }
+                group.addTask { try await body(name) }
                 next += 1
             }
             while try await group.next() != nil {
                 guard next < names.count else { continue }
                 let name = names[next]
-                group.addTask { try await Self.loseFirstPod(name) }
+                group.addTask { try await body(name) }
                 next += 1
             }
         }
@@ -299,22 +289,16 @@ import Testing
         let file = examples.appendingPathComponent(name).path
         let server = try await sandboxBeforeFreePorts(1)
         defer { Task { await server.stop() } }
-        let (overlay, mounts) = try examplesOverlay(scratch)
-        let export = try await FlowProcess.run([
-            "export", "argo", file, "--service-port", String(server.port), "--overlay", overlay,
-            "--active-deadline", "15",
-        ])
-        #expect(export.exitCode == 0, "\(name): \(export.stderr)")
-        guard let first = ArgoMappingTests.taskNames(export.stdout).first(where: { !$0.hasPrefix("service-") }) else {
-            Issue.record("\(name): no step task in\n\(export.stdout)")
-            return
+        // The first step's task, whose pod is lost (read from the manifest before it runs).
+        var first = ""
+        let run = try await runExportedDAG(
+            file, port: server.port, name: name, scratch: scratch, exportOptions: ["--active-deadline", "15"]
+        ) { manifest in
+            first = try #require(
+                ArgoMappingTests.taskNames(manifest).first(where: { !$0.hasPrefix("service-") }),
+                "\(name): no step task in\n\(manifest)")
+            return ["--lose-pod", first]
         }
-        let manifest = try scratch.write("manifest.yaml", export.stdout)
-        let run = try await check(
-            [
-                "run", manifest, "--flow", FlowProcess.binary.path, "--daemon", "service-sandbox=127.0.0.1",
-                "--secret", "PASSWORD=s3cret", "--lose-pod", first,
-            ] + mounts)
         #expect(run.exitCode == 1, "\(name): \(run.stdout)\(run.stderr.suffix(3000))")
         #expect(run.stdout.contains("\"phase\": \"Failed\""), "\(name): \(run.stdout)")
         #expect(!run.stdout.contains("\"hung\""), "\(name): \(run.stdout)")
@@ -358,21 +342,23 @@ import Testing
         #expect(dagLog == plainLog, "\(name):\n\(plainLog.differences(from: dagLog))\n\(run.stderr.suffix(4000))")
     }
 
-    /// Exports `file` with its services from `port` up and runs its DAG through the harness.
-    static func runExportedDAG(_ file: String, port: Int, name: String, scratch: Scratch) async throws
-        -> FlowProcess.Outcome
-    {
+    /// Exports `file` with its services from `port` up (and `exportOptions`) and runs its DAG
+    /// through the harness, with the options `runOptions` gives for the manifest's text added.
+    static func runExportedDAG(
+        _ file: String, port: Int, name: String, scratch: Scratch, exportOptions: [String] = [],
+        runOptions: (_ manifest: String) throws -> [String] = { _ in [] }
+    ) async throws -> FlowProcess.Outcome {
         let (overlay, mounts) = try examplesOverlay(scratch)
-        let export = try await FlowProcess.run([
-            "export", "argo", file, "--service-port", String(port), "--overlay", overlay,
-        ])
+        let export = try await FlowProcess.run(
+            ["export", "argo", file, "--service-port", String(port), "--overlay", overlay] + exportOptions)
         #expect(export.exitCode == 0, "\(name): \(export.stderr)")
+        let options = try runOptions(export.stdout)
         let manifest = try scratch.write("manifest.yaml", export.stdout)
         return try await check(
             [
                 "run", manifest, "--flow", FlowProcess.binary.path, "--daemon", "service-sandbox=127.0.0.1",
                 "--secret", "PASSWORD=s3cret",
-            ] + mounts)
+            ] + options + mounts)
     }
 
     /// The overlay every example is exported with, and the harness's `--mount`s for its volumes.

@@ -29,8 +29,6 @@ final class UploadSession: @unchecked Sendable {
     let client: HTTPClient
     let queue: DispatchQueue
     let masker: SecretMasker
-    private let policy: RetryPolicy
-    private let rules: UploadRetryRules
     private let driver: any UploadProtocolDriver
     private let report: @Sendable (StepProgress) -> Void
     private let cleanups: CleanupTracker
@@ -47,9 +45,8 @@ final class UploadSession: @unchecked Sendable {
     private let executor = LockedBox(0)
     /// Cancels the request in flight; its own lock, since drivers send from their callbacks too.
     private let cancelCurrent = LockedBox<(@Sendable () -> Void)?>(nil)
-    /// Errors since the server's offset last moved forward; the retry budget counts these.
-    private var failures = 0
-    private var attempts = 1
+    /// Errors since the server's offset last moved forward, which it bounds, and the attempts made.
+    private var budget: RetryBudget
     private var finished = false
     /// Whether the server has acknowledged any of this run's bytes; until it has, holding more
     /// than was sent means an earlier run's upload to the same URL, which is continued.
@@ -78,8 +75,7 @@ final class UploadSession: @unchecked Sendable {
         self.target = target
         digest = StreamDigest(gcsDigests: target.isGoogleCloudStorage)
         self.client = client
-        self.policy = rules.policy()
-        self.rules = rules
+        budget = RetryBudget(rules.policy())
         self.masker = masker
         self.cleanups = cleanups
         self.queue = DispatchQueue(label: "flow.upload", target: queue)
@@ -288,7 +284,7 @@ final class UploadSession: @unchecked Sendable {
                             "the server accepted the chunk at byte \(sentFrom) but still holds only \(offset) bytes"),
                     at: sentFrom)
             }
-            if let sentFrom, offset > sentFrom { failures = 0 }
+            if let sentFrom, offset > sentFrom { budget.progressed() }
             if let recordSession, offsetRecord.due() { recordSession(driver.uploadURL ?? target.url, offset) }
             next(from: offset)
         }
@@ -314,24 +310,19 @@ final class UploadSession: @unchecked Sendable {
     /// wait, ask the server where it stands, and continue from there.
     private func recover(from error: any Error, at offset: Int64) {
         guard !finished else { return }
-        if case FutureError.cancelled = error { return }
-        guard rules.shouldRetry(error) else { return fail(error) }
-        failures += 1
-        guard failures < policy.attempts else {
+        let wait: Duration
+        switch budget.spend(on: error, reason: { Self.recoveryReason(error, masker: masker) }, report: report) {
+        case .cancelled: return
+        case .final: return fail(error)
+        case .spent:
+            let failures = budget.failures
             return fail(
                 UploadProtocolError(
                     description: "\(Self.message(of: error, masker: masker)) (gave up after \(failures) "
                         + (failures == 1 ? "attempt " : "attempts ")
                         + "without progress, at byte \(offset) of \(target.file.size))"))
+        case .retry(let after): wait = after
         }
-        let wait = policy.delay(afterFailures: failures, error: error)
-        report(
-            .retryWait(
-                StepProgress.RetryWait(
-                    attempt: attempts, wait: wait, reason: Self.recoveryReason(error, masker: masker),
-                    retryAfter: policy.delayOverride(error) != nil)))
-        attempts += 1
-        report(.attempt(attempts))
         report(
             .line(
                 "\(Self.recoveryReason(error, masker: masker)); asking the server how much it holds, then resuming",
@@ -417,7 +408,8 @@ final class UploadSession: @unchecked Sendable {
             driver.uploadURL ?? response.headers["Location"].map { Self.resolve($0, against: target.url) } ?? target.url
         promise.succeed(
             UploadOutcome(
-                response: response, location: location, bytes: target.file.size, sha256: sha256, attempts: attempts))
+                response: response, location: location, bytes: target.file.size, sha256: sha256,
+                attempts: budget.attempts))
     }
 
     private func fail(_ error: any Error) {
@@ -431,7 +423,7 @@ final class UploadSession: @unchecked Sendable {
     /// upload (404 or 410 to asking — servers that forget a session once it is finished do this):
     /// the upload may well be complete, so say so and how to check, rather than just "404".
     private func lostFinalAnswer(_ error: any Error) -> String? {
-        guard let status = error as? UploadStatusError, status.asking, Self.forgets(status), attempts > 1 else {
+        guard let status = error as? UploadStatusError, status.asking, Self.forgets(status), budget.attempts > 1 else {
             return nil
         }
         return possiblyComplete(

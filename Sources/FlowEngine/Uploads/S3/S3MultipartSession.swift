@@ -22,8 +22,6 @@ final class S3MultipartSession: @unchecked Sendable {
     private let client: HTTPClient
     private let queue: DispatchQueue
     private let masker: SecretMasker
-    private let policy: RetryPolicy
-    private let rules: UploadRetryRules
     private let report: @Sendable (StepProgress) -> Void
     private let cleanups: CleanupTracker
     private let promise: Promise<UploadOutcome>
@@ -48,9 +46,8 @@ final class S3MultipartSession: @unchecked Sendable {
     }
 
     private var finished = false
-    private var attempts = 1
-    /// Errors since a part was last confirmed; the retry budget counts these.
-    private var failures = 0
+    /// Errors since a part was last confirmed, which it bounds, and the attempts made.
+    private var budget: RetryBudget
     /// Parts the server listed when continuing an interrupted run, by number.
     private var listed: [Int: S3XML.ListedPart] = [:]
     /// The next part to hash (from 1), whether a hash is under way, and the whole file's digest.
@@ -82,8 +79,7 @@ final class S3MultipartSession: @unchecked Sendable {
         self.client = client
         self.queue = DispatchQueue(label: "flow.upload.s3", target: queue)
         self.masker = masker
-        self.rules = rules
-        self.policy = rules.policy()
+        budget = RetryBudget(rules.policy())
         self.report = report
         self.cleanups = cleanups
         self.adopted = adopted
@@ -405,7 +401,7 @@ final class S3MultipartSession: @unchecked Sendable {
                 do {
                     let etag = try checkPart(response, hash: hash, what: what)
                     confirm(number, etag: etag, bytes: length)
-                    failures = 0
+                    budget.progressed()
                     pump()
                 } catch {
                     retry(error) { self.resend(number) }
@@ -498,7 +494,7 @@ final class S3MultipartSession: @unchecked Sendable {
                 }
                 succeed(response)
             case .success(let response)
-            where response.status == 404 && (wasSent || attempts > 1)
+            where response.status == 404 && (wasSent || budget.attempts > 1)
                 && S3XML.error(in: response.body)?.code == "NoSuchUpload":
                 // An earlier Complete whose answer was lost may have finished the upload: the object
                 // tells (its size and part count).
@@ -549,7 +545,7 @@ final class S3MultipartSession: @unchecked Sendable {
         promise.succeed(
             UploadOutcome(
                 response: response, location: url, bytes: file.size, sha256: wholeFile.finalize().hexString,
-                attempts: attempts))
+                attempts: budget.attempts))
     }
 
     // MARK: Errors
@@ -557,28 +553,21 @@ final class S3MultipartSession: @unchecked Sendable {
     /// After an error: give up when it is final or the budget is spent; else wait and run `again`.
     private func retry(_ error: any Error, again: @escaping @Sendable () -> Void) {
         guard !finished else { return }
-        if case FutureError.cancelled = error { return }
-        guard rules.shouldRetry(error) else { return fail(error) }
-        failures += 1
-        guard failures < policy.attempts else {
+        let reason = { [masker] in UploadSession.message(of: error, masker: masker) }
+        switch budget.spend(on: error, reason: reason, report: report) {
+        case .cancelled: return
+        case .final: return fail(error)
+        case .spent:
             return fail(
                 UploadProtocolError(
-                    description: "\(UploadSession.message(of: error, masker: masker)) (gave up after \(failures) "
-                        + "attempts without a part confirmed; \(confirmed.count) of \(target.partCount) parts are on "
-                        + "the server)"))
-        }
-        let wait = policy.delay(afterFailures: failures, error: error)
-        let reason = UploadSession.message(of: error, masker: masker)
-        report(
-            .retryWait(
-                StepProgress.RetryWait(
-                    attempt: attempts, wait: wait, reason: reason, retryAfter: policy.delayOverride(error) != nil)))
-        attempts += 1
-        report(.attempt(attempts))
-        report(.line("\(reason); sending it again", stream: .stderr))
-        Future<Void>.delay(wait, on: queue).whenComplete(on: queue) { [self] _ in
-            guard !finished else { return }
-            again()
+                    description: "\(reason()) (gave up after \(budget.failures) attempts without a part confirmed; "
+                        + "\(confirmed.count) of \(target.partCount) parts are on the server)"))
+        case .retry(let wait):
+            report(.line("\(reason()); sending it again", stream: .stderr))
+            Future<Void>.delay(wait, on: queue).whenComplete(on: queue) { [self] _ in
+                guard !finished else { return }
+                again()
+            }
         }
     }
 
