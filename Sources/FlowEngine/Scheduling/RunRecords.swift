@@ -6,11 +6,20 @@ import FlowTasks
 /// written on the queue visible, whole, to a reader on another thread.
 package final class RunRecords<Output: Sendable>: Sendable {
     private struct Storage {
+        /// Records given before the plan (`init(_:)`), by id.
         var records: [String: StepRecord<Output>]
-        /// Where the record of the plan's step n is in `records`, so the scheduler writes it in
-        /// place without hashing its id on every change (ten thousand steps changed twice each).
-        /// Valid because no key is added or removed once the plan is registered.
-        var planIndices: [[String: StepRecord<Output>].Index] = []
+        /// The plan's records, in the plan's order: the scheduler writes the record of step n in
+        /// place, without hashing its id (ten thousand steps changed twice each), and registering
+        /// a plan hashes no id either (its positions are the scheduler graph's own table).
+        var plan: [StepRecord<Output>] = []
+        /// Where each id of the plan is in `plan`.
+        var positions: [String: Int] = [:]
+
+        /// The record of `id`: the plan's, else one given before it.
+        func record(_ id: String) -> StepRecord<Output>? {
+            if let position = positions[id] { return plan[position] }
+            return records[id]
+        }
     }
 
     private let storage: LockedBox<Storage>
@@ -32,34 +41,36 @@ package final class RunRecords<Output: Sendable>: Sendable {
 
     /// The record of step `id` (this run's, else the outer run's), or nil for an unknown id.
     package subscript(id: String) -> StepRecord<Output>? {
-        storage.withLock { $0.records[id] } ?? outer?[id]
+        storage.withLock { $0.record(id) } ?? outer?[id]
     }
 
     /// Every record, by id.
     package var all: [String: StepRecord<Output>] {
-        storage.withLock { $0.records }
+        storage.withLock { storage in
+            guard !storage.plan.isEmpty else { return storage.records }
+            var all = storage.records
+            all.reserveCapacity(all.count + storage.plan.count)
+            for record in storage.plan { all[record.id] = record }
+            return all
+        }
     }
 
     /// Sets the records of a plan's steps, so that the record of the plan's step `n` can then be
-    /// written with `update(_:at: n)`.
-    func register(_ plan: [StepRecord<Output>]) {
+    /// written with `update(_:at: n)`; `positions` gives each id's place in `plan` (the scheduler
+    /// graph's table).
+    func register(_ plan: [StepRecord<Output>], positions: [String: Int]) {
         storage.withLock { storage in
-            storage.records.reserveCapacity(storage.records.count + plan.count)
-            for record in plan { storage.records[record.id] = record }
-            // After every insertion: an insertion may move what is already there.
-            storage.planIndices = plan.map { record in
-                guard let index = storage.records.index(forKey: record.id) else {
-                    preconditionFailure("a registered record is in the table")
-                }
-                return index
-            }
+            // A second plan (not made today) keeps the first one's records readable.
+            for record in storage.plan { storage.records[record.id] = record }
+            storage.plan = plan
+            storage.positions = positions
         }
     }
 
     /// Writes the record of the plan's step `slot` (see `register`).
     func update(_ record: StepRecord<Output>, at slot: Int) {
         storage.withLock { storage in
-            storage.records.values[storage.planIndices[slot]] = record
+            storage.plan[slot] = record
         }
     }
 }

@@ -54,7 +54,7 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
         done = Promise(on: queue)
         graph = SchedulerGraph(steps)
         let records = records ?? RunRecords([:])
-        records.register(graph.nodes.map(\.record))
+        records.register(graph.nodes.map(\.record), positions: graph.positions)
         self.records = records
         queue.setSpecific(key: onQueue, value: true)
     }

@@ -11,6 +11,18 @@ struct EventLine {
         bytes.reserveCapacity(128)
     }
 
+    /// A line appended to `bytes` (the pending output: see `StandardOutput.line(holding:_:)`).
+    init(continuing bytes: consuming [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// The bytes, this line's included, leaving the line empty (so they stay uniquely referenced).
+    mutating func takeBytes() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        return taken
+    }
+
     mutating func append(_ text: String) {
         bytes.append(contentsOf: text.utf8)
     }
@@ -62,7 +74,7 @@ struct EventLine {
             probe /= 10
             count += 1
         }
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(width, count)))
+        for _ in 0..<max(width, count) { bytes.append(UInt8(ascii: "0")) }
         var index = bytes.count - 1
         repeat {
             bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)

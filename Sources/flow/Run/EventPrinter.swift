@@ -43,14 +43,18 @@ struct EventPrinter: Sendable {
             guard let seconds = bytesLineDue(fields.step, last: done == total) else { return }
             elapsed = seconds
         }
-        var line = EventLine()
-        switch format {
-        case .plain: writePlain(fields, elapsed: elapsed, into: &line)
-        case .json: fields.writeJSON(into: &line)
-        }
         // A command's line keeps its hold until it is written, which paces a command that prints
         // faster than the output can take (see OutputHold).
-        StandardOutput.line(line.bytes, holding: hold)
+        switch format {
+        case .plain:
+            var line = EventLine()
+            writePlain(fields, elapsed: elapsed, into: &line)
+            StandardOutput.line(line.bytes, holding: hold)
+        case .json:
+            // Written straight into the output: the closure reads `fields` only (not the printer,
+            // which it would copy, retaining each of its fields, for every line).
+            StandardOutput.line(holding: hold) { fields.writeJSON(into: &$0) }
+        }
     }
 
     /// One line when a service passed its readiness check:
