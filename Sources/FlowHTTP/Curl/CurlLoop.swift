@@ -43,6 +43,8 @@ final class CurlLoop: Sendable {
     private let inbox = LockedBox(Inbox())
     private let configuration: HTTPClientConfiguration
     private let progressQueue = DispatchQueue(label: "flow.http.progress")
+    /// Easy handles of finished transfers, for the next ones; used on the loop thread only.
+    private nonisolated(unsafe) let handles = EasyHandlePool()
 
     init(configuration: HTTPClientConfiguration) {
         self.configuration = configuration
@@ -126,6 +128,8 @@ final class CurlLoop: Sendable {
             _ = flow_share_setopt_long(cookieShare, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
         }
         var transfers: [Int: Transfer] = [:]
+        /// Transfers whose body's observer sees its bytes after they are sent (see `observeSent`).
+        var observed: [Int] = []
         while true {
             let (commands, closing) = inbox.withLock { inbox in
                 let taken = inbox.commands
@@ -143,9 +147,15 @@ final class CurlLoop: Sendable {
             }
             for command in commands {
                 apply(command, multi: multi, transfers: &transfers, cookieShare: cookieShare)
+                if case .start(let id, let request, _, _) = command, request.bodyObserver != nil,
+                    case .reused = request.body
+                {
+                    observed.append(id)
+                }
             }
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
+            observeSent(&observed, transfers: transfers)
             let finished = collectFinished(multi, transfers: &transfers)
             if finished.inline {
                 // Commands sent from the inline callbacks sent no wake-up: take them now.
@@ -180,7 +190,7 @@ final class CurlLoop: Sendable {
             do {
                 let transfer = try Transfer(
                     id: id, request: request, promise: promise, progress: progress, progressQueue: progressQueue,
-                    cookieShare: cookieShare)
+                    cookieShare: cookieShare, handles: handles)
                 let added = curl_multi_add_handle(multi, transfer.easy)
                 guard added == CURLM_OK else {
                     let text = String(cString: curl_multi_strerror(added))
@@ -216,7 +226,7 @@ final class CurlLoop: Sendable {
         do {
             let hop = try Transfer(
                 id: transfer.id, request: request, promise: transfer.promise, progress: transfer.progress,
-                progressQueue: progressQueue, cookieShare: transfer.cookieShare)
+                progressQueue: progressQueue, cookieShare: transfer.cookieShare, handles: handles)
             let added = curl_multi_add_handle(multi, hop.easy)
             guard added == CURLM_OK else {
                 let text = String(cString: curl_multi_strerror(added))
@@ -226,6 +236,20 @@ final class CurlLoop: Sendable {
             return nil
         } catch {
             return error
+        }
+    }
+
+    /// Shows the observers of `.reused` bodies what curl has just sent (see
+    /// `RequestBodySource.observeSent`): an upload hashes a chunk while the server reads it, on
+    /// this thread, which would otherwise wait in poll for the answer. Before `collectFinished`,
+    /// so a request's future completes only once its body was all observed; a redirect's next
+    /// hop keeps the id, and a finished or cancelled transfer leaves the list here.
+    private func observeSent(_ observed: inout [Int], transfers: [Int: Transfer]) {
+        guard !observed.isEmpty else { return }
+        observed.removeAll { id in
+            guard let transfer = transfers[id] else { return true }
+            transfer.body.observeSent()
+            return false
         }
     }
 
@@ -271,6 +295,8 @@ final class CurlLoop: Sendable {
             case nil:
                 outcome = transfer.outcome(code).mapError { $0 as any Error }
             }
+            // Read from the handle no more: the next request (perhaps started inline below) may run on it.
+            transfer.handBack(to: handles)
             if alone {
                 completeInline(transfer.promise, with: outcome)
                 inline = true
@@ -299,6 +325,7 @@ final class CurlLoop: Sendable {
             transfer.promise.fail(Self.shutDownError(transfer.url))
         }
         failPending(pending)
+        handles.drain()
         _ = curl_multi_cleanup(multi)
     }
 
