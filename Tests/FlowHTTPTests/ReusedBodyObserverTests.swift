@@ -34,29 +34,3 @@ import Testing
         #expect(pieces.allSatisfy { $0.inBody }, "the observer sees the body's memory, not a copy: \(pieces)")
     }
 }
-
-/// The client runs requests on easy handles kept from finished ones (`EasyHandlePool`): a handle
-/// that took part in the cookie jar is not kept, so a later request that does not use the jar
-/// never sends its cookies.
-@Suite struct EasyHandleReuseTests {
-    @Test func aRequestWithoutTheJarSendsNoCookieAfterOneWithIt() async throws {
-        try await withSandbox { sandbox, client in
-            var login = HTTPRequest(
-                method: "POST", url: sandbox.baseURL + "/session/login",
-                body: .bytes(Array(#"{"user": "demo", "password": "s3cret"}"#.utf8)))
-            login.headers.set("Content-Type", "application/json")
-            login.transport.cookies = true
-            let loggedIn = try await client.execute(login).value
-            #expect(loggedIn.status == 200)
-            var withJar = HTTPRequest(url: sandbox.baseURL + "/me")
-            withJar.transport.cookies = true
-            let withoutJar = HTTPRequest(url: sandbox.baseURL + "/me")
-            for _ in 0..<3 {
-                let sent = try await client.execute(withJar).value
-                let unsent = try await client.execute(withoutJar).value
-                #expect(sent.status == 200)
-                #expect(unsent.status == 401)
-            }
-        }
-    }
-}

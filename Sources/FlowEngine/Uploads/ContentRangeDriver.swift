@@ -6,9 +6,6 @@ import Foundation
 /// `Content-Range: bytes a-b/total`, answered 308 (or 2xx) until the last; asking is the same
 /// request with `Content-Range: bytes */total` and no body, answered with the `Range` held.
 struct ContentRangeDriver: UploadProtocolDriver {
-    /// The memory chunks read on the HTTP client's thread are sent from.
-    private let chunkBuffer = ChunkBuffer()
-
     var uploadURL: String? { nil }
 
     func prepare(_ session: UploadSession) -> Future<Void> {
@@ -19,19 +16,9 @@ struct ContentRangeDriver: UploadProtocolDriver {
         let target = session.target
         let total = target.file.size
         let range = "bytes \(offset)-\(offset + length - 1)/\(total)"
-        var body = HTTPBody.file(path: target.file.path, offset: offset, length: length)
-        if length <= ChunkBuffer.readHereLimit, InlineCallbacks.areAllowed {
-            // On the HTTP client's thread, handling the last chunk's answer inline: one `pread` of
-            // the chunk into memory sent as it is, and hashed after it went out (see
-            // `HTTPRequest.bodyObserver`), while the server reads it.
-            do {
-                body = try ChunkBuffer.readHere(
-                    path: target.file.path, offset: offset, length: length, into: chunkBuffer.bytes(for: target))
-            } catch {
-                return .failed(error, on: session.queue)
-            }
-        }
-        var request = HTTPRequest(method: target.method, url: target.url, body: body)
+        var request = HTTPRequest(
+            method: target.method, url: target.url,
+            body: .file(path: target.file.path, offset: offset, length: length))
         request.headers.set("Content-Range", range)
         let what = "\(target.method) \(target.url) (\(range))"
         return session.answer(session.send(request, chunkStart: offset)) { response in

@@ -43,8 +43,6 @@ final class CurlLoop: Sendable {
     private let inbox = LockedBox(Inbox())
     private let configuration: HTTPClientConfiguration
     private let progressQueue = DispatchQueue(label: "flow.http.progress")
-    /// Easy handles of finished transfers, for the next ones; used on the loop thread only.
-    private nonisolated(unsafe) let handles = EasyHandlePool()
 
     init(configuration: HTTPClientConfiguration) {
         self.configuration = configuration
@@ -190,7 +188,7 @@ final class CurlLoop: Sendable {
             do {
                 let transfer = try Transfer(
                     id: id, request: request, promise: promise, progress: progress, progressQueue: progressQueue,
-                    cookieShare: cookieShare, handles: handles)
+                    cookieShare: cookieShare)
                 let added = curl_multi_add_handle(multi, transfer.easy)
                 guard added == CURLM_OK else {
                     let text = String(cString: curl_multi_strerror(added))
@@ -226,7 +224,7 @@ final class CurlLoop: Sendable {
         do {
             let hop = try Transfer(
                 id: transfer.id, request: request, promise: transfer.promise, progress: transfer.progress,
-                progressQueue: progressQueue, cookieShare: transfer.cookieShare, handles: handles)
+                progressQueue: progressQueue, cookieShare: transfer.cookieShare)
             let added = curl_multi_add_handle(multi, hop.easy)
             guard added == CURLM_OK else {
                 let text = String(cString: curl_multi_strerror(added))
@@ -295,8 +293,6 @@ final class CurlLoop: Sendable {
             case nil:
                 outcome = transfer.outcome(code).mapError { $0 as any Error }
             }
-            // Read from the handle no more: the next request (perhaps started inline below) may run on it.
-            transfer.handBack(to: handles)
             if alone {
                 completeInline(transfer.promise, with: outcome)
                 inline = true
@@ -325,7 +321,6 @@ final class CurlLoop: Sendable {
             transfer.promise.fail(Self.shutDownError(transfer.url))
         }
         failPending(pending)
-        handles.drain()
         _ = curl_multi_cleanup(multi)
     }
 

@@ -45,8 +45,6 @@ final class Transfer {
     private var headersEnded = false
     /// `errno` of the last `socket()` that failed (see `openSocket`), e.g. `EMFILE`.
     private var socketErrno: Int32?
-    /// The easy handle went to the loop's pool (see `handBack`): deinit leaves it alone.
-    private var handedBack = false
 
     /// Makes the easy handle and sets every option; throws when the request cannot be sent.
     init(
@@ -55,8 +53,7 @@ final class Transfer {
         promise: Promise<HTTPResponse>,
         progress: (@Sendable (HTTPProgress) -> Void)?,
         progressQueue: DispatchQueue,
-        cookieShare: UnsafeMutableRawPointer? = nil,
-        handles: EasyHandlePool? = nil
+        cookieShare: UnsafeMutableRawPointer? = nil
     ) throws(HTTPError) {
         let url = request.fullURL
         do {
@@ -64,7 +61,7 @@ final class Transfer {
         } catch {
             throw HTTPError(kind: .invalidRequest, message: error.message, url: url)
         }
-        guard let easy = handles?.take() ?? curl_easy_init() else {
+        guard let easy = curl_easy_init() else {
             throw HTTPError(kind: .other, message: "curl could not make a transfer handle for \(url)", url: url)
         }
         sink = request.saveTo.map(ResponseFileSink.init)
@@ -83,20 +80,11 @@ final class Transfer {
     }
 
     deinit {
-        if !handedBack { curl_easy_cleanup(easy) }
+        curl_easy_cleanup(easy)
         // After the handle: curl may read the MIME body until it is cleaned up.
         curl_mime_free(mime)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
-    }
-
-    /// Gives the easy handle to `pool` for a later transfer, once this one is removed from the
-    /// multi handle and nothing more is read from it. Not a handle whose reset would keep state a
-    /// later request must not see: the cookie jar's share and cookie engine, a MIME body.
-    func handBack(to pool: EasyHandlePool) {
-        guard !handedBack, mime == nil, !request.transport.cookies else { return }
-        handedBack = true
-        pool.keep(easy)
     }
 
     /// Whether anyone asked for progress reports (curl skips the work otherwise).
