@@ -4,16 +4,23 @@
  * builds it (cc against libcurl) and runs it beside flow on the same file and server (issue 32).
  *
  *   chunkput cr  URL FILE CHUNK   one PUT per chunk to URL with `Content-Range: bytes a-b/total`
- *   chunkput tus URL FILE CHUNK   the tus creation POST to URL (`Upload-Length`), then one PATCH
- *                                 per chunk to its Location with `Upload-Offset: a`
+ *   chunkput tus URL FILE CHUNK   `OPTIONS` to URL, the tus creation POST to URL (`Upload-Length`,
+ *                                 `Upload-Metadata`), then one PATCH per chunk to its Location with
+ *                                 `Upload-Offset: a` and `Upload-Checksum: sha256 …` (the sandbox
+ *                                 offers the checksum extension, so flow sends it, and the server
+ *                                 checks it: the same work on both sides of the wire)
  *
- * Each chunk is read with pread into one buffer and sent as the request's body (no `Expect:
- * 100-continue`, which would cost a round trip a chunk). Prints `LOCATION=url` at the end (the
+ * The same header lines as flow's requests (`Accept-Encoding`, a `User-Agent` as long), so the
+ * server parses the same bytes. Each chunk is read with pread into one buffer and sent as the
+ * request's body (no `Expect: 100-continue`, which would cost a round trip a chunk); a tus chunk
+ * is hashed (SHA-256, libcrypto) for its checksum before it is sent. Prints `LOCATION=url` at the end (the
  * upload's URL, for the script's check of what the server stored); exits 1 at the first answer that
  * is not what the protocol says (2xx, or 308 for a Content-Range chunk before the last).
  */
 #include <curl/curl.h>
 #include <fcntl.h>
+#include <openssl/evp.h>
+#include <openssl/sha.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,16 +88,33 @@ int main(int argc, char **argv) {
     CURL *curl = curl_easy_init();
     curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, header);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard);
+    curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(curl, CURLOPT_USERAGENT, "flow (libcurl/7.88.1)");
     char target[4096];
     snprintf(target, sizeof target, "%s", url);
 
     if (tus) {
+        /* Discovery, as flow asks it (flow sends it beside the creation; here before it). */
+        struct curl_slist *resumable = curl_slist_append(NULL, "Tus-Resumable: 1.0.0");
+        curl_easy_setopt(curl, CURLOPT_URL, url);
+        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "OPTIONS");
+        curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+        curl_easy_setopt(curl, CURLOPT_HTTPHEADER, resumable);
+        long discovered = perform(curl);
+        curl_slist_free_all(resumable);
+        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, NULL);
+        curl_easy_setopt(curl, CURLOPT_NOBODY, 0L);
+        if (discovered < 200 || discovered > 299) {
+            fprintf(stderr, "chunkput: OPTIONS answered %ld\n", discovered);
+            return 1;
+        }
         char length[64];
         snprintf(length, sizeof length, "Upload-Length: %lld", total);
         struct curl_slist *headers = NULL;
         headers = curl_slist_append(headers, "Tus-Resumable: 1.0.0");
         headers = curl_slist_append(headers, length);
-        curl_easy_setopt(curl, CURLOPT_URL, url);
+        headers = curl_slist_append(headers, "Upload-Metadata: filename ZGF0YS5iaW4=,filetype YXBwbGljYXRpb24vb2N0ZXQtc3RyZWFt");
+        headers = curl_slist_append(headers, "Content-Type:"); /* flow's empty POST sends none */
         curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "");
         curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)0);
         curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
@@ -125,14 +149,19 @@ int main(int argc, char **argv) {
         char line[128];
         struct curl_slist *headers = NULL;
         if (tus) {
+            unsigned char digest[SHA256_DIGEST_LENGTH];
+            char checksum[128] = "Upload-Checksum: sha256 ";
+            SHA256((const unsigned char *)buffer, (size_t)count, digest);
+            EVP_EncodeBlock((unsigned char *)checksum + strlen(checksum), digest, SHA256_DIGEST_LENGTH);
             snprintf(line, sizeof line, "Upload-Offset: %lld", offset);
             headers = curl_slist_append(headers, "Tus-Resumable: 1.0.0");
+            headers = curl_slist_append(headers, line);
             headers = curl_slist_append(headers, "Content-Type: application/offset+octet-stream");
+            headers = curl_slist_append(headers, checksum);
         } else {
             snprintf(line, sizeof line, "Content-Range: bytes %lld-%lld/%lld", offset, offset + count - 1, total);
-            headers = curl_slist_append(headers, "Content-Type: application/octet-stream");
+            headers = curl_slist_append(headers, line);
         }
-        headers = curl_slist_append(headers, line);
         headers = curl_slist_append(headers, "Expect:");
         curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
         curl_easy_setopt(curl, CURLOPT_POSTFIELDS, buffer);

@@ -12,7 +12,9 @@
 # of the file (flow hashes what it sends; the program does not). Prints medians and two ratios:
 #   speed: the program's wall time / flow's (≥ 0.95 is the goal: > 1 is flow faster)
 #   CPU:   flow's CPU / (the program's CPU + one SHA-256 of the file)  (≤ 1.3 is the goal)
-# FLOW=path/to/flow measures that binary (and its sandbox) instead of building the release one.
+# FLOW=path/to/flow measures that binary (and its sandbox) instead of building the release one;
+# BASE=path/to/other/flow measures that build too, in the same rounds (flow-base-cr, flow-base-tus
+# beside flow-cr and flow-tus, against the same sandbox): a change side by side with main's build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-3}
@@ -33,7 +35,7 @@ if [ -z "${FLOW:-}" ]; then
     FLOW="$(swift build -c release --show-bin-path)/flow"
 fi
 flow=$FLOW
-cc -O2 -Wall -o "$work/chunkput" bench/chunkput.c -lcurl
+cc -O2 -Wall -o "$work/chunkput" bench/chunkput.c -lcurl -lcrypto
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 mkdir -p "$work/storage"
@@ -88,14 +90,18 @@ location() { grep -o 'LOCATION=[^" ]*' "$work/out.txt" | tail -1 | cut -d= -f2-;
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 declare -A wall cpu
+sides="program-cr flow-cr program-tus flow-tus sha256"
+[ -n "${BASE:-}" ] && sides="program-cr flow-base-cr flow-cr program-tus flow-base-tus flow-tus sha256"
 for run in $(seq "$RUNS"); do
     printf 'run %d:' "$run"
-    for side in program-cr flow-cr program-tus flow-tus sha256; do
+    for side in $sides; do
         case $side in
             program-cr) read -r w c < <(timed "$work/chunkput" cr "$sandbox/uploads/cr/p$run" "$file" "$chunk_bytes") ;;
             flow-cr) read -r w c < <(timed "$flow" run "$work/cr.yaml" --input "id=f$run" --no-journal --log-format json) ;;
             program-tus) read -r w c < <(timed "$work/chunkput" tus "$sandbox/uploads/tus" "$file" "$chunk_bytes") ;;
             flow-tus) read -r w c < <(timed "$flow" run "$work/tus.yaml" --input "id=t$run" --no-journal --log-format json) ;;
+            flow-base-cr) read -r w c < <(timed "$BASE" run "$work/cr.yaml" --input "id=b$run" --no-journal --log-format json) ;;
+            flow-base-tus) read -r w c < <(timed "$BASE" run "$work/tus.yaml" --input "id=u$run" --no-journal --log-format json) ;;
             sha256) read -r w c < <(timed openssl dgst -sha256 "$file") ;;
         esac
         [ "$side" = sha256 ] || verify "$(location)"
@@ -115,11 +121,14 @@ hash=$(med cpu sha256)
 echo
 echo "bench/chunkput.sh: $SIZE_MIB MiB in $CHUNK_KIB KiB chunks ($chunks requests) to flow sandbox, medians of $RUNS"
 printf '%-40s %8s %8s %9s\n' "side" "wall s" "CPU s" "MiB/s"
-for side in program-cr flow-cr program-tus flow-tus sha256; do
+for side in $sides; do
     printf '%-40s %8.3f %8.3f %9.0f\n' "$side" "$(med wall $side)" "$(med cpu $side)" \
         "$(echo "$SIZE_MIB / $(med wall $side)" | bc -l)"
 done
 for protocol in cr tus; do
+    [ -n "${BASE:-}" ] && printf '%-4s base speed %.2f× the program; base CPU %.2f× the program + one SHA-256\n' \
+        "$protocol" "$(echo "$(med wall program-$protocol) / $(med wall flow-base-$protocol)" | bc -l)" \
+        "$(echo "$(med cpu flow-base-$protocol) / ($(med cpu program-$protocol) + $hash)" | bc -l)"
     printf '%-4s flow speed %.2f× the program (goal ≥ 0.95×); flow CPU %.2f× the program + one SHA-256 (goal ≤ 1.3×)\n' \
         "$protocol" "$(echo "$(med wall program-$protocol) / $(med wall flow-$protocol)" | bc -l)" \
         "$(echo "$(med cpu flow-$protocol) / ($(med cpu program-$protocol) + $hash)" | bc -l)"

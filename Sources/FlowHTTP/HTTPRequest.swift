@@ -38,7 +38,8 @@ package struct HTTPRequest: Sendable {
     package var maxResponseBodySize: Int
     /// Sees every piece of the body as it is read to be sent, with its offset in the body's file
     /// (or in the bytes); a piece curl must send again is seen again. Runs on the client's transfer
-    /// thread, so it must be quick (hashing is; waiting is not).
+    /// thread, so it must be quick (hashing is; waiting is not). A `.reused` body's pieces are seen
+    /// just after curl sent them, and all of them before the request's future completes.
     package var bodyObserver: BodyObserver?
     /// Whether libcurl may send the body again by itself: when a kept-alive connection dies
     /// before any answer, curl silently repeats the request on a fresh one (and a redirect that

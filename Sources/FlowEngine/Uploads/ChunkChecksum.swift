@@ -63,40 +63,15 @@ enum ChunkChecksum {
 }
 
 extension ChunkChecksum {
-    /// Chunks up to this size may be read with `readHere`.
-    static let readHereLimit: Int64 = 1 << 20
-
     /// The `Upload-Checksum` value of `length` bytes at `offset`, and those bytes as the body to
-    /// send, read into `buffer` (at least `length` bytes, which no request in flight sends) with
-    /// `pread` on the calling thread: only for a thread that may wait on the disk (the HTTP
-    /// client's, never a Dispatch worker) and a chunk of at most `readHereLimit`.
+    /// send, read into `buffer` by `ChunkBuffer.readHere` (on the HTTP client's thread).
     static func readHere(
         path: String, offset: Int64, length: Int64, algorithm: ChecksumAlgorithm, into buffer: ReusableBytes
     ) throws(UploadFileError) -> (header: String, body: HTTPBody) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw UploadFileError(message: "cannot read '\(path)': \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        let target = buffer.mutableBytes
-        let wanted = min(Int(length), target.count)
-        var count = 0
-        while count < wanted {
-            let got = pread(descriptor, target.baseAddress! + count, wanted - count, off_t(offset) + off_t(count))
-            if got > 0 {
-                count += got
-            } else if got == 0 {
-                break
-            } else if errno != EINTR {
-                throw UploadFileError(message: "reading '\(path)' failed: \(String(cString: strerror(errno)))")
-            }
-        }
-        guard count == Int(length) else {
-            throw UploadFileError(message: "'\(path)' became shorter while it was being uploaded")
-        }
+        let body = try ChunkBuffer.readHere(path: path, offset: offset, length: length, into: buffer)
         var hasher = AnyHasher(algorithm)
-        hasher.update(buffer.bytes(count: count))
-        return (algorithm.rawValue + " " + hasher.base64Digest(), .reused(buffer, count: count))
+        hasher.update(buffer.bytes(count: Int(length)))
+        return (algorithm.rawValue + " " + hasher.base64Digest(), body)
     }
 }
 

@@ -22,10 +22,8 @@ final class TusDriver: UploadProtocolDriver {
     }
 
     private let state = LockedBox(State())
-    /// The memory each checksummed chunk is read into and sent from, made at the first such
-    /// chunk and reused for every later one (see `ReusableBytes`): chunks go one at a time, and
-    /// the next is read only after the last one's answer.
-    private let chunkBuffer = LockedBox<ReusableBytes?>(nil)
+    /// The memory each checksummed chunk is read into and sent from.
+    private let chunkBuffer = ChunkBuffer()
 
     var uploadURL: String? { state.withLock { $0.location } }
 
@@ -117,7 +115,7 @@ final class TusDriver: UploadProtocolDriver {
         guard let algorithm else { return send(nil) }
         // With a checksum, a chunk small enough is read once: the read that hashes it keeps its
         // bytes, which are then sent from memory instead of read from the file again.
-        if length <= ChunkChecksum.readHereLimit, InlineCallbacks.areAllowed {
+        if length <= ChunkBuffer.readHereLimit, InlineCallbacks.areAllowed {
             // On the HTTP client's thread, handling the last chunk's answer inline: it reads
             // request bodies with `pread` anyway, and reading the chunk here spares the hops
             // through DispatchIO's threads and back.
@@ -125,14 +123,14 @@ final class TusDriver: UploadProtocolDriver {
                 return send(
                     try ChunkChecksum.readHere(
                         path: target.file.path, offset: offset, length: length, algorithm: algorithm,
-                        into: buffer(target)))
+                        into: chunkBuffer.bytes(for: target)))
             } catch {
                 return .failed(error, on: session.queue)
             }
         }
         let read = ChunkChecksum.read(
             path: target.file.path, offset: offset, length: length, algorithm: algorithm,
-            into: length <= ChunkChecksum.keptChunkLimit ? buffer(target) : nil, queue: session.queue)
+            into: length <= ChunkChecksum.keptChunkLimit ? chunkBuffer.bytes(for: target) : nil, queue: session.queue)
         // Not `flatMap`, whose result would always complete on the queue: this PATCH's answer
         // must be able to arrive inline, so that the next chunk is read on the curl thread.
         let answer = Promise<ServerAnswer>(on: session.queue)
@@ -148,16 +146,6 @@ final class TusDriver: UploadProtocolDriver {
             }
         }
         return answer.future
-    }
-
-    /// The chunk buffer, made on first use: a chunk's size, or the file's when smaller.
-    private func buffer(_ target: UploadTarget) -> ReusableBytes {
-        chunkBuffer.withLock { buffer in
-            if let buffer { return buffer }
-            let made = ReusableBytes(capacity: Int(min(target.chunkSize, target.file.size)))
-            buffer = made
-            return made
-        }
     }
 
     func ask(_ session: UploadSession) -> Future<ServerAnswer> {

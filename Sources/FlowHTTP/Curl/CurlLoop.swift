@@ -126,6 +126,8 @@ final class CurlLoop: Sendable {
             _ = flow_share_setopt_long(cookieShare, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
         }
         var transfers: [Int: Transfer] = [:]
+        /// Transfers whose body's observer sees its bytes after they are sent (see `observeSent`).
+        var observed: [Int] = []
         while true {
             let (commands, closing) = inbox.withLock { inbox in
                 let taken = inbox.commands
@@ -143,9 +145,15 @@ final class CurlLoop: Sendable {
             }
             for command in commands {
                 apply(command, multi: multi, transfers: &transfers, cookieShare: cookieShare)
+                if case .start(let id, let request, _, _) = command, request.bodyObserver != nil,
+                    case .reused = request.body
+                {
+                    observed.append(id)
+                }
             }
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
+            observeSent(&observed, transfers: transfers)
             let finished = collectFinished(multi, transfers: &transfers)
             if finished.inline {
                 // Commands sent from the inline callbacks sent no wake-up: take them now.
@@ -226,6 +234,20 @@ final class CurlLoop: Sendable {
             return nil
         } catch {
             return error
+        }
+    }
+
+    /// Shows the observers of `.reused` bodies what curl has just sent (see
+    /// `RequestBodySource.observeSent`): an upload hashes a chunk while the server reads it, on
+    /// this thread, which would otherwise wait in poll for the answer. Before `collectFinished`,
+    /// so a request's future completes only once its body was all observed; a redirect's next
+    /// hop keeps the id, and a finished or cancelled transfer leaves the list here.
+    private func observeSent(_ observed: inout [Int], transfers: [Int: Transfer]) {
+        guard !observed.isEmpty else { return }
+        observed.removeAll { id in
+            guard let transfer = transfers[id] else { return true }
+            transfer.body.observeSent()
+            return false
         }
     }
 

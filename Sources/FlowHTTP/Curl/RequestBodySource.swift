@@ -11,6 +11,11 @@
 ///
 /// A file range is read with `pread` straight into curl's buffer, so memory stays flat whatever
 /// the file's size.
+///
+/// The observer of a `.reused` body (an upload's chunk, whose memory stays put until the request
+/// completes) sees its bytes after curl has sent them, when the loop calls `observeSent`: the
+/// observer's work (an upload hashing what it sends) then overlaps the server's reading of them,
+/// rather than holding the bytes back before they go out.
 final class RequestBodySource {
     private enum Storage {
         case bytes([UInt8])
@@ -22,6 +27,8 @@ final class RequestBodySource {
     private let observer: HTTPRequest.BodyObserver?
     let length: Int64
     private var position: Int64 = 0
+    /// Where the observer's view of a `.reused` body ends (see `observeSent`).
+    private var observedUpTo: Int64 = 0
     /// Why reading stopped early, when it did.
     private(set) var failure: String?
 
@@ -76,7 +83,8 @@ final class RequestBodySource {
             bytes.withUnsafeBytes { source in copy(source, into: buffer, count: wanted) }
             return wanted
         case .reused(let bytes):
-            copy(bytes.bytes(count: Int(length)), into: buffer, count: wanted)
+            buffer.copyMemory(from: bytes.bytes(count: Int(length)).baseAddress! + Int(position), byteCount: wanted)
+            position += Int64(wanted)
             return wanted
         case .file(let descriptor, let offset):
             var got = 0
@@ -104,10 +112,25 @@ final class RequestBodySource {
         position += Int64(count)
     }
 
+    /// Whether a `.reused` body has bytes handed to curl that its observer has not seen yet.
+    var hasUnobserved: Bool { observer != nil && observedUpTo < position }
+
+    /// Shows the observer the bytes of a `.reused` body handed to curl since the last call, from
+    /// the body's own memory. The loop calls it after `curl_multi_perform` has sent them, and
+    /// before it completes the request (the memory may be refilled after that).
+    func observeSent() {
+        guard case .reused(let bytes) = storage, let observer, observedUpTo < position else { return }
+        let sent = bytes.bytes(count: Int(length))
+        observer(observedUpTo, UnsafeRawBufferPointer(rebasing: sent[Int(observedUpTo)..<Int(position)]))
+        observedUpTo = position
+    }
+
     /// Moves to `offset` from the start; false when that is outside the body.
     func rewind(to offset: Int64) -> Bool {
         guard offset >= 0, offset <= length else { return false }
+        observeSent()
         position = offset
+        observedUpTo = min(observedUpTo, offset)
         return true
     }
 
