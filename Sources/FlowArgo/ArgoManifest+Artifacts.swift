@@ -88,6 +88,7 @@ extension ArgoManifest {
     /// Whether step `step`'s records go through the artifact repository instead of parameters.
     func recordsByArtifact(_ step: Step) -> Bool {
         guard artifactRepository != .none else { return false }
+        if readByItemPods.contains(step.id) { return true }
         func large(_ inner: Step) -> Bool {
             if let forEach = inner.forEach {
                 let readsFiles = forEach.items.strings.contains { $0.text.contains("files(") }

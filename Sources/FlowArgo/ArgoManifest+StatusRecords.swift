@@ -29,6 +29,26 @@ extension ArgoManifest {
         return readers
     }
 
+    /// The fanned-out steps whose records the item pods of another fanned-out step are given.
+    /// Their records go through the artifact repository (see `recordsByArtifact`) whatever their
+    /// count of items: as parameters, each of those pods would carry every item's record of
+    /// theirs (Argo's aggregate), so 10,000 pods after a step of 99 items with 1 KB records
+    /// would each be handed about 100 KB, near the 128 KiB over which Argo moves a pod's
+    /// template to a ConfigMap of its own; as artifacts, each is handed a key.
+    func fannedStepsReadByItemPods() -> Set<String> {
+        guard artifactRepository != .none else { return [] }
+        var read: Set<String> = []
+        for step in workflow.steps {
+            guard case .fanned(let indices) = shape(of: step) else { continue }
+            for need in itemRecordsGiven(to: step, static: indices != nil) {
+                guard let needed = workflow.steps.first(where: { $0.id == need }), case .fanned = shape(of: needed)
+                else { continue }
+                read.insert(need)
+            }
+        }
+        return read
+    }
+
     /// The top-level steps whose records an item pod of fanned-out step `step` is given.
     func itemRecordsGiven(to step: Step, static: Bool) -> [String] {
         `static` ? recordsGiven(to: step) : recordsGiven(toItemsOf: step)

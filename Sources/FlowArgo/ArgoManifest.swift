@@ -42,6 +42,9 @@ struct ArgoManifest {
     /// The fanned-out steps whose item pods read each step's status record (see
     /// `itemStatusReaders`), set by `build`.
     var statusReaders: [String: [String]] = [:]
+    /// The fanned-out steps whose records item pods read (see `fannedStepsReadByItemPods`), set
+    /// by `build`.
+    var readByItemPods: Set<String> = []
 
     /// Where the workflow file is mounted in every pod.
     static let mountPath = "/flow"
@@ -80,7 +83,8 @@ struct ArgoManifest {
     /// something cannot be exported at all.
     func build() throws(Problem) -> (manifest: ManifestNode, warnings: [String]) {
         var manifest = self
-        manifest.statusReaders = itemStatusReaders()
+        manifest.readByItemPods = fannedStepsReadByItemPods()
+        manifest.statusReaders = manifest.itemStatusReaders()
         return try manifest.assemble()
     }
 

@@ -185,4 +185,56 @@ import Testing
         let alone = try await FlowProcess.run(["run", file, "--only", "list", "--status-for", "fan"])
         #expect(alone.exitCode == 64 && alone.stderr.contains("--status-for goes with --status-to"), "\(alone.stderr)")
     }
+
+    /// Item pods after a fanned-out step (`make`, 6 items known when exporting, each output 3,000
+    /// bytes) used to be handed Argo's aggregate of all its item records each, which grows with
+    /// its items and their outputs; its records now go through the artifact repository, so each
+    /// pod of `fan` is handed a pointer and a key. The Workflow's phase and `report`'s status
+    /// equal `flow run`'s, with `make` succeeding and failing.
+    @Test func itemPodsAfterAFannedOutStepAreHandedAKeyNotItsItemsRecords() async throws {
+        let scratch = try Scratch()
+        let text = """
+            version: 1
+            inputs:
+              fail: { type: string, default: "no" }
+            steps:
+              make:
+                for-each: ${{ range(0, 6) }}
+                run: "test ${{ inputs.fail }} = no && python3 -c 'print(\\"y\\" * 3000)'"
+                outputs: { big: "${{ result.stdout }}" }
+                timeout: 10s
+              fan:
+                needs: make
+                for-each: ${{ range(0, 12) }}
+                fail-fast: false
+                run: "echo ${{ item }}"
+                timeout: 10s
+              report:
+                needs: fan
+                if: ${{ always() }}
+                run: "echo ${{ steps.fan.status }} ${{ length(steps.make.outputs.big) }}"
+                outputs: { seen: "${{ result.stdout }}" }
+                timeout: 10s
+            """
+        let export = try await ArgoMappingTests.exported(scratch, "after-fan.yaml", text)
+        #expect(export.stdout.contains("flow-records/make/{{inputs.parameters.index}}.json"), "\(export.stdout)")
+        #expect(!export.stdout.contains("{{tasks.make.outputs.parameters}}"), "\(export.stdout)")
+        for (input, exit) in [("fail=no", Int32(0)), ("fail=yes", 1)] {
+            let json = scratch.path("plain.json")
+            let plain = try await FlowProcess.run(
+                ["run", scratch.path("after-fan.yaml"), "--input", input, "--report", "json", json])
+            #expect(plain.exitCode == exit, "\(input): \(plain.stdout)\(plain.stderr)")
+            let run = try await ArgoExportTests.check([
+                "run", scratch.path("after-fan.yaml.argo.yaml"), "--flow", FlowProcess.binary.path, "--mount",
+                "workflow=\(scratch.folder.path)", "--parameter", input, "--deadline", "60",
+            ])
+            let report = (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [String: Any] ?? [:]
+            let output = run.stdout + run.stderr.suffix(3000)
+            #expect(run.exitCode == exit, "\(input): \(output)")
+            #expect(report["phase"] as? String == (exit == 0 ? "Succeeded" : "Failed"), "\(output)")
+            let seen = ArgoItemSizeTests.seen(plainReport: json, harness: report)
+            #expect(seen.0 != nil && seen.0 == seen.1, "\(input): \(seen) \(output)")
+            ArgoItemSizeTests.expectSmallItemInputs(report, count: 12, limit: 1_000, input)
+        }
+    }
 }

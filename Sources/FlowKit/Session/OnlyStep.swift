@@ -71,7 +71,7 @@ package struct OnlyStep: Sendable {
                 // A step's own file comes before the failed mark another file carries for it (see
                 // `upstreamFailures`): a record with outputs or an error wins over a bare status.
                 given.merge(try StepRecordsFile.decodeAggregate(document, file: file, workflow: workflow)) {
-                    first, second in first.output == nil && first.error == nil ? second : first
+                    first, second in detail(second) > detail(first) ? second : first
                 }
             } catch {
                 throw Problem("--outputs-from \(error)")
@@ -112,6 +112,19 @@ package struct OnlyStep: Sendable {
     package struct Problem: Error {
         package let message: String
         init(_ message: String) { self.message = message }
+    }
+
+    /// How much a record read from a file tells: a failed mark (a bare status, see
+    /// `upstreamFailures`), read as an error of its own (`step 'ID' failed`), tells least, so a
+    /// step's own record given beside it wins whichever file comes first: its outputs, a failed
+    /// `for-each`'s partial outputs and items, its own error.
+    static func detail(_ record: StepRecord<StepResult>) -> Int {
+        var detail = 0
+        if record.output != nil || record.error is ForEachFailure { detail += 2 }
+        if let error = record.error as? StepError, error.message != "step '\(record.id)' \(record.state.rawValue)" {
+            detail += 1
+        }
+        return detail
     }
 
     static func descendants(of step: Step) -> [Step] {
