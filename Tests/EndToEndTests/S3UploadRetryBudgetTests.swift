@@ -5,16 +5,10 @@ extension S3UploadTests {
     /// A part whose connection is reset on each of the step's `retry` attempts spends the retry
     /// budget: the step fails, saying how many attempts it made and how many parts moto holds.
     @Test(.timeLimit(.minutes(2))) func aPartFailingEveryAttemptSpendsTheRetryBudget() async throws {
-        let peer = try S3Peer.required()
-        let proxy = try await FaultProxy.start(
-            to: peer.port, faults: ["chunk=2:reset:10", "chunk=3:reset:10"],
-            folder: FileManager.default.temporaryDirectory)
-        defer { proxy.stop() }
-        let test = try Case(
-            "budget", size: 6 * 1024 * 1024, endpoint: "http://127.0.0.1:\(proxy.port)",
+        let (peer, proxy, test) = try await Self.throughFaults(
+            "budget", size: 6 * 1024 * 1024, faults: ["chunk=2:reset:10", "chunk=3:reset:10"],
             keys: "chunk-size: 5MiB\nchunks-in-flight: 1", stepKeys: "retry: 2")
-        defer { test.remove() }
-        try await peer.createBucket(test.bucket)
+        defer { proxy.stop(); test.remove() }
         let run = try await FlowProcess.run(
             ["run", test.workflow.path, "--state-dir", test.state], environment: peer.environment)
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")

@@ -64,6 +64,30 @@ import Testing
         }
     }
 
+    /// A `Case` uploading to moto through a fault proxy injecting `faults` (see `fault_proxy.py`),
+    /// its bucket made; the caller stops the proxy and removes the case when done.
+    static func throughFaults(
+        _ name: String, size: Int, faults: [String], keys: String = "", stepKeys: String = ""
+    ) async throws -> (peer: S3Peer, proxy: FaultProxy, test: Case) {
+        let peer = try S3Peer.required()
+        let proxy = try await FaultProxy.start(
+            to: peer.port, faults: faults, folder: FileManager.default.temporaryDirectory)
+        do {
+            let test = try Case(
+                name, size: size, endpoint: "http://127.0.0.1:\(proxy.port)", keys: keys, stepKeys: stepKeys)
+            do {
+                try await peer.createBucket(test.bucket)
+                return (peer, proxy, test)
+            } catch {
+                test.remove()
+                throw error
+            }
+        } catch {
+            proxy.stop()
+            throw error
+        }
+    }
+
     @Test(.timeLimit(.minutes(2))) func partsGoInParallelAndTheObjectIsTheFileByteForByte() async throws {
         let peer = try S3Peer.required()
         let test = try Case(
@@ -156,17 +180,11 @@ import Testing
             ["chunk=2:cut:1000000"], ["chunk=3:reset:10"], ["chunk=2:drop-response"], ["chunk=5:drop-response"],
         ])
     func faultsBetweenFlowAndMotoAreRecoveredFrom(_ faults: [String]) async throws {
-        let peer = try S3Peer.required()
-        let proxy = try await FaultProxy.start(
-            to: peer.port, faults: faults, folder: FileManager.default.temporaryDirectory)
-        defer { proxy.stop() }
         // 4 parts: chunk=5 is the CompleteMultipartUpload (a POST with a body).
-        let test = try Case(
+        let (peer, proxy, test) = try await Self.throughFaults(
             "fault\(faults[0].split(separator: ":")[0].dropFirst(6))\(faults[0].split(separator: ":")[1])",
-            size: 17 * 1024 * 1024, endpoint: "http://127.0.0.1:\(proxy.port)",
-            keys: "chunk-size: 5MiB\nchunks-in-flight: 2")
-        defer { test.remove() }
-        try await peer.createBucket(test.bucket)
+            size: 17 * 1024 * 1024, faults: faults, keys: "chunk-size: 5MiB\nchunks-in-flight: 2")
+        defer { proxy.stop(); test.remove() }
         let run = try await FlowProcess.run(
             ["run", test.workflow.path, "--state-dir", test.state], environment: peer.environment)
         #expect(run.exitCode == 0, "\(faults): \(run.stdout)\(run.stderr)")
@@ -177,15 +195,10 @@ import Testing
     /// S3 may answer a Complete with 200 and an `<Error>` body: the step fails, saying so, with
     /// the server's text escaped.
     @Test(.timeLimit(.minutes(2))) func aCompleteAnswered200WithAnErrorFailsTheStep() async throws {
-        let peer = try S3Peer.required()
-        let proxy = try await FaultProxy.start(
-            to: peer.port, faults: ["chunk=3:error-200"], folder: FileManager.default.temporaryDirectory)
-        defer { proxy.stop() }
-        let test = try Case(
-            "error200", size: 6 * 1024 * 1024, endpoint: "http://127.0.0.1:\(proxy.port)",
+        let (peer, proxy, test) = try await Self.throughFaults(
+            "error200", size: 6 * 1024 * 1024, faults: ["chunk=3:error-200"],
             keys: "chunk-size: 5MiB\nchunks-in-flight: 1")
-        defer { test.remove() }
-        try await peer.createBucket(test.bucket)
+        defer { proxy.stop(); test.remove() }
         let run = try await FlowProcess.run(
             ["run", test.workflow.path, "--state-dir", test.state], environment: peer.environment)
         #expect(run.exitCode == 1, "\(run.stdout)\(run.stderr)")
@@ -199,15 +212,10 @@ import Testing
     /// A part that stalls: the step's `timeout` cancels it, and without a journal the multipart
     /// upload is aborted (ListParts then finds no such upload).
     @Test(.timeLimit(.minutes(2))) func aStalledPartTimesOutAndTheUploadIsAborted() async throws {
-        let peer = try S3Peer.required()
-        let proxy = try await FaultProxy.start(
-            to: peer.port, faults: ["chunk=1:stall:100000"], folder: FileManager.default.temporaryDirectory)
-        defer { proxy.stop() }
-        let test = try Case(
-            "stall", size: 6 * 1024 * 1024, endpoint: "http://127.0.0.1:\(proxy.port)",
+        let (peer, proxy, test) = try await Self.throughFaults(
+            "stall", size: 6 * 1024 * 1024, faults: ["chunk=1:stall:100000"],
             keys: "chunk-size: 5MiB\nchunks-in-flight: 1", stepKeys: "timeout: 2s")
-        defer { test.remove() }
-        try await peer.createBucket(test.bucket)
+        defer { proxy.stop(); test.remove() }
         let run = try await FlowProcess.run(["run", test.workflow.path, "--no-journal"], environment: peer.environment)
         #expect(run.exitCode != 0, "\(run.stdout)\(run.stderr)")
         let output = run.stdout + run.stderr
@@ -220,18 +228,12 @@ import Testing
     /// `kill -9` five times while a 200 MiB file goes up, each time `--resume`: the object is the
     /// file, and moto was sent each byte at most once more than the parts in flight at each kill.
     @Test(.timeLimit(.minutes(3))) func killNineFiveTimesThenResumeSendsOnlyWhatIsMissing() async throws {
-        let peer = try S3Peer.required()
-        let proxy = try await FaultProxy.start(
-            to: peer.port, faults: [], folder: FileManager.default.temporaryDirectory)
-        defer { proxy.stop() }
         let size = 200 * 1024 * 1024
         let partSize = 5 * 1024 * 1024
         let inFlight = 4
-        let test = try Case(
-            "kill", size: size, endpoint: "http://127.0.0.1:\(proxy.port)",
-            keys: "chunk-size: 5MiB\nchunks-in-flight: \(inFlight)")
-        defer { test.remove() }
-        try await peer.createBucket(test.bucket)
+        let (peer, proxy, test) = try await Self.throughFaults(
+            "kill", size: size, faults: [], keys: "chunk-size: 5MiB\nchunks-in-flight: \(inFlight)")
+        defer { proxy.stop(); test.remove() }
         /// The part requests moto was sent so far, and their bytes.
         func parts() -> (count: Int, bytes: Int) {
             let lengths = proxy.lines().filter { $0.contains(" PUT ") }.compactMap {
@@ -263,15 +265,10 @@ import Testing
     /// A file that changed since the interrupted run starts over, saying so: its size and
     /// modification time, or, when both were put back, a part's checksum.
     @Test(.timeLimit(.minutes(2))) func aChangedFileStartsOverWithAMessage() async throws {
-        let peer = try S3Peer.required()
-        let proxy = try await FaultProxy.start(
-            to: peer.port, faults: ["chunk=3:stall:1000"], folder: FileManager.default.temporaryDirectory)
-        defer { proxy.stop() }
-        let test = try Case(
-            "changed", size: 16 * 1024 * 1024, endpoint: "http://127.0.0.1:\(proxy.port)",
+        let (peer, proxy, test) = try await Self.throughFaults(
+            "changed", size: 16 * 1024 * 1024, faults: ["chunk=3:stall:1000"],
             keys: "chunk-size: 5MiB\nchunks-in-flight: 1")
-        defer { test.remove() }
-        try await peer.createBucket(test.bucket)
+        defer { proxy.stop(); test.remove() }
         let child = try FlowChild(
             ["run", test.workflow.path, "--state-dir", test.state], environment: peer.environment)
         // Two parts confirmed, the third stalled: kill it there.
