@@ -112,9 +112,6 @@ final class RequestBodySource {
         position += Int64(count)
     }
 
-    /// Whether a `.reused` body has bytes handed to curl that its observer has not seen yet.
-    var hasUnobserved: Bool { observer != nil && observedUpTo < position }
-
     /// Shows the observer the bytes of a `.reused` body handed to curl since the last call, from
     /// the body's own memory. The loop calls it after `curl_multi_perform` has sent them, and
     /// before it completes the request (the memory may be refilled after that).
