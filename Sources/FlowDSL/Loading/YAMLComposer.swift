@@ -39,6 +39,19 @@ enum YAMLComposer {
         var keyIndex: [String: Int]?
         /// Pairs whose key is an alias or a collection, compared by value when the mapping ends.
         var otherKeys: [Int] = []
+        /// One bit per length of the scalar keys so far (`length & 63`): a key of a length not
+        /// seen repeats none, and needs no scan (issue 32).
+        var keyLengths: UInt64 = 0
+        /// Whether the collection is inside a step, so its bytes go to `StepCanon`.
+        let canonical: Bool
+        /// Whether it is a mapping that is the value of a `steps` key (its values are steps).
+        let isStepList: Bool
+        /// Whether it is a mapping that is a step (the value of a key of a step list).
+        let isStep: Bool
+        /// Where its bytes start in `StepCanon`.
+        let canonStart: Int
+        /// Whether an alias inside it was not written to `StepCanon`: no fingerprint then.
+        var unwritten = false
     }
 
     /// Mappings with more scalar keys than this look repeats up in a dictionary.
@@ -57,6 +70,7 @@ enum YAMLComposer {
         return bytes.withUnsafeBufferPointer { buffer in
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
             var walk = Walk()
+            defer { walk.canon.release() }
             return walk.run(&parser, bytes: buffer)
         }
     }
@@ -65,6 +79,9 @@ enum YAMLComposer {
         var frames: [Frame] = []
         /// The nodes of the collections being built, innermost last (see `Frame`).
         var stack: [Node] = []
+        /// The bytes of the steps' values, for their definition fingerprints, and where each
+        /// node of `stack` starts in them.
+        var canon = StepCanon()
         var anchors: [String: (size: Int, height: Int, node: Node)] = [:]
         var expanded = 0
         var nodes = 0
@@ -129,10 +146,21 @@ enum YAMLComposer {
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 let isMapping = event.type == YAML_MAPPING_START_EVENT
                 let anchorPointer = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+                // A mapping that is a value of a step list is a step; one under a `steps` key is a step list.
+                var isStep = false
+                var isStepList = false
+                if isMapping, let parent = frames.last, parent.isMapping, (stack.count - parent.start) % 2 == 1 {
+                    isStep = parent.isStepList
+                    if case .scalar(let key) = stack[stack.count - 1], key.string == "steps" { isStepList = true }
+                }
+                let canonical = isStep || frames.last?.canonical == true
+                let canonStart = canon.count
+                if canonical { canon.append(isMapping ? UInt8(ascii: "{") : UInt8(ascii: "[")) }
                 frames.append(
                     Frame(
                         anchor: YAMLComposer.string(anchorPointer), mark: mark, isMapping: isMapping,
-                        start: stack.count))
+                        start: stack.count, canonical: canonical, isStepList: isStepList, isStep: isStep,
+                        canonStart: canonStart))
                 if frames.count > InputLimits.maximumDepth {
                     return Problem(
                         message: "the YAML is nested more than \(InputLimits.maximumDepth) levels deep",
@@ -153,20 +181,37 @@ enum YAMLComposer {
                         position += 2
                     }
                     checkOtherKeys(frame, pairs)
-                    node = .mapping(Node.Mapping(pairs: pairs, mark: frame.mark))
+                    var fingerprint: UInt64?
+                    if frame.canonical {
+                        fingerprint = canon.closeMapping(
+                            open: frame.canonStart, first: frame.start, fingerprint: frame.isStep && !frame.unwritten)
+                    }
+                    node = .mapping(Node.Mapping(pairs: pairs, mark: frame.mark, fingerprint: fingerprint))
                 } else {
+                    if frame.canonical { canon.append(UInt8(ascii: "]")) }
                     node = .sequence(Node.Sequence(nodes: Array(stack[frame.start...]), mark: frame.mark))
                 }
                 // Element by element: `removeSubrange` cost twice as much (issue 32).
                 while stack.count > frame.start { stack.removeLast() }
-                finish(node, anchor: frame.anchor, size: frame.size, height: frame.height, scalarKey: nil)
+                canon.popStarts(to: frame.start)
+                // A step outside any other step is done: its bytes are no longer needed.
+                if frame.canonical, frames.last?.canonical != true { canon.truncate(to: frame.canonStart) }
+                finish(
+                    node, anchor: frame.anchor, size: frame.size, height: frame.height, scalarKey: nil,
+                    canonStart: frame.canonStart)
             case YAML_SCALAR_EVENT:
                 let scalar = event.data.scalar
                 let text = String(
                     decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
                 let style = Node.Scalar.Style(rawValue: scalar.style.rawValue) ?? .any
                 let node = Node.scalar(Node.Scalar(string: text, style: style, mark: mark))
-                finish(node, anchor: YAMLComposer.string(scalar.anchor), size: 1, height: 1, scalarKey: (text, style))
+                let canonStart = canon.count
+                if frames.last?.canonical == true {
+                    canon.scalar(UnsafeBufferPointer(start: scalar.value, count: scalar.length), style: style)
+                }
+                finish(
+                    node, anchor: YAMLComposer.string(scalar.anchor), size: 1, height: 1, scalarKey: (text, style),
+                    canonStart: canonStart)
             case YAML_ALIAS_EVENT:
                 let name = YAMLComposer.string(event.data.alias.anchor) ?? ""
                 guard let target = anchors[name] else {
@@ -194,7 +239,11 @@ enum YAMLComposer {
                         hint: "flow refuses deeper nesting; see \"Limits\" in Grammar.md"
                     )
                 }
-                finish(target.node, anchor: nil, size: target.size, height: target.height, scalarKey: nil)
+                // An alias is not written to `StepCanon`: the steps around it are fingerprinted from their nodes.
+                for index in frames.indices.reversed() where frames[index].canonical { frames[index].unwritten = true }
+                finish(
+                    target.node, anchor: nil, size: target.size, height: target.height, scalarKey: nil,
+                    canonStart: canon.count)
             default:
                 break
             }
@@ -203,7 +252,8 @@ enum YAMLComposer {
 
         /// Hands a finished node to its parent (or makes it the document's root) and records its anchor.
         private mutating func finish(
-            _ node: Node, anchor: String?, size: Int, height: Int, scalarKey: (String, Node.Scalar.Style)?
+            _ node: Node, anchor: String?, size: Int, height: Int, scalarKey: (String, Node.Scalar.Style)?,
+            canonStart: Int
         ) {
             if let anchor { anchors[anchor] = (size, height, node) }
             guard !frames.isEmpty else {
@@ -222,6 +272,7 @@ enum YAMLComposer {
                 }
             }
             stack.append(node)
+            canon.pushStart(canonStart)
         }
 
         /// The key of pair `position` of the mapping of frame `parent`.
@@ -234,17 +285,14 @@ enum YAMLComposer {
         private mutating func noteKey(_ key: String, style: Node.Scalar.Style, at mark: Node.Mark, in parent: Int) {
             // No copy of the frame is held while its index grows: that would copy the index each time.
             let count = (stack.count - frames[parent].start) / 2
-            // A large mapping's index is asked and filled in one lookup; a repeat (rare) puts the
-            // first position back.
-            if frames[parent].keyIndex != nil,
-                let position = frames[parent].keyIndex?.updateValue(count, forKey: key)
-            {
-                frames[parent].keyIndex?[key] = position
-                reportDuplicate(key, style: style, at: mark, first: self.key(position, in: parent).mark)
-                return
-            }
-            guard frames[parent].keyIndex == nil, let first = firstKey(key, in: parent) else {
-                if frames[parent].keyIndex == nil, count >= YAMLComposer.scanLimit {
+            guard frames[parent].keyIndex != nil else {
+                // Only a key of a length seen before in the mapping can repeat one (issue 32).
+                let lengthBit: UInt64 = 1 << UInt64(key.utf8.count & 63)
+                let lengthSeen = frames[parent].keyLengths & lengthBit != 0
+                frames[parent].keyLengths |= lengthBit
+                if lengthSeen, let first = firstKey(key, in: parent) {
+                    reportDuplicate(key, style: style, at: mark, first: first)
+                } else if count >= YAMLComposer.scanLimit {
                     var index: [String: Int] = [:]
                     for position in 0..<count where !frames[parent].otherKeys.contains(position) {
                         if let text = self.key(position, in: parent).scalar?.string, index[text] == nil {
@@ -256,7 +304,12 @@ enum YAMLComposer {
                 }
                 return
             }
-            reportDuplicate(key, style: style, at: mark, first: first)
+            // A large mapping's index is asked and filled in one lookup; a repeat (rare) puts the
+            // first position back.
+            if let position = frames[parent].keyIndex?.updateValue(count, forKey: key) {
+                frames[parent].keyIndex?[key] = position
+                reportDuplicate(key, style: style, at: mark, first: self.key(position, in: parent).mark)
+            }
         }
 
         private mutating func reportDuplicate(

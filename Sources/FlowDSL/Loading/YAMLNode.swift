@@ -33,6 +33,9 @@ enum Node {
     struct Mapping: RandomAccessCollection {
         let pairs: [(key: Node, value: Node)]
         let mark: Mark
+        /// A step's definition fingerprint, when the composer took it as it built the step (see
+        /// `StepCanon`); nil for other mappings.
+        var fingerprint: UInt64? = nil
 
         var startIndex: Int { pairs.startIndex }
         var endIndex: Int { pairs.endIndex }

@@ -24,6 +24,8 @@ struct StepParser {
 
     /// The fingerprint of a step's definition (see `Step.definitionFingerprint`).
     static func fingerprint(of node: Node) -> UInt64 {
+        // Taken by the composer as it built the step, unless an alias is inside (see `StepCanon`).
+        if case .mapping(let mapping) = node, let fingerprint = mapping.fingerprint { return fingerprint }
         var fingerprint = NodeFingerprint()
         fingerprint.addNode(node, skipping: undefiningKeys)
         return fingerprint.value
