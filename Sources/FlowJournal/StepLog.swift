@@ -97,19 +97,9 @@ struct StepLogEncoder {
                 // On the stack when small (an item's end nearly always), then appended at once.
                 withUnsafeTemporaryAllocation(of: UInt8.self, capacity: most) { buffer in
                     var out = ByteWriter(buffer.baseAddress!)
-                    out.byte(StepLogTag.finishedCoded.rawValue)
-                    out.count(id.count)
-                    out.bytes(id)
-                    out.count(item.map { $0 + 1 } ?? 0)
-                    out.byte(code)
-                    out.count(attempts)
-                    if let startedAt {
-                        out.byte(1)
-                        out.date(startedAt)
-                    } else {
-                        out.byte(0)
-                    }
-                    out.date(finishedAt)
+                    out.finishHead(
+                        .finishedCoded, id: id, item: item, code: code, attempts: attempts, startedAt: startedAt,
+                        finishedAt: finishedAt)
                     switch outputs {
                     case .none, .secret: out.byte(0)
                     case .stateOnly: out.byte(2)
@@ -143,19 +133,9 @@ struct StepLogEncoder {
             let most = 1 + 10 + id.count + 10 + 1 + 10 + 9 + 8
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: most) { buffer in
                 var out = ByteWriter(buffer.baseAddress!)
-                out.byte(StepLogTag.finishedStateOnly.rawValue)
-                out.count(id.count)
-                out.bytes(id)
-                out.count(item.map { $0 + 1 } ?? 0)
-                out.byte(code)
-                out.count(attempts)
-                if let startedAt {
-                    out.byte(1)
-                    out.date(startedAt)
-                } else {
-                    out.byte(0)
-                }
-                out.date(finishedAt)
+                out.finishHead(
+                    .finishedStateOnly, id: id, item: item, code: code, attempts: attempts, startedAt: startedAt,
+                    finishedAt: finishedAt)
                 bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: out.written))
             }
         }
@@ -262,6 +242,28 @@ private struct ByteWriter {
         UnsafeMutableRawPointer(start + written).storeBytes(
             of: value.timeIntervalSince1970.bitPattern.littleEndian, as: UInt64.self)
         written += 8
+    }
+
+    /// What a `finishedStateOnly` and a `finishedCoded` change begin with: the tag, the id's length
+    /// and bytes, the item + 1 (0 for none), the state's code, the attempts, the start if any (a
+    /// flag byte, then the date) and the end. At most 1 + 10 + id + 10 + 1 + 10 + 9 + 8 bytes.
+    mutating func finishHead(
+        _ tag: StepLogTag, id: UnsafeBufferPointer<UInt8>, item: Int?, code: UInt8, attempts: Int, startedAt: Date?,
+        finishedAt: Date
+    ) {
+        byte(tag.rawValue)
+        count(id.count)
+        bytes(id)
+        count(item.map { $0 + 1 } ?? 0)
+        byte(code)
+        count(attempts)
+        if let startedAt {
+            byte(1)
+            date(startedAt)
+        } else {
+            byte(0)
+        }
+        date(finishedAt)
     }
 }
 

@@ -11,14 +11,15 @@ import Testing
 @Suite(.serialized) struct ForEachJournalTests {
     /// The step's own record in the journal of the folder's latest run, and the journal's format.
     static func stepRecord(_ step: String, stateDirectory: String) throws -> (text: String?, format: Int) {
-        let journal = try #require(try Journal.openForReading(stateDirectory: stateDirectory))
-        defer { journal.close() }
-        let run = try #require(try journal.runs(file: nil).first)
-        let detail = try #require(try journal.run(id: run.id))
-        let format = try DatabaseQueue(path: journal.file).read { db in
-            try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        let record = try JournalRunSetup.reading(stateDirectory) { journal in
+            let run = try #require(try journal.runs(file: nil).first)
+            let detail = try #require(try journal.run(id: run.id))
+            let format = try DatabaseQueue(path: journal.file).read { db in
+                try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            }
+            return (text: detail.steps.first { $0.step == step && $0.item == nil }?.outputs.json, format: format)
         }
-        return (detail.steps.first { $0.step == step && $0.item == nil }?.outputs.json, format)
+        return try #require(record, "no journal in \(stateDirectory)")
     }
 
     static func workflow(_ baseURL: String) -> String {
@@ -42,20 +43,17 @@ import Testing
     /// resume keeps it whole — its items and their outputs read back from each item's own end,
     /// as its record names their count instead of repeating them.
     @Test func aKilledForEachResumesItsUnfinishedItemsAndIsLaterKeptWithItsItems() async throws {
-        let scratch = try ResumeRunTests.Scratch()
-        let sandbox = try await Sandbox.start()
-        defer { Task { await sandbox.stop() } }
-        let file = try scratch.write("each.yaml", Self.workflow(sandbox.baseURL))
-        let state = scratch.path(".flow")
+        let setup = try await JournalRunSetup.start("each.yaml", Self.workflow)
+        defer { setup.stop() }
+        let (sandbox, file, state) = (setup.sandbox, setup.file, setup.state)
         let child = try FlowChild(["run", file], environment: ["AFTER": "200"])
         // Kill it once at least 6 items' ends are in the journal (and before all 30 are).
         var succeededBefore: Set<Int> = []
         let some = await FlowChild.wait(for: .seconds(30)) {
-            guard let journal = try? Journal.openForReading(stateDirectory: state) else { return false }
-            defer { journal.close() }
-            guard let id = try? journal.runs(file: nil).first?.id, let detail = try? journal.run(id: id) else {
-                return false
+            let read = try? JournalRunSetup.reading(state) { journal in
+                try journal.runs(file: nil).first.map { try journal.run(id: $0.id) } ?? nil
             }
+            guard let detail = read ?? nil else { return false }
             succeededBefore = Set(
                 detail.steps.filter { $0.step == "fetch" && $0.state == .succeeded }.compactMap(\.item))
             return succeededBefore.count >= 6
@@ -98,15 +96,11 @@ import Testing
     /// items' ends with their state's name and their text with its empty outputs) is upgraded in
     /// place and read: its succeeded `for-each` step is kept with its items.
     @Test func aFormatFourJournalIsStillReadAndItsForEachKeptWithItsItems() async throws {
-        let scratch = try ResumeRunTests.Scratch()
-        let sandbox = try await Sandbox.start()
-        defer { Task { await sandbox.stop() } }
-        let file = try scratch.write(
-            "old.yaml",
+        let setup = try await JournalRunSetup.start("old.yaml") { baseURL in
             """
             version: 1
             defaults:
-              http: { base-url: "\(sandbox.baseURL)" }
+              http: { base-url: "\(baseURL)" }
             steps:
               fetch:
                 for-each: [a, b, c]
@@ -114,10 +108,13 @@ import Testing
               after:
                 needs: fetch
                 http: { url: "/status/${{ env.AFTER }}?second=${{ steps.fetch.items[1].item }}&n=${{ length(steps.fetch.items) }}" }
-            """)
+            """
+        }
+        defer { setup.stop() }
+        let (sandbox, file) = (setup.sandbox, setup.file)
         let failed = try await FlowProcess.run(["run", file], environment: ["AFTER": "500"])
         #expect(failed.exitCode == 1, "\(failed.stdout)\n\(failed.stderr)")
-        try Self.rewriteAsFormatFour(scratch.path(".flow/journal.sqlite"))
+        try Self.rewriteAsFormatFour(setup.state + "/journal.sqlite")
 
         let resumed = try await FlowProcess.run(["run", file, "--resume"], environment: ["AFTER": "200"])
         #expect(resumed.exitCode == 0, "\(resumed.stdout)\n\(resumed.stderr)")
@@ -126,7 +123,7 @@ import Testing
             #expect(ResumeRunTests.count("GET /echo?item=\(item)", in: sandbox) == 1)
         }
         #expect(ResumeRunTests.count("GET /status/200?second=b&n=3", in: sandbox) == 1)
-        #expect(try Self.stepRecord("fetch", stateDirectory: scratch.path(".flow")).format == 5)
+        #expect(try Self.stepRecord("fetch", stateDirectory: setup.state).format == 5)
     }
 
     /// Rewrites the journal as a flow of format 4 wrote it: every finish with its state's name

@@ -43,16 +43,13 @@ import Testing
     }
 
     static func integrity(_ stateDirectory: String) throws -> String? {
-        guard let journal = try Journal.openForReading(stateDirectory: stateDirectory) else { return nil }
-        defer { journal.close() }
-        return try journal.integrityCheck()
+        try JournalRunSetup.reading(stateDirectory) { try $0.integrityCheck() }
     }
 
     @Test func twoRunsOfOneFileAtOnceAreTwoRunsAndAResumeTakesOverNeither() async throws {
-        let scratch = try Scratch()
-        let sandbox = try await Sandbox.start()
-        defer { Task { await sandbox.stop() } }
-        let file = try scratch.write("twice.yaml", Self.slowWorkflow(sandbox.baseURL))
+        let setup = try await JournalRunSetup.start("twice.yaml", Self.slowWorkflow)
+        defer { setup.stop() }
+        let (scratch, sandbox, file) = (setup.scratch, setup.sandbox, setup.file)
         // Long enough for the checks below to run while both wait on the server.
         let environment = ["GATE": "200", "MS": "12000"]
         let one = try FlowChild(["run", file], environment: environment)
@@ -97,10 +94,9 @@ import Testing
     /// Two `--resume` of one failed run at once: one continues it, the other is refused without
     /// sending anything, and the failed step is sent again once.
     @Test func twoResumesOfOneRunAtOnceContinueItOnce() async throws {
-        let scratch = try Scratch()
-        let sandbox = try await Sandbox.start()
-        defer { Task { await sandbox.stop() } }
-        let file = try scratch.write("resume-twice.yaml", Self.slowWorkflow(sandbox.baseURL))
+        let setup = try await JournalRunSetup.start("resume-twice.yaml", Self.slowWorkflow)
+        defer { setup.stop() }
+        let (scratch, sandbox, file) = (setup.scratch, setup.sandbox, setup.file)
         let failed = try await FlowProcess.run(["run", file], environment: ["GATE": "500", "MS": "0"])
         #expect(failed.exitCode == 1, "\(failed.stderr)")
         let environment = ["GATE": "200", "MS": "8000"]
@@ -125,10 +121,9 @@ import Testing
     /// folder and the disk, before any request. Needs root to mount a small tmpfs.
     @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
     func aFullStateFolderStopsTheRunBeforeAnyRequest() async throws {
-        let scratch = try Scratch()
-        let sandbox = try await Sandbox.start()
-        defer { Task { await sandbox.stop() } }
-        let file = try scratch.write("full.yaml", Self.slowWorkflow(sandbox.baseURL))
+        let setup = try await JournalRunSetup.start("full.yaml", Self.slowWorkflow)
+        defer { setup.stop() }
+        let (scratch, sandbox, file) = (setup.scratch, setup.sandbox, setup.file)
         let environment = ["GATE": "200", "MS": "0"]
         for existing in [false, true] {
             let disk = scratch.path("disk-\(existing)")

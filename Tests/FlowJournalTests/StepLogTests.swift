@@ -120,6 +120,31 @@ struct StepLogTests {
         #expect(try decoder.next() == nil)
     }
 
+    @Test("a compact and a coded finish keep their bytes: the tag, id, item, code, attempts and dates they share")
+    func finishBytes() {
+        let at = Date(timeIntervalSince1970: 1_800_000_000.5)
+        var log = StepLogEncoder()
+        log.add(
+            .stepFinished(
+                run: "r", step: "tick", item: 300, state: .succeeded, attempts: 1, startedAt: at,
+                finishedAt: at + 0.25, outputs: .stateOnly, error: nil))
+        #expect(
+            log.bytes == [
+                5, 4, 116, 105, 99, 107, 173, 2, 0, 1, 1, 0, 0, 32, 128, 116, 210, 218, 65, 0, 0, 48, 128, 116, 210,
+                218, 65,
+            ])
+        log = StepLogEncoder()
+        log.add(
+            .stepFinished(
+                run: "r", step: "tick", item: 300, state: .failed, attempts: 2, startedAt: nil, finishedAt: at + 0.25,
+                outputs: .json(#"{"item":300}"#), error: "late"))
+        #expect(
+            log.bytes == [
+                6, 4, 116, 105, 99, 107, 173, 2, 1, 2, 0, 0, 0, 48, 128, 116, 210, 218, 65, 1, 12, 123, 34, 105, 116,
+                101, 109, 34, 58, 51, 48, 48, 125, 0, 1, 4, 108, 97, 116, 101,
+            ])
+    }
+
     @Test(
         "compact finishes of every shape read back as written: long and non-ASCII ids, items, many attempts, no start",
         arguments: [

@@ -134,7 +134,7 @@ public struct FlowStepResult: Sendable {
     init(_ record: StepRecord<StepResult>, workflow: borrowing Workflow, masker: SecretMasker) {
         step = record.id
         state = FlowStepState(record.state)
-        outputs = record.output?.outputs.mapValues(FlowValue.init) ?? [:]
+        outputs = record.output.map { FlowValue.fields($0.outputs) } ?? [:]
         attempts = record.output?.attempts
         request = record.output?.request.map { FlowRequestLine($0, masker: { masker($0) }) }
         failureIgnored = record.failureIgnored
@@ -155,7 +155,7 @@ public struct FlowStepResult: Sendable {
         items = record.items?.map { item in
             FlowItemResult(
                 state: FlowStepState(item.state), label: masker.maskedPrefix(item.item.jsonText, maxLength: 60),
-                error: item.error.map { masker($0) }, outputs: item.outputs.mapValues(FlowValue.init))
+                error: item.error.map { masker($0) }, outputs: FlowValue.fields(item.outputs))
         }
     }
 }
