@@ -73,21 +73,6 @@ import Testing
 
     /// Runs `executable` off the concurrency pool (the sandbox answers on it), with its output.
     static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try runBlocking(executable, arguments) }) }.start()
-        }
-    }
-
-    static func runBlocking(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        try await FlowProcess.runTool(URL(fileURLWithPath: executable), arguments)
     }
 }

@@ -77,4 +77,27 @@ struct FlowProcess {
             stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self)
         )
     }
+
+    /// Runs another program (a peer's script, a compiler) off the concurrency pool, as `run` does,
+    /// and returns its exit status and its stdout and stderr together.
+    static func runTool(_ executable: URL, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try runToolBlocking(executable, arguments) }) }.start()
+        }
+    }
+
+    /// Runs another program and blocks the calling thread until it exits; its stdout and stderr
+    /// share one pipe, so neither can fill while the other is read.
+    static func runToolBlocking(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
 }

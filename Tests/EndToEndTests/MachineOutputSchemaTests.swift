@@ -53,17 +53,10 @@ import Testing
 
     /// Runs `scripts/schema-check` on `file`; its output lists each violation.
     private func check(_ schema: String, _ file: String, lines: Bool) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = Self.repository.appendingPathComponent("scripts/schema-check")
         let schemaPath = Self.repository.appendingPathComponent("schemas/\(schema)").path
-        process.arguments = (lines ? ["--lines"] : []) + [schemaPath, file]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        return try FlowProcess.runToolBlocking(
+            Self.repository.appendingPathComponent("scripts/schema-check"),
+            (lines ? ["--lines"] : []) + [schemaPath, file])
     }
 
     @Test func theEventStreamAndTheReportMatchTheirSchemas() async throws {

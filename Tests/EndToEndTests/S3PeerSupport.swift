@@ -118,23 +118,7 @@ struct S3Peer: Sendable {
     /// Runs `scripts/s3-peer arguments…` to its end, on a thread of its own (not the concurrency
     /// pool's); its status and its output (stdout and stderr together).
     static func runPeer(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        let process = Process()
-                        process.executableURL = repository.appendingPathComponent("scripts/s3-peer")
-                        process.arguments = arguments
-                        let pipe = Pipe()
-                        process.standardOutput = pipe
-                        process.standardError = pipe
-                        try process.run()
-                        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-                        process.waitUntilExit()
-                        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-                    })
-            }.start()
-        }
+        try await FlowProcess.runTool(repository.appendingPathComponent("scripts/s3-peer"), arguments)
     }
 
     private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
