@@ -70,7 +70,10 @@ enum YAMLComposer {
         return bytes.withUnsafeBufferPointer { buffer in
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
             var walk = Walk()
-            defer { walk.canon.release() }
+            defer {
+                walk.canon.release()
+                walk.stack.release()
+            }
             return walk.run(&parser, bytes: buffer)
         }
     }
@@ -78,7 +81,7 @@ enum YAMLComposer {
     private struct Walk {
         var frames: [Frame] = []
         /// The nodes of the collections being built, innermost last (see `Frame`).
-        var stack: [Node] = []
+        var stack = NodeStack()
         /// The bytes of the steps' values, for their definition fingerprints, and where each
         /// node of `stack` starts in them.
         var canon = StepCanon()
@@ -151,7 +154,7 @@ enum YAMLComposer {
                 var isStepList = false
                 if isMapping, let parent = frames.last, parent.isMapping, (stack.count - parent.start) % 2 == 1 {
                     isStep = parent.isStepList
-                    if case .scalar(let key) = stack[stack.count - 1], key.string == "steps" { isStepList = true }
+                    if stack.isScalar(stack.count - 1, "steps") { isStepList = true }
                 }
                 let canonical = isStep || frames.last?.canonical == true
                 let canonStart = canon.count
@@ -173,31 +176,27 @@ enum YAMLComposer {
                 guard let frame = frames.popLast() else { return nil }
                 let node: Node
                 if frame.isMapping {
-                    var pairs: [(key: Node, value: Node)] = []
-                    pairs.reserveCapacity((stack.count - frame.start) / 2)
-                    var position = frame.start
-                    while position + 1 < stack.count {
-                        pairs.append((stack[position], stack[position + 1]))
-                        position += 2
-                    }
+                    // Moved off the stack, not copied (issue 32).
+                    let pairs = stack.movePairs(from: frame.start)
                     checkOtherKeys(frame, pairs)
                     var fingerprint: UInt64?
                     if frame.canonical {
                         fingerprint = canon.closeMapping(
                             open: frame.canonStart, first: frame.start, fingerprint: frame.isStep && !frame.unwritten)
                     }
-                    node = .mapping(Node.Mapping(pairs: pairs, mark: frame.mark, fingerprint: fingerprint))
+                    node = .mapping(
+                        Node.Mapping(
+                            entries: pairs, scalarKeys: frame.otherKeys.isEmpty, mark: frame.mark,
+                            fingerprint: fingerprint))
                 } else {
                     if frame.canonical { canon.append(UInt8(ascii: "]")) }
-                    node = .sequence(Node.Sequence(nodes: Array(stack[frame.start...]), mark: frame.mark))
+                    node = .sequence(Node.Sequence(nodes: stack.moveItems(from: frame.start), mark: frame.mark))
                 }
-                // Element by element: `removeSubrange` cost twice as much (issue 32).
-                while stack.count > frame.start { stack.removeLast() }
                 canon.popStarts(to: frame.start)
                 // A step outside any other step is done: its bytes are no longer needed.
                 if frame.canonical, frames.last?.canonical != true { canon.truncate(to: frame.canonStart) }
                 finish(
-                    node, anchor: frame.anchor, size: frame.size, height: frame.height, scalarKey: nil,
+                    node, anchor: frame.anchor, size: frame.size, height: frame.height, keyStyle: nil,
                     canonStart: frame.canonStart)
             case YAML_SCALAR_EVENT:
                 let scalar = event.data.scalar
@@ -210,7 +209,7 @@ enum YAMLComposer {
                     canon.scalar(UnsafeBufferPointer(start: scalar.value, count: scalar.length), style: style)
                 }
                 finish(
-                    node, anchor: YAMLComposer.string(scalar.anchor), size: 1, height: 1, scalarKey: (text, style),
+                    node, anchor: YAMLComposer.string(scalar.anchor), size: 1, height: 1, keyStyle: style,
                     canonStart: canonStart)
             case YAML_ALIAS_EVENT:
                 let name = YAMLComposer.string(event.data.alias.anchor) ?? ""
@@ -242,7 +241,7 @@ enum YAMLComposer {
                 // An alias is not written to `StepCanon`: the steps around it are fingerprinted from their nodes.
                 for index in frames.indices.reversed() where frames[index].canonical { frames[index].unwritten = true }
                 finish(
-                    target.node, anchor: nil, size: target.size, height: target.height, scalarKey: nil,
+                    target.node, anchor: nil, size: target.size, height: target.height, keyStyle: nil,
                     canonStart: canon.count)
             default:
                 break
@@ -250,9 +249,12 @@ enum YAMLComposer {
             return nil
         }
 
-        /// Hands a finished node to its parent (or makes it the document's root) and records its anchor.
+        /// Hands a finished node to its parent (or makes it the document's root) and records its
+        /// anchor. `keyStyle` is a scalar's style (nil for a collection or an alias): a scalar
+        /// that is a key has its text read back only then, and the node is moved onto the stack,
+        /// so a value's text is neither copied nor retained on the way (issue 32).
         private mutating func finish(
-            _ node: Node, anchor: String?, size: Int, height: Int, scalarKey: (String, Node.Scalar.Style)?,
+            _ node: consuming Node, anchor: String?, size: Int, height: Int, keyStyle: Node.Scalar.Style?,
             canonStart: Int
         ) {
             if let anchor { anchors[anchor] = (size, height, node) }
@@ -265,8 +267,8 @@ enum YAMLComposer {
             frames[parent].height = max(frames[parent].height, height + 1)
             // A mapping's key comes at an even distance from its start, its value after it.
             if frames[parent].isMapping, (stack.count - frames[parent].start) % 2 == 0 {
-                if let (text, style) = scalarKey {
-                    noteKey(text, style: style, at: node.mark, in: parent)
+                if let style = keyStyle, case .scalar(let scalar) = node {
+                    noteKey(scalar.string, style: style, at: scalar.mark, in: parent)
                 } else {
                     frames[parent].otherKeys.append((stack.count - frames[parent].start) / 2)
                 }
@@ -334,7 +336,7 @@ enum YAMLComposer {
             // Lengths first, in place: no copy of each key's scalar (issue 19).
             let length = key.utf8.count
             let start = frames[parent].start
-            return stack.withUnsafeBufferPointer { nodes in
+            return stack.withNodes { nodes in
                 var index = start
                 while index < nodes.count {
                     defer { index += 2 }
@@ -349,7 +351,7 @@ enum YAMLComposer {
 
         /// A key written as an alias or a collection repeats another key when their values are
         /// equal; like Yams' composer, this is an error of the first document only.
-        private mutating func checkOtherKeys(_ frame: Frame, _ pairs: [(key: Node, value: Node)]) {
+        private mutating func checkOtherKeys(_ frame: Frame, _ pairs: [Node.Pair]) {
             guard !frame.otherKeys.isEmpty, documents == 1, composeProblem == nil else { return }
             var names: [String] = []
             var firstMark: Node.Mark?
@@ -357,12 +359,12 @@ enum YAMLComposer {
             for (position, pair) in pairs.enumerated() where !reported.contains(position) {
                 let repeats = pairs.indices.filter { other in
                     other > position && (frame.otherKeys.contains(position) || frame.otherKeys.contains(other))
-                        && pairs[other].key.sameValue(as: pair.key)
+                        && pairs[other].keyNode.sameValue(as: pair.keyNode)
                 }
                 guard !repeats.isEmpty else { continue }
                 reported.formUnion(repeats)
-                names.append(pair.key.scalar?.string ?? "<uncovertable>")
-                if firstMark == nil { firstMark = pair.key.mark }
+                names.append(pair.keyNode.scalar?.string ?? "<uncovertable>")
+                if firstMark == nil { firstMark = pair.keyNode.mark }
             }
             guard let firstMark else { return }
             composeProblem = Problem(

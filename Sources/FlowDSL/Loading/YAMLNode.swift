@@ -6,10 +6,20 @@ enum Node {
     case mapping(Mapping)
     case sequence(Sequence)
 
-    /// A 1-based line and column; columns count Unicode scalars, as libyaml's marks do.
+    /// A 1-based line and column; columns count Unicode scalars, as libyaml's marks do. Kept
+    /// as 32-bit numbers (files are at most `InputLimits`' size): every node carries one, and
+    /// smaller nodes are less memory to fill and walk (issue 32).
     struct Mark {
-        let line: Int
-        let column: Int
+        private let storedLine: UInt32
+        private let storedColumn: UInt32
+
+        var line: Int { Int(storedLine) }
+        var column: Int { Int(storedColumn) }
+
+        init(line: Int, column: Int) {
+            storedLine = UInt32(truncatingIfNeeded: line)
+            storedColumn = UInt32(truncatingIfNeeded: column)
+        }
     }
 
     /// A scalar's text, how it was written and where.
@@ -29,17 +39,28 @@ enum Node {
         let mark: Mark
     }
 
+    /// One key of a mapping with its value. The parsers read a mapping's pairs as they are stored
+    /// (`NodeReader.Entry`), so none copies them into an array of its own (issue 32).
+    struct Pair {
+        /// The key's text when the key is a scalar; empty for a key written as a collection.
+        let key: String
+        let keyNode: Node
+        let value: Node
+    }
+
     /// A mapping's pairs in file order (keys are unique: the composer refuses repeats).
     struct Mapping: RandomAccessCollection {
-        let pairs: [(key: Node, value: Node)]
+        let entries: [Pair]
+        /// Whether every key is a scalar (the usual case: `entries` then serve the parsers as they are).
+        let scalarKeys: Bool
         let mark: Mark
         /// A step's definition fingerprint, when the composer took it as it built the step (see
         /// `StepCanon`); nil for other mappings.
         var fingerprint: UInt64? = nil
 
-        var startIndex: Int { pairs.startIndex }
-        var endIndex: Int { pairs.endIndex }
-        subscript(position: Int) -> (key: Node, value: Node) { pairs[position] }
+        var startIndex: Int { entries.startIndex }
+        var endIndex: Int { entries.endIndex }
+        subscript(position: Int) -> (key: Node, value: Node) { (entries[position].keyNode, entries[position].value) }
     }
 
     /// A list's items in order.

@@ -39,7 +39,7 @@ package enum YAMLValue {
             return .array(sequence.nodes.map(value))
         case .mapping(let mapping):
             var members: [String: Value] = [:]
-            for (key, item) in mapping.pairs {
+            for (key, item) in mapping {
                 guard case .scalar(let name) = key else { continue }
                 members[name.string] = value(item)
             }

@@ -53,7 +53,7 @@ struct NodeFingerprint {
         addByte(UInt8(ascii: "{"))
         // Key order does not count: pairs in the order of their keys' text (a stable insertion
         // sort of their positions, in a buffer on the stack rather than an array per mapping).
-        let pairs = mapping.pairs
+        let pairs = mapping
         withUnsafeTemporaryAllocation(of: Int.self, capacity: pairs.count) { order in
             var count = 0
             for index in pairs.indices {

@@ -8,12 +8,8 @@ struct NodeReader {
     /// The templates compiled so far in this file, by text (shared by copies of the reader).
     let templates = TemplateMemo()
 
-    /// One key of a mapping with its value, in file order.
-    struct Entry {
-        let key: String
-        let keyNode: Node
-        let value: Node
-    }
+    /// One key of a mapping with its value, in file order: the mapping's own pairs.
+    typealias Entry = Node.Pair
 
     init(file: String) {
         self.file = file
@@ -75,8 +71,10 @@ struct NodeReader {
             typeError(what(), expected: "a mapping", at: node)
             return nil
         }
+        // Every key a scalar: the composer's pairs are the entries, shared, not copied (issue 32).
+        if mapping.scalarKeys { return mapping.entries }
         var entries: [Entry] = []
-        entries.reserveCapacity(mapping.pairs.count)
+        entries.reserveCapacity(mapping.count)
         for (key, value) in mapping {
             guard case .scalar(let scalar) = key else {
                 error("keys in \(what()) must be plain names, not \(describe(key))", at: key)
