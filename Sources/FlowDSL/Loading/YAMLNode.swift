@@ -51,12 +51,25 @@ enum Node {
     /// A mapping's pairs in file order (keys are unique: the composer refuses repeats).
     struct Mapping: RandomAccessCollection {
         let entries: [Pair]
+        /// The fingerprint's value; an optional `UInt64` would take 9 bytes and make every node
+        /// 8 bytes larger (issue 32).
+        private let fingerprintValue: UInt64
+        let mark: Mark
         /// Whether every key is a scalar (the usual case: `entries` then serve the parsers as they are).
         let scalarKeys: Bool
-        let mark: Mark
+        private let hasFingerprint: Bool
+
+        init(entries: [Pair], scalarKeys: Bool, mark: Mark, fingerprint: UInt64? = nil) {
+            self.entries = entries
+            self.fingerprintValue = fingerprint ?? 0
+            self.mark = mark
+            self.scalarKeys = scalarKeys
+            self.hasFingerprint = fingerprint != nil
+        }
+
         /// A step's definition fingerprint, when the composer took it as it built the step (see
         /// `StepCanon`); nil for other mappings.
-        var fingerprint: UInt64? = nil
+        var fingerprint: UInt64? { hasFingerprint ? fingerprintValue : nil }
 
         var startIndex: Int { entries.startIndex }
         var endIndex: Int { entries.endIndex }
