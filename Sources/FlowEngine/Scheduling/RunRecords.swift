@@ -55,6 +55,22 @@ package final class RunRecords<Output: Sendable>: Sendable {
         }
     }
 
+    /// Whether some record (this run's own, not the outer run's) failed without its failure
+    /// being ignored, or was cancelled: when none did, no step can fail the run, and its outcome
+    /// needs no walk of the workflow's steps by id (`WorkflowRun.outcome(records:interrupted:setupFailed:)`).
+    var someFailedOrCancelled: Bool {
+        func failsRun(_ record: StepRecord<Output>) -> Bool {
+            (record.state == .failed && !record.failureIgnored) || record.state == .cancelled
+        }
+        return storage.withLock { storage in
+            // By index: each record's state read in place, no record copied.
+            for index in storage.plan.indices where failsRun(storage.plan[index]) {
+                return true
+            }
+            return storage.records.values.contains(where: failsRun)
+        }
+    }
+
     /// Sets the records of a plan's steps, so that the record of the plan's step `n` can then be
     /// written with `update(_:at: n)`; `positions` gives each id's place in `plan` (the scheduler
     /// graph's table).

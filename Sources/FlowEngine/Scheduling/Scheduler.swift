@@ -174,6 +174,14 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
                     self.queue.async { self.progress(position, progress) }
                 }
             }, queue: queue)
+        // A result known at once (a zero wait) needs no future: its end is handled where the
+        // future's callback would have run, so the events keep their order (a timeout keeps the
+        // future, whose own callbacks take their turns).
+        if let immediate = node.step.immediate, node.step.timeout == nil {
+            let result = immediate(start)
+            CompletedCallback.submit(on: queue) { self.leafFinished(position, result) }
+            return
+        }
         var work = runner(start)
         if let timeout = node.step.timeout {
             work = work.timeout(after: timeout)
@@ -270,7 +278,7 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
         }
         let failedHere = state == .failed && !node.step.continueOnError
         let succeeded = node.record.countsAsSuccess
-        for position in node.dependents {
+        for position in graph.dependents(of: node.position) {
             let dependent = graph.nodes[position]
             dependent.waitingOn -= 1
             if failedHere || node.upstreamFailed { dependent.upstreamFailed = true }
