@@ -54,7 +54,8 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
         done = Promise(on: queue)
         graph = SchedulerGraph(steps)
         let records = records ?? RunRecords([:])
-        records.register(graph.nodes.map(\.record), positions: graph.positions)
+        let nodes = graph.nodes
+        records.register(positions: graph.positions) { nodes[$0].record }
         self.records = records
         queue.setSpecific(key: onQueue, value: true)
     }

@@ -12,6 +12,8 @@ final class SchedulerNode<Output: Sendable> {
     /// This step's place in the plan and in the records.
     let position: Int
     var record: StepRecord<Output>
+    /// How many needs the step has (kept here: deciding the step then reads nothing of the plan).
+    let needCount: Int
     /// Needs not yet final.
     var waitingOn: Int
     /// How many of the steps this one needs are in the plan (a need outside it never counts as a
@@ -35,9 +37,10 @@ final class SchedulerNode<Output: Sendable> {
     init(plan: PlanSteps<Output>, position: Int) {
         self.plan = plan
         self.position = position
-        let step = plan.steps[position]
-        record = StepRecord(id: step.id, state: .pending)
-        waitingOn = step.needs.count
+        // Fields read in place: a copy of the step retained and released each of its fields.
+        record = StepRecord(id: plan.steps[position].id, state: .pending)
+        needCount = plan.steps[position].needs.count
+        waitingOn = needCount
     }
 
     /// The step as planned.
@@ -48,7 +51,7 @@ final class SchedulerNode<Output: Sendable> {
     /// The facts this step's condition is decided from.
     func facts(runCancelled: Bool) -> ConditionFacts {
         ConditionFacts(
-            needsSucceeded: needsInPlan == step.needs.count && !someNeedUnsuccessful,
+            needsSucceeded: needsInPlan == needCount && !someNeedUnsuccessful,
             upstreamFailed: upstreamFailed, runCancelled: runCancelled)
     }
 }
