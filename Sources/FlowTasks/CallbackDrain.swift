@@ -12,8 +12,7 @@ import Foundation
 /// through `async`.
 final class CallbackDrain {
     private var queue: ObjectIdentifier?
-    // The lists hold the callbacks as they are submitted, `@Sendable`: a list of plain `() -> Void`
-    // wrapped each one in a thunk, an allocation for every callback (heaptrack, issue 32).
+    // The callbacks keep the `@Sendable` type they are submitted with.
     private var pending: [@Sendable () -> Void] = []
     private var head = 0
     /// Inside `InlineCallbacks.run` on this thread, and what it has still to run.
