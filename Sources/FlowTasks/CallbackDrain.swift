@@ -12,11 +12,12 @@ import Foundation
 /// through `async`.
 final class CallbackDrain {
     private var queue: ObjectIdentifier?
-    private var pending: [() -> Void] = []
+    // The callbacks keep the `@Sendable` type they are submitted with.
+    private var pending: [@Sendable () -> Void] = []
     private var head = 0
     /// Inside `InlineCallbacks.run` on this thread, and what it has still to run.
     var inlineActive = false
-    var inlinePending: [() -> Void] = []
+    var inlinePending: [@Sendable () -> Void] = []
 
     /// Submits `body` to run on `queue`: inline in the current drain when it is draining `queue`,
     /// otherwise as a new block on `queue` that starts a drain.

@@ -19,11 +19,17 @@ package struct PlannedStep<Output: Sendable>: Sendable {
     package let timeout: Duration?
     /// The work: a leaf's runner, or a group's policy and children.
     package let work: StepWork<Output>
+    /// For a leaf whose result is known as it starts (a zero wait): that result, which the
+    /// scheduler takes instead of calling `work`'s runner and waiting on its future. Its end is
+    /// handled where the future's callback would have run, so the events keep their order.
+    /// `work` must give the same result (a `for-each` item's run calls it).
+    package let immediate: (@Sendable (StepStart<Output>) -> Result<Output, any Error>)?
 
     /// Describes a step for the scheduler.
     package init(
         id: String, needs: [String] = [], group: String? = nil, condition: StepCondition = .success,
-        continueOnError: Bool = false, timeout: Duration? = nil, work: StepWork<Output>
+        continueOnError: Bool = false, timeout: Duration? = nil, work: StepWork<Output>,
+        immediate: (@Sendable (StepStart<Output>) -> Result<Output, any Error>)? = nil
     ) {
         self.id = id
         self.needs = needs
@@ -32,6 +38,7 @@ package struct PlannedStep<Output: Sendable>: Sendable {
         self.continueOnError = continueOnError
         self.timeout = timeout
         self.work = work
+        self.immediate = immediate
     }
 }
 

@@ -8,17 +8,17 @@ package final class RunRecords<Output: Sendable>: Sendable {
     private struct Storage {
         /// Records given before the plan (`init(_:)`), by id.
         var records: [String: StepRecord<Output>]
-        /// The plan's records, in the plan's order: the scheduler writes the record of step n in
-        /// place, without hashing its id (ten thousand steps changed twice each), and registering
-        /// a plan hashes no id either (its positions are the scheduler graph's own table).
-        var plan: [StepRecord<Output>] = []
-        /// Where each id of the plan is in `plan`.
-        var positions: [String: Int] = [:]
+        /// The plan's records, by id. Made from the scheduler graph's table of positions with
+        /// `mapValues`, which keeps its buckets: registering a plan hashes no id. The scheduler
+        /// writes the record of step n through `slots[n]`, without hashing its id either, and
+        /// `all` at the run's end is this table, not a new one (issue 32).
+        var plan: [String: StepRecord<Output>] = [:]
+        /// Where the record of the plan's step n is in `plan`.
+        var slots: [Dictionary<String, StepRecord<Output>>.Index] = []
 
         /// The record of `id`: the plan's, else one given before it.
         func record(_ id: String) -> StepRecord<Output>? {
-            if let position = positions[id] { return plan[position] }
-            return records[id]
+            plan[id] ?? records[id]
         }
     }
 
@@ -47,30 +47,53 @@ package final class RunRecords<Output: Sendable>: Sendable {
     /// Every record, by id.
     package var all: [String: StepRecord<Output>] {
         storage.withLock { storage in
+            guard !storage.records.isEmpty else { return storage.plan }
             guard !storage.plan.isEmpty else { return storage.records }
-            var all = storage.records
-            all.reserveCapacity(all.count + storage.plan.count)
-            for record in storage.plan { all[record.id] = record }
-            return all
+            return storage.records.merging(storage.plan) { _, planned in planned }
+        }
+    }
+
+    /// Whether some record (this run's own, not the outer run's) failed without its failure
+    /// being ignored, or was cancelled: when none did, no step can fail the run, and its outcome
+    /// needs no walk of the workflow's steps by id (`WorkflowRun.outcome(records:interrupted:setupFailed:)`).
+    var someFailedOrCancelled: Bool {
+        func failsRun(_ record: StepRecord<Output>) -> Bool {
+            (record.state == .failed && !record.failureIgnored) || record.state == .cancelled
+        }
+        return storage.withLock { storage in
+            // By index: each record's state read in place, no record copied.
+            for index in storage.plan.values.indices where failsRun(storage.plan.values[index]) {
+                return true
+            }
+            return storage.records.values.contains(where: failsRun)
         }
     }
 
     /// Sets the records of a plan's steps, so that the record of the plan's step `n` can then be
-    /// written with `update(_:at: n)`; `positions` gives each id's place in `plan` (the scheduler
-    /// graph's table).
-    func register(_ plan: [StepRecord<Output>], positions: [String: Int]) {
+    /// written with `update(_:at: n)`: `positions` gives each id's place in the plan (the
+    /// scheduler graph's table), `record(n)` the record of step n.
+    func register(positions: [String: Int], record: (Int) -> StepRecord<Output>) {
+        let plan = positions.mapValues(record)
+        var slots = [Dictionary<String, StepRecord<Output>>.Index](repeating: plan.startIndex, count: positions.count)
+        // `mapValues` keeps the buckets, so both tables list the ids in one order; checked, and
+        // looked up where it would not hold.
+        var index = plan.startIndex
+        for (id, position) in positions {
+            slots[position] = plan.keys[index] == id ? index : plan.index(forKey: id)!
+            plan.formIndex(after: &index)
+        }
         storage.withLock { storage in
             // A second plan (not made today) keeps the first one's records readable.
-            for record in storage.plan { storage.records[record.id] = record }
+            storage.records.merge(storage.plan) { _, planned in planned }
             storage.plan = plan
-            storage.positions = positions
+            storage.slots = slots
         }
     }
 
     /// Writes the record of the plan's step `slot` (see `register`).
     func update(_ record: StepRecord<Output>, at slot: Int) {
         storage.withLock { storage in
-            storage.plan[slot] = record
+            storage.plan.values[storage.slots[slot]] = record
         }
     }
 }

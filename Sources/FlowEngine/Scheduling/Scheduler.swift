@@ -54,7 +54,8 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
         done = Promise(on: queue)
         graph = SchedulerGraph(steps)
         let records = records ?? RunRecords([:])
-        records.register(graph.nodes.map(\.record), positions: graph.positions)
+        let nodes = graph.nodes
+        records.register(positions: graph.positions) { nodes[$0].record }
         self.records = records
         queue.setSpecific(key: onQueue, value: true)
     }
@@ -174,6 +175,14 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
                     self.queue.async { self.progress(position, progress) }
                 }
             }, queue: queue)
+        // A result known at once (a zero wait) needs no future: its end is handled where the
+        // future's callback would have run, so the events keep their order (a timeout keeps the
+        // future, whose own callbacks take their turns).
+        if let immediate = node.step.immediate, node.step.timeout == nil {
+            let result = immediate(start)
+            CompletedCallback.submit(on: queue) { self.leafFinished(position, result) }
+            return
+        }
         var work = runner(start)
         if let timeout = node.step.timeout {
             work = work.timeout(after: timeout)
@@ -270,7 +279,7 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
         }
         let failedHere = state == .failed && !node.step.continueOnError
         let succeeded = node.record.countsAsSuccess
-        for position in node.dependents {
+        for position in graph.dependents(of: node.position) {
             let dependent = graph.nodes[position]
             dependent.waitingOn -= 1
             if failedHere || node.upstreamFailed { dependent.upstreamFailed = true }

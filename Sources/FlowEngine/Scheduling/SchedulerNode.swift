@@ -6,17 +6,19 @@ import FlowTasks
 /// Steps refer to each other by their position in the plan (declaration order), not by id: a run
 /// of 10,000 steps otherwise hashed ids about ten times a step (measured with perf in bench/engine).
 final class SchedulerNode<Output: Sendable> {
-    let step: PlannedStep<Output>
+    /// The plan this step is part of: the node reads its step there, in place, rather than keeping
+    /// a copy (a copy a step, every field retained, then the plan's own released: issue 32).
+    private let plan: PlanSteps<Output>
     /// This step's place in the plan and in the records.
     let position: Int
     var record: StepRecord<Output>
+    /// How many needs the step has (kept here: deciding the step then reads nothing of the plan).
+    let needCount: Int
     /// Needs not yet final.
     var waitingOn: Int
     /// How many of the steps this one needs are in the plan (a need outside it never counts as a
     /// success).
     var needsInPlan = 0
-    /// Positions of the steps that need this one.
-    var dependents: [Int] = []
     /// The position of the group this step belongs to.
     var group: Int?
     var upstreamFailed = false
@@ -32,18 +34,35 @@ final class SchedulerNode<Output: Sendable> {
     /// For a group: decided, so children not yet started are cancelled instead of run.
     var decided = false
 
-    init(step: PlannedStep<Output>, position: Int) {
-        self.step = step
+    init(plan: PlanSteps<Output>, position: Int) {
+        self.plan = plan
         self.position = position
-        record = StepRecord(id: step.id, state: .pending)
-        waitingOn = step.needs.count
+        // Fields read in place: a copy of the step retained and released each of its fields.
+        record = StepRecord(id: plan.steps[position].id, state: .pending)
+        needCount = plan.steps[position].needs.count
+        waitingOn = needCount
+    }
+
+    /// The step as planned.
+    var step: PlannedStep<Output> {
+        _read { yield plan.steps[position] }
     }
 
     /// The facts this step's condition is decided from.
     func facts(runCancelled: Bool) -> ConditionFacts {
         ConditionFacts(
-            needsSucceeded: needsInPlan == step.needs.count && !someNeedUnsuccessful,
+            needsSucceeded: needsInPlan == needCount && !someNeedUnsuccessful,
             upstreamFailed: upstreamFailed, runCancelled: runCancelled)
+    }
+}
+
+/// The steps of a plan, shared by their nodes.
+final class PlanSteps<Output: Sendable> {
+    /// Every step, in declaration order.
+    let steps: [PlannedStep<Output>]
+
+    init(_ steps: [PlannedStep<Output>]) {
+        self.steps = steps
     }
 }
 
@@ -54,24 +73,56 @@ struct SchedulerGraph<Output: Sendable> {
     let nodes: [SchedulerNode<Output>]
     /// The position in `nodes` of each id.
     let positions: [String: Int]
+    /// The positions of the steps that need each step, one step's after another: step n's are
+    /// `dependentList[dependentStart[n] ..< dependentStart[n + 1]]`, in declaration order. One
+    /// array for the plan rather than one for each step with dependents (ten thousand
+    /// allocations in bench/engine's run, issue 32).
+    private let dependentList: [Int]
+    private let dependentStart: [Int]
 
     init(_ steps: [PlannedStep<Output>]) {
-        let nodes = steps.enumerated().map { SchedulerNode(step: $1, position: $0) }
+        let plan = PlanSteps(steps)
+        let nodes = steps.indices.map { SchedulerNode(plan: plan, position: $0) }
         var positions: [String: Int] = [:]
         positions.reserveCapacity(nodes.count)
         for node in nodes {
             positions[node.step.id] = node.position
         }
+        // The needs in the plan, resolved once, and how many steps need each step.
+        var needPositions: [Int] = []
+        var start = [Int](repeating: 0, count: nodes.count + 1)
         for node in nodes {
             node.group = node.step.group.flatMap { positions[$0] }
             for need in node.step.needs {
                 guard let position = positions[need] else { continue }
                 node.needsInPlan += 1
-                nodes[position].dependents.append(node.position)
+                needPositions.append(position)
+                start[position + 1] += 1
+            }
+        }
+        for position in nodes.indices {
+            start[position + 1] += start[position]
+        }
+        var free = start
+        var list = [Int](repeating: 0, count: needPositions.count)
+        var next = 0
+        for node in nodes {
+            for _ in 0..<node.needsInPlan {
+                let need = needPositions[next]
+                next += 1
+                list[free[need]] = node.position
+                free[need] += 1
             }
         }
         self.nodes = nodes
         self.positions = positions
+        dependentList = list
+        dependentStart = start
+    }
+
+    /// The positions of the steps that need the step at `position`, in declaration order.
+    func dependents(of position: Int) -> ArraySlice<Int> {
+        dependentList[dependentStart[position]..<dependentStart[position + 1]]
     }
 
     /// The node of step `id`, if it is in the plan.

@@ -332,8 +332,7 @@ package final class RunSession: Sendable {
         if setupFailure != nil, !records.values.contains(where: { $0.startedAt != nil }) {
             observer.message("flow: \(interrupted ? "interrupted" : "failed") — no step ran\n")
         }
-        let outcome = WorkflowRun.outcome(
-            of: workflow, records: records, interrupted: interrupted, setupFailed: setupFailure != nil)
+        let outcome = run.outcome(records: records, interrupted: interrupted, setupFailed: setupFailure != nil)
         switch outcome {
         case .cancelled: await finishJournal(.interrupted)
         case .succeeded: await finishJournal(.succeeded)

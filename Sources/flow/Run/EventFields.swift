@@ -114,7 +114,7 @@ struct EventFields {
         line.append("{" as StaticString)
         switch kind {
         case .started:
-            line.appendMember("event", "started")
+            line.append("\"event\":\"started\"," as StaticString)
         case .retry(let attempt):
             line.appendNumberMember("attempt", Int64(attempt))
             line.appendMember("event", "retry")
@@ -141,7 +141,7 @@ struct EventFields {
         case .finished(let state, let duration, let failure, let repetitions):
             if let duration { line.appendSecondsMember("duration", duration) }
             if let failure { line.appendMember("error", failure.message) }
-            line.appendMember("event", "finished")
+            line.append("\"event\":\"finished\"," as StaticString)
             if let items { line.appendMember("items", items) }
             if let failure { line.appendMember("location", failure.location) }
             if let repetitions { line.appendNumberMember("repetitions", Int64(repetitions.count)) }
