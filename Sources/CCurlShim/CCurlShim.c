@@ -40,6 +40,10 @@ CURLcode flow_easy_setopt_opensocket_function(CURL *handle, curl_opensocket_call
     return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
 }
 
+CURLcode flow_easy_setopt_sockopt_function(CURL *handle, curl_sockopt_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, callback);
+}
+
 long flow_max_http_header(void) {
     return CURL_MAX_HTTP_HEADER;
 }

@@ -18,6 +18,7 @@ CURLcode flow_easy_setopt_read_function(CURL *handle, CURLoption option, curl_re
 CURLcode flow_easy_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback _Nullable callback);
 CURLcode flow_easy_setopt_seek_function(CURL *handle, curl_seek_callback _Nullable callback);
 CURLcode flow_easy_setopt_opensocket_function(CURL *handle, curl_opensocket_callback _Nullable callback);
+CURLcode flow_easy_setopt_sockopt_function(CURL *handle, curl_sockopt_callback _Nullable callback);
 
 CURLcode flow_easy_getinfo_long(CURL *handle, CURLINFO info, long *_Nonnull value);
 CURLcode flow_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *_Nonnull value);

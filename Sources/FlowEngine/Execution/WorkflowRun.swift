@@ -111,7 +111,9 @@ package final class WorkflowRun: Sendable {
         let host = HostStepRunner(
             registry: options.hostSteps, values: runValues, masker: masker, queue: stepQueue,
             defaultRetry: workflow.defaults.retry, cleanups: cleanups)
-        let runners = Runners(http: http, run: run, upload: upload, nested: nested, host: host)
+        let ahead = ConnectionsAhead(
+            workflow, baseURL: baseURL, values: runValues, environment: ProcessInfo.processInfo.environment)
+        let runners = Runners(http: http, run: run, upload: upload, nested: nested, host: host, ahead: ahead)
         let concurrency = options.concurrency ?? workflow.concurrency
         // A constant for the closures below: reading the `var` from them copied the whole
         // workflow (every field retained, then released) for every step (issue 32).
@@ -266,6 +268,8 @@ package final class WorkflowRun: Sendable {
         let upload: UploadStepRunner
         let nested: NestedRunContext
         let host: HostStepRunner
+        /// Connections opened when a request starts, for its dependents (see `ConnectionsAhead`).
+        let ahead: ConnectionsAhead
     }
 
     private static func plan(
@@ -283,8 +287,10 @@ package final class WorkflowRun: Sendable {
             let outputs = step.outputs.isEmpty ? nil : groupOutputs(step, values: values)
             work = .group(policy, children: group.children.map(\.id), outputs: outputs)
         case .http(let request):
-            work = leaf(step, values: values, masker: runners.http.masker, queue: queue) {
-                runners.http.run(step, request, start: $0)
+            let ahead = runners.ahead.byStep[step.id]
+            work = leaf(step, values: values, masker: runners.http.masker, queue: queue) { start in
+                if let ahead { runners.http.client.openAhead(to: ahead.url, connections: ahead.connections) }
+                return runners.http.run(step, request, start: start)
             }
         case .run(let command):
             work = leaf(step, values: values, masker: runners.http.masker, queue: queue) {

@@ -23,6 +23,8 @@ final class CurlLoop: Sendable {
         case cancel(id: Int)
         /// Adds cookie lines to the jar, then lists every cookie (see `CookieJar`).
         case cookies(add: [String], promise: Promise<[String]>)
+        /// Keeps connections opened ahead for the requests to come (see `WarmConnections`).
+        case warm([WarmConnections.Socket])
     }
 
     private struct Inbox: Sendable {
@@ -84,6 +86,30 @@ final class CurlLoop: Sendable {
         if !queued { promise.fail(Self.shutDownError("the cookie jar")) }
     }
 
+    /// Opens `count` connections to `host`:`port` on a thread of their own (the resolver blocks),
+    /// then hands them to the loop for the next requests to that address.
+    /// They are for requests started after this call, not for the one about to start.
+    func openAhead(host: String, port: Int, count: Int) {
+        let after = inbox.withLock { $0.nextID }
+        let thread = Thread { [self] in
+            let sockets = WarmConnections.open(host: host, port: port, count: count).map { socket in
+                var socket = socket
+                socket.after = after
+                return socket
+            }
+            guard !sockets.isEmpty else { return }
+            let queued = inbox.withLock { inbox in
+                guard !inbox.closing else { return false }
+                inbox.commands.append(.warm(sockets))
+                Self.wake(&inbox)
+                return true
+            }
+            if !queued { WarmConnections.discard(sockets) }
+        }
+        thread.name = "flow.http.ahead"
+        thread.start()
+    }
+
     /// Aborts everything, frees every curl handle and ends the thread. Safe to call repeatedly.
     func shutdown() {
         inbox.withLock { inbox in
@@ -126,6 +152,8 @@ final class CurlLoop: Sendable {
             _ = flow_share_setopt_long(cookieShare, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
         }
         var transfers: [Int: Transfer] = [:]
+        let warm = WarmConnections()
+        defer { warm.closeAll() }
         /// Transfers whose body's observer sees its bytes after they are sent (see `observeSent`).
         var observed: [Int] = []
         while true {
@@ -144,7 +172,7 @@ final class CurlLoop: Sendable {
                 return
             }
             for command in commands {
-                apply(command, multi: multi, transfers: &transfers, cookieShare: cookieShare)
+                apply(command, multi: multi, transfers: &transfers, cookieShare: cookieShare, warm: warm)
                 if case .start(let id, let request, _, _) = command, request.bodyObserver != nil,
                     case .reused = request.body
                 {
@@ -180,7 +208,7 @@ final class CurlLoop: Sendable {
 
     private func apply(
         _ command: Command, multi: UnsafeMutableRawPointer, transfers: inout [Int: Transfer],
-        cookieShare: UnsafeMutableRawPointer?
+        cookieShare: UnsafeMutableRawPointer?, warm: WarmConnections
     ) {
         switch command {
         case .start(let id, let request, let progress, let promise):
@@ -189,6 +217,7 @@ final class CurlLoop: Sendable {
                 let transfer = try Transfer(
                     id: id, request: request, promise: promise, progress: progress, progressQueue: progressQueue,
                     cookieShare: cookieShare)
+                transfer.warm = warm
                 let added = curl_multi_add_handle(multi, transfer.easy)
                 guard added == CURLM_OK else {
                     let text = String(cString: curl_multi_strerror(added))
@@ -213,6 +242,8 @@ final class CurlLoop: Sendable {
                 return
             }
             promise.succeed(CookieJar.exchange(adding: lines, share: cookieShare))
+        case .warm(let sockets):
+            warm.add(sockets)
         }
     }
 
@@ -225,6 +256,7 @@ final class CurlLoop: Sendable {
             let hop = try Transfer(
                 id: transfer.id, request: request, promise: transfer.promise, progress: transfer.progress,
                 progressQueue: progressQueue, cookieShare: transfer.cookieShare)
+            hop.warm = transfer.warm
             let added = curl_multi_add_handle(multi, hop.easy)
             guard added == CURLM_OK else {
                 let text = String(cString: curl_multi_strerror(added))
@@ -339,6 +371,7 @@ final class CurlLoop: Sendable {
             switch command {
             case .start(_, let request, _, let promise): promise.fail(Self.shutDownError(request.fullURL))
             case .cookies(_, let promise): promise.fail(Self.shutDownError("the cookie jar"))
+            case .warm(let sockets): WarmConnections.discard(sockets)
             case .cancel: break
             }
         }

@@ -62,6 +62,18 @@ func transferOpenSocket(
     _ context: UnsafeMutableRawPointer?, _ purpose: curlsocktype, _ address: UnsafeMutablePointer<curl_sockaddr>?
 ) -> curl_socket_t {
     guard let context, let address else { return CURL_SOCKET_BAD }
+    // The address runs past the declared `struct sockaddr` (curl keeps a `sockaddr_storage`):
+    // read it in place, `addrlen` bytes from the field's offset.
+    let offset = MemoryLayout<curl_sockaddr>.offset(of: \.addr) ?? 0
     return Transfer.from(context).openSocket(
-        family: address.pointee.family, type: address.pointee.socktype, protocol: address.pointee.protocol)
+        family: address.pointee.family, type: address.pointee.socktype, protocol: address.pointee.protocol,
+        address: UnsafeRawPointer(address) + offset, length: Int(address.pointee.addrlen))
+}
+
+/// Tells curl not to connect a socket `transferOpenSocket` took from the connections opened ahead.
+func transferSocketOptions(_ context: UnsafeMutableRawPointer?, _ descriptor: curl_socket_t, _ purpose: curlsocktype)
+    -> Int32
+{
+    guard let context, Transfer.from(context).isWarm(descriptor) else { return Int32(CURL_SOCKOPT_OK) }
+    return Int32(CURL_SOCKOPT_ALREADY_CONNECTED)
 }

@@ -20,6 +20,8 @@ extension Transfer {
         check(flow_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context))
         check(flow_easy_setopt_opensocket_function(easy, transferOpenSocket))
         check(flow_easy_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, context))
+        check(flow_easy_setopt_sockopt_function(easy, transferSocketOptions))
+        check(flow_easy_setopt_pointer(easy, CURLOPT_SOCKOPTDATA, context))
         // flow follows redirects itself, one transfer per hop (see `HTTPRedirect`): libcurl would
         // send every custom header, secrets included, to whatever host a `Location` names.
         check(flow_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0))

@@ -45,6 +45,10 @@ final class Transfer {
     private var headersEnded = false
     /// `errno` of the last `socket()` that failed (see `openSocket`), e.g. `EMFILE`.
     private var socketErrno: Int32?
+    /// The client's connections opened ahead (see `WarmConnections`), set by the loop.
+    var warm: WarmConnections?
+    /// The socket last handed to curl from `warm`, already connected (see `isWarm`).
+    private var warmDescriptor: Int32 = -1
 
     /// Makes the easy handle and sets every option; throws when the request cannot be sent.
     init(
@@ -165,8 +169,13 @@ final class Transfer {
     }
 
     /// Opens a socket for curl (its own would do the same, minus close-on-exec), remembering
-    /// why it failed: curl reports any failure as "Couldn't connect" and keeps no `errno`.
-    func openSocket(family: Int32, type: Int32, protocol: Int32) -> Int32 {
+    /// why it failed: curl reports any failure as "Couldn't connect" and keeps no `errno`. A
+    /// connection opened ahead to the same address is handed over instead when there is one.
+    func openSocket(family: Int32, type: Int32, protocol: Int32, address: UnsafeRawPointer, length: Int) -> Int32 {
+        if let ready = warm?.take(address: address, length: length, transfer: id) {
+            warmDescriptor = ready
+            return ready
+        }
         #if canImport(Glibc)
             let descriptor = socket(family, type | Int32(SOCK_CLOEXEC.rawValue), `protocol`)
         #else
@@ -177,6 +186,11 @@ final class Transfer {
         #endif
         if descriptor < 0 { socketErrno = errno }
         return descriptor
+    }
+
+    /// Whether `descriptor` came connected from `warm`: curl must then not connect it again.
+    func isWarm(_ descriptor: Int32) -> Bool {
+        descriptor >= 0 && descriptor == warmDescriptor
     }
 
     /// Reports progress on the progress queue when something moved.
