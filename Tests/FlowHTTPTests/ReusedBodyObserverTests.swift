@@ -33,4 +33,23 @@ import Testing
         }
         #expect(pieces.allSatisfy { $0.inBody }, "the observer sees the body's memory, not a copy: \(pieces)")
     }
+
+    /// curl hands a body over a piece per `curl_multi_perform` (64 KiB): the observer sees a body
+    /// of up to 1 MiB once, after its last piece, so its hashing never holds back the rest of the
+    /// body between two pieces (issue 32, round seven).
+    @Test func aBodyUpToOneMebibyteIsObservedOnceAfterItsLastPiece() async throws {
+        let count = 300_000
+        let bytes = ReusableBytes(capacity: count)
+        for index in 0..<count { bytes.mutableBytes[index] = UInt8(truncatingIfNeeded: index &* 7) }
+        let seen = LockedBox<[(offset: Int64, count: Int)]>([])
+        try await withSandbox { sandbox, client in
+            var request = HTTPRequest(method: "PUT", url: sandbox.baseURL + "/sink", body: .reused(bytes, count: count))
+            request.bodyObserver = { offset, piece in seen.withLock { $0.append((offset, piece.count)) } }
+            let answer = try json(try await client.execute(request).value)
+            #expect(answer["bytes"] as? Int == count)
+        }
+        let pieces = seen.withLock { $0 }
+        #expect(pieces.count == 1, "one piece, the whole body: \(pieces)")
+        #expect(pieces.first?.offset == 0 && pieces.first?.count == count, "\(pieces)")
+    }
 }

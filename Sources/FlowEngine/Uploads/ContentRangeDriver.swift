@@ -6,6 +6,9 @@ import Foundation
 /// `Content-Range: bytes a-b/total`, answered 308 (or 2xx) until the last; asking is the same
 /// request with `Content-Range: bytes */total` and no body, answered with the `Range` held.
 struct ContentRangeDriver: UploadProtocolDriver {
+    /// The memory chunks are read into on the HTTP client's thread, and read ahead.
+    private let chunkBuffer = ChunkBuffer()
+
     var uploadURL: String? { nil }
 
     func prepare(_ session: UploadSession) -> Future<Void> {
@@ -16,14 +19,33 @@ struct ContentRangeDriver: UploadProtocolDriver {
         let target = session.target
         let total = target.file.size
         let range = "bytes \(offset)-\(offset + length - 1)/\(total)"
-        var request = HTTPRequest(
-            method: target.method, url: target.url,
-            body: .file(path: target.file.path, offset: offset, length: length))
+        var request = HTTPRequest(method: target.method, url: target.url, body: body(target, offset, length))
         request.headers.set("Content-Range", range)
         let what = "\(target.method) \(target.url) (\(range))"
         return session.answer(session.send(request, chunkStart: offset)) { response in
             try answer(response, what: what, session: session, afterChunkEnding: offset + length)
         }
+    }
+
+    /// The chunk's body: read ahead while the chunk before was in flight; else, on the HTTP
+    /// client's thread (handling the last answer inline), read here into memory, so that the
+    /// upload hashes it after it went out, while the server reads it; else from the file as curl
+    /// sends it.
+    private func body(_ target: UploadTarget, _ offset: Int64, _ length: Int64) -> HTTPBody {
+        if let ready = chunkBuffer.take(offset: offset, length: length, algorithm: nil) { return ready.body }
+        if length <= ChunkBuffer.readHereLimit, InlineCallbacks.areAllowed,
+            let body = try? ChunkBuffer.readHere(
+                path: target.file.path, offset: offset, length: length, into: chunkBuffer.free(for: target))
+        {
+            return body
+        }
+        // A chunk that cannot be read here fails as curl reads it, with the same message as ever.
+        return .file(path: target.file.path, offset: offset, length: length)
+    }
+
+    /// Reads the chunk at `offset` while the one before is in flight (see `ChunkBuffer.readAhead`).
+    func readAhead(_ session: UploadSession, offset: Int64, length: Int64) {
+        chunkBuffer.readAhead(target: session.target, offset: offset, length: length, algorithm: nil)
     }
 
     func ask(_ session: UploadSession) -> Future<ServerAnswer> {

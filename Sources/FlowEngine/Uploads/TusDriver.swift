@@ -96,14 +96,14 @@ final class TusDriver: UploadProtocolDriver {
         let target = session.target
         let (location, algorithm) = state.withLock { ($0.location ?? target.url, $0.capabilities?.checksum) }
         let what = "PATCH \(location) (bytes \(offset)-\(offset + length - 1) of \(target.file.size))"
-        let send: @Sendable ((header: String, body: HTTPBody?)?) -> Future<ServerAnswer> = { checksum in
-            let body: HTTPBody =
-                checksum?.body ?? .file(path: target.file.path, offset: offset, length: length)
-            var patch = HTTPRequest(method: "PATCH", url: location, body: body)
+        let send: @Sendable (_ checksum: String?, _ body: HTTPBody?) -> Future<ServerAnswer> = { checksum, body in
+            var patch = HTTPRequest(
+                method: "PATCH", url: location,
+                body: body ?? .file(path: target.file.path, offset: offset, length: length))
             patch.headers.set("Tus-Resumable", Self.version)
             patch.headers.set("Upload-Offset", String(offset))
             patch.headers.set("Content-Type", "application/offset+octet-stream")
-            if let checksum { patch.headers.set("Upload-Checksum", checksum.header) }
+            if let checksum { patch.headers.set("Upload-Checksum", checksum) }
             return session.answer(session.send(patch, chunkStart: offset)) { response in
                 guard response.status == 204 || response.status == 200 else {
                     throw UploadStatusError(
@@ -112,7 +112,11 @@ final class TusDriver: UploadProtocolDriver {
                 return try self.answer(response, what: what, session: session)
             }
         }
-        guard let algorithm else { return send(nil) }
+        // Read (and its checksum computed) while the chunk before was in flight: sent at once.
+        if let ready = chunkBuffer.take(offset: offset, length: length, algorithm: algorithm) {
+            return send(ready.checksum, ready.body)
+        }
+        guard let algorithm else { return send(nil, nil) }
         // With a checksum, a chunk small enough is read once: the read that hashes it keeps its
         // bytes, which are then sent from memory instead of read from the file again.
         if length <= ChunkBuffer.readHereLimit, InlineCallbacks.areAllowed {
@@ -120,17 +124,17 @@ final class TusDriver: UploadProtocolDriver {
             // request bodies with `pread` anyway, and reading the chunk here spares the hops
             // through DispatchIO's threads and back.
             do {
-                return send(
-                    try ChunkChecksum.readHere(
-                        path: target.file.path, offset: offset, length: length, algorithm: algorithm,
-                        into: chunkBuffer.bytes(for: target)))
+                let read = try ChunkChecksum.readHere(
+                    path: target.file.path, offset: offset, length: length, algorithm: algorithm,
+                    into: chunkBuffer.free(for: target))
+                return send(read.header, read.body)
             } catch {
                 return .failed(error, on: session.queue)
             }
         }
         let read = ChunkChecksum.read(
             path: target.file.path, offset: offset, length: length, algorithm: algorithm,
-            into: length <= ChunkChecksum.keptChunkLimit ? chunkBuffer.bytes(for: target) : nil, queue: session.queue)
+            into: length <= ChunkChecksum.keptChunkLimit ? chunkBuffer.free(for: target) : nil, queue: session.queue)
         // Not `flatMap`, whose result would always complete on the queue: this PATCH's answer
         // must be able to arrive inline, so that the next chunk is read on the curl thread.
         let answer = Promise<ServerAnswer>(on: session.queue)
@@ -138,7 +142,7 @@ final class TusDriver: UploadProtocolDriver {
         read.whenComplete(on: session.queue) { result in
             switch result {
             case .success(let checksum):
-                let sent = send(checksum)
+                let sent = send(checksum.header, checksum.body)
                 answer.onCancel { sent.cancel() }
                 sent.whenCompleteInline(otherwiseOn: session.queue) { answer.complete($0) }
             case .failure(let error):
@@ -146,6 +150,13 @@ final class TusDriver: UploadProtocolDriver {
             }
         }
         return answer.future
+    }
+
+    /// Reads the chunk at `offset` with its checksum while the one before is in flight (see
+    /// `ChunkBuffer.readAhead`), with the algorithm `send` will use.
+    func readAhead(_ session: UploadSession, offset: Int64, length: Int64) {
+        let algorithm = state.withLock { $0.capabilities?.checksum }
+        chunkBuffer.readAhead(target: session.target, offset: offset, length: length, algorithm: algorithm)
     }
 
     func ask(_ session: UploadSession) -> Future<ServerAnswer> {

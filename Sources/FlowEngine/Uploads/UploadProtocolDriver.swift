@@ -16,6 +16,10 @@ protocol UploadProtocolDriver: Sendable {
     func prepare(_ session: UploadSession) -> Future<Void>
     /// Sends `length` bytes of the file from `offset`.
     func send(_ session: UploadSession, offset: Int64, length: Int64) -> Future<ServerAnswer>
+    /// Reads the `length` bytes at `offset` (the next chunk) into memory while the chunk before
+    /// is in flight, for `send` to use when the server's answer asks for them. On the HTTP
+    /// client's thread, just after the chunk before went out.
+    func readAhead(_ session: UploadSession, offset: Int64, length: Int64)
     /// Asks how much of the file the server holds.
     func ask(_ session: UploadSession) -> Future<ServerAnswer>
     /// What to do when the step is cancelled mid-way (tus termination deletes the upload): the

@@ -198,7 +198,18 @@ final class UploadSession: @unchecked Sendable {
             case .bytes, .reused: base = chunkStart
             default: base = 0
             }
-            request.bodyObserver = { offset, bytes in digest.feed(offset: base + offset, bytes) }
+            let end = chunkStart + request.body.count
+            if case .reused = request.body, end < target.file.size {
+                // Seen just after curl sent it (see `HTTPRequest.bodyObserver`): once the chunk's
+                // last byte went out, the next chunk is read while the server handles this one.
+                let (driver, length) = (driver, min(target.chunkSize, target.file.size - end))
+                request.bodyObserver = { [self] offset, bytes in
+                    digest.feed(offset: base + offset, bytes)
+                    if base + offset + Int64(bytes.count) == end { driver.readAhead(self, offset: end, length: length) }
+                }
+            } else {
+                request.bodyObserver = { offset, bytes in digest.feed(offset: base + offset, bytes) }
+            }
             // Within a chunk only when it is large: a small one is sent in well under the 100 ms
             // between reports, and each report from curl's thread is a hop to another queue.
             if request.body.count >= Self.progressWithinChunk {

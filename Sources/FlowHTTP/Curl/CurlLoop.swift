@@ -271,9 +271,10 @@ final class CurlLoop: Sendable {
 
     /// Shows the observers of `.reused` bodies what curl has just sent (see
     /// `RequestBodySource.observeSent`): an upload hashes a chunk while the server reads it, on
-    /// this thread, which would otherwise wait in poll for the answer. Before `collectFinished`,
-    /// so a request's future completes only once its body was all observed; a redirect's next
-    /// hop keeps the id, and a finished or cancelled transfer leaves the list here.
+    /// this thread, which would otherwise wait in poll for the answer. Before `collectFinished`
+    /// (which shows a finished transfer's last pieces too), so a request's future completes only
+    /// once what it sent was all observed; a redirect's next hop keeps the id, and a finished or
+    /// cancelled transfer leaves the list here.
     private func observeSent(_ observed: inout [Int], transfers: [Int: Transfer]) {
         guard !observed.isEmpty else { return }
         observed.removeAll { id in
@@ -313,6 +314,8 @@ final class CurlLoop: Sendable {
             guard let id = privateData.map({ Int(bitPattern: $0) }),
                 let transfer = transfers.removeValue(forKey: id)
             else { continue }
+            // A body the server answered before it was all sent: what went is observed too.
+            transfer.body.observeSent(all: true)
             let outcome: Result<HTTPResponse, any Error>
             switch transfer.nextHop(code) {
             case .success(let request)?:

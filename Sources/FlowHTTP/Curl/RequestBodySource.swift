@@ -112,11 +112,20 @@ final class RequestBodySource {
         position += Int64(count)
     }
 
+    /// Pending bytes of a `.reused` body shown to the observer before the whole body was handed
+    /// over (see `observeSent`).
+    static let observeBatch: Int64 = 1 << 20
+
     /// Shows the observer the bytes of a `.reused` body handed to curl since the last call, from
     /// the body's own memory. The loop calls it after `curl_multi_perform` has sent them, and
-    /// before it completes the request (the memory may be refilled after that).
-    func observeSent() {
+    /// before it completes the request (the memory may be refilled after that). Only once the
+    /// whole body was handed over (or `observeBatch` bytes wait): curl sends a body a piece per
+    /// `curl_multi_perform` (64 KiB), and an observer's work (hashing) between two pieces would
+    /// hold the rest of the body back, where after the last piece it overlaps the server's work.
+    /// `all` shows what waits whatever its size (a rewind, the transfer's end).
+    func observeSent(all: Bool = false) {
         guard case .reused(let bytes) = storage, let observer, observedUpTo < position else { return }
+        guard all || position == length || position - observedUpTo >= Self.observeBatch else { return }
         let sent = bytes.bytes(count: Int(length))
         observer(observedUpTo, UnsafeRawBufferPointer(rebasing: sent[Int(observedUpTo)..<Int(position)]))
         observedUpTo = position
@@ -125,7 +134,7 @@ final class RequestBodySource {
     /// Moves to `offset` from the start; false when that is outside the body.
     func rewind(to offset: Int64) -> Bool {
         guard offset >= 0, offset <= length else { return false }
-        observeSent()
+        observeSent(all: true)
         position = offset
         observedUpTo = min(observedUpTo, offset)
         return true
