@@ -106,13 +106,14 @@ import Testing
         var step = StepReport(
             id: "each", name: texts.joined(), kind: "sleep", location: "w.yaml:1:1", state: .failed,
             outputs: outputs, error: texts.joined(separator: "\n"))
-        step.items = texts.enumerated().map { index, text in
-            ItemReport(
-                id: "each[\(index)]", item: .array([.string(text), .object([text: .string(text)])]),
-                state: index.isMultiple(of: 2) ? .succeeded : .failed,
-                outputs: index.isMultiple(of: 3) ? [:] : ["o": .string(text)],
-                error: index.isMultiple(of: 2) ? nil : text)
-        }
+        step.items = ItemReports(
+            texts.enumerated().map { index, text in
+                ItemReport(
+                    id: "each[\(index)]", item: .array([.string(text), .object([text: .string(text)])]),
+                    state: index.isMultiple(of: 2) ? .succeeded : .failed,
+                    outputs: index.isMultiple(of: 3) ? [:] : ["o": .string(text)],
+                    error: index.isMultiple(of: 2) ? nil : text)
+            })
         let report = RunReport(
             workflow: texts.joined(), file: "w.yaml", outcome: .failed, startedAt: "t", durationSeconds: 1,
             steps: [step], setupError: texts.last)
@@ -124,6 +125,63 @@ import Testing
             #expect(!pieces.contains { $0.isEmpty })
         }
         #expect(report.jsonBytes() == expected)
+    }
+
+    /// A report's items made from a step's item results (what a run's report holds: each item's
+    /// record made only when read) are written as the records they stand for: ids `step[index]`
+    /// with the step's id escaped, items and outputs masked, errors as given, the text
+    /// `JSONEncoder` wrote for the same records.
+    @Test func itemsMadeFromResultsAreWrittenAsTheirRecords() throws {
+        let masker = SecretMasker(values: ["hunter2"])
+        // Keys are not masked (as before items were made when read): the test's keys hold no secret.
+        let shown = { (text: String) in text.replacingOccurrences(of: "hunter2", with: SecretMasker.mask) }
+        let texts = Self.awkward + ["hunter2", "a hunter2 b", "/hunter2/"]
+        for stepID in ["each", "deploy/each", "q\"x\\y\u{1}é"] {
+            let results = texts.enumerated().map { index, text in
+                ItemResult(
+                    item: index.isMultiple(of: 4)
+                        ? .number(Double(index)) : .array([.string(text), .object([shown(text): .string(text)])]),
+                    state: index.isMultiple(of: 2) ? .succeeded : .failed,
+                    outputs: index.isMultiple(of: 3) ? [:] : ["o": .string(text), "n": .number(1)],
+                    error: index.isMultiple(of: 2) ? nil : shown(text), attempts: 1)
+            }
+            let records = texts.enumerated().map { index, text in
+                ItemReport(
+                    id: "\(stepID)[\(index)]",
+                    item: index.isMultiple(of: 4)
+                        ? .number(Double(index))
+                        : .array([.string(shown(text)), .object([shown(text): .string(shown(text))])]),
+                    state: index.isMultiple(of: 2) ? .succeeded : .failed,
+                    outputs: index.isMultiple(of: 3) ? [:] : ["o": .string(shown(text)), "n": .number(1)],
+                    error: index.isMultiple(of: 2) ? nil : shown(text))
+            }
+            let lazy = ItemReports(step: stepID, results: results, masker: masker)
+            #expect(Array(lazy) == records)
+            var step = StepReport(id: stepID, kind: "sleep", location: "w.yaml:1:1", state: .failed)
+            step.items = lazy
+            let report = RunReport(
+                workflow: "w", file: "w.yaml", outcome: .failed, startedAt: "t", durationSeconds: 1, steps: [step])
+            step.items = ItemReports(records)
+            let made = RunReport(
+                workflow: "w", file: "w.yaml", outcome: .failed, startedAt: "t", durationSeconds: 1, steps: [step])
+            #expect(report == made)
+            #expect(try report.jsonText() == (try encoderText(made)))
+            #expect(!(try report.jsonText()).contains("hunter2"))
+        }
+    }
+
+    /// A string written from a prefix, a number and a suffix (an item's id) is the string of their
+    /// concatenation.
+    @Test func aStringOfPrefixNumberAndSuffixIsWrittenAsTheirConcatenation() {
+        for prefix in Self.awkward {
+            for number in [0, 7, 10, 99_999, -3, Int.max, Int.min + 1] {
+                var parts = JSONWriter(pretty: false)
+                parts.string(prefix, number, "]")
+                var whole = JSONWriter(pretty: false)
+                whole.string(prefix + String(number) + "]")
+                #expect(parts.bytes == whole.bytes, "\(prefix.debugDescription) \(number)")
+            }
+        }
     }
 
     /// A string value through the writer's own buffer is escaped as the shared escaper

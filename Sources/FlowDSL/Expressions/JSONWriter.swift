@@ -139,6 +139,17 @@ package struct JSONWriter: ~Copyable {
         putQuoted(text)
     }
 
+    /// The string value `prefix`, the decimal digits of `number` and `suffix` make (`suffix` is
+    /// copied as it is: it needs no escape), written as `string(_:)` writes their concatenation
+    /// but without making it: a report's `for-each` item id, `fetch[3]`.
+    package mutating func string(_ prefix: String, _ number: Int, _ suffix: StaticString) {
+        beginValue()
+        putQuoted(prefix, closed: false)
+        putDigits(number)
+        put(suffix)
+        put(UInt8(ascii: "\""))
+    }
+
     /// An integer value.
     package mutating func integer(_ number: Int) {
         beginValue()
@@ -264,8 +275,9 @@ package struct JSONWriter: ~Copyable {
         output.append(UInt8(ascii: "\""))
     }
 
-    /// `text` quoted and escaped as `appendString` writes it, into the writer's buffer.
-    private mutating func putQuoted(_ text: String) {
+    /// `text` quoted and escaped as `appendString` writes it, into the writer's buffer; without its
+    /// closing quote when not `closed` (the caller writes more of the string).
+    private mutating func putQuoted(_ text: String, closed: Bool = true) {
         var text = text
         text.withUTF8 { utf8 in
             // Room for the text as it is and its quotes; each escape makes room for its own.
@@ -296,8 +308,10 @@ package struct JSONWriter: ~Copyable {
                 }
                 index += 1
             }
-            at.pointee = UInt8(ascii: "\"")
-            at += 1
+            if closed {
+                at.pointee = UInt8(ascii: "\"")
+                at += 1
+            }
             count = at - start
         }
     }

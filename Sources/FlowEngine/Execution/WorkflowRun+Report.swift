@@ -40,20 +40,10 @@ extension WorkflowRun {
             let record = records[qualified.id]
             let started = record?.startedAt.map(\.seconds)
             let finished = record?.finishedAt.map(\.seconds)
-            let masked: (Value) -> Value = { $0.mappingStrings { masker($0) } }
-            let outputs = (record?.produced?.outputs ?? [:]).mapValues(masked)
-            // An item's id is its step's id and `[index]` appended: no interpolation buffer made
-            // and shrunk for each of a 100,000-item step's ids (most fit in a small string).
-            let idPrefix = qualified.id + "["
-            let items = record?.items?.enumerated().map { index, item in
-                var id = idPrefix
-                id += String(index)
-                id += "]"
-                return ItemReport(
-                    id: id, item: masked(item.item), state: item.state,
-                    // Most items have no outputs: no mapping (and no new dictionary) for them.
-                    outputs: item.outputs.isEmpty ? [:] : item.outputs.mapValues(masked), error: item.error)
-            }
+            let outputs = (record?.produced?.outputs ?? [:]).mapValues { $0.mappingStrings { masker($0) } }
+            // Each item's record is made when it is read (see `ItemReports`): not at all for the
+            // JSON report, only for the drawn items in the HTML page and the trace.
+            let items = record?.items.map { ItemReports(step: qualified.id, results: $0, masker: masker) }
             var report = StepReport(
                 id: qualified.id, name: step.name, kind: step.kind.keyword, group: qualified.parent,
                 location: Self.location(of: record?.error) ?? step.location.description,

@@ -83,7 +83,7 @@ package struct StepReport: Sendable, Codable, Equatable {
     /// For an `http` step that got a response: the request sent, as `METHOD URL` (masked).
     package var request: String?
     /// For a `for-each` step: each item, as `fetch[3]`.
-    package var items: [ItemReport]?
+    package var items: ItemReports?
 
     /// Creates a step report.
     package init(
@@ -206,11 +206,7 @@ extension StepReport {
         writer.optional("group", group) { $0.string($1) }
         writer.field("id")
         writer.string(id)
-        writer.optional("items", items) { writer, items in
-            writer.beginArray()
-            for item in items { item.write(to: &writer) }
-            writer.endArray()
-        }
+        writer.optional("items", items) { writer, items in items.write(to: &writer) }
         writer.field("kind")
         writer.string(kind)
         writer.field("location")
@@ -224,29 +220,6 @@ extension StepReport {
         writer.field("state")
         writer.string(state.rawValue)
         writer.optional("winner", winner) { $0.string($1) }
-        writer.endObject()
-    }
-}
-
-extension ItemReport {
-    fileprivate func write(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.optional("error", error) { $0.string($1) }
-        writer.field("id")
-        writer.string(id)
-        writer.field("item")
-        writer.value(item)
-        writer.field("outputs")
-        // Most items have no outputs: `{}` written without the generic `object` call, whose
-        // metadata look-ups cost as much as the rest of a 100,000-item report's item records.
-        if outputs.isEmpty {
-            writer.beginObject()
-            writer.endObject()
-        } else {
-            writer.object(outputs) { $0.value($1) }
-        }
-        writer.field("state")
-        writer.string(state.rawValue)
         writer.endObject()
     }
 }
