@@ -89,6 +89,9 @@ extension ArgoManifest {
     func recordsByArtifact(_ step: Step) -> Bool {
         guard artifactRepository != .none else { return false }
         if readByItemPods.contains(step.id) { return true }
+        // A failed item's pod saves its record as an artifact too, where Argo's aggregate of
+        // parameters would drop it (see `failedItemsReaders`).
+        if readAfterFailedItems.contains(step.id) { return true }
         func large(_ inner: Step) -> Bool {
             if let forEach = inner.forEach {
                 let readsFiles = forEach.items.strings.contains { $0.text.contains("files(") }

@@ -45,6 +45,9 @@ struct ArgoManifest {
     /// The fanned-out steps whose records item pods read (see `fannedStepsReadByItemPods`), set
     /// by `build`.
     var readByItemPods: Set<String> = []
+    /// The fanned-out steps whose records a step reads after their items failed (see
+    /// `failedItemsReaders`), set by `build`.
+    var readAfterFailedItems: Set<String> = []
 
     /// Where the workflow file is mounted in every pod.
     static let mountPath = "/flow"
@@ -83,9 +86,13 @@ struct ArgoManifest {
     /// something cannot be exported at all.
     func build() throws(Problem) -> (manifest: ManifestNode, warnings: [String]) {
         var manifest = self
+        let readers = failedItemsReaders()
+        let failedItemsWarnings = try failedItemsCheck(readers)
+        manifest.readAfterFailedItems = Set(readers.map(\.step))
         manifest.readByItemPods = fannedStepsReadByItemPods()
         manifest.statusReaders = manifest.itemStatusReaders()
-        return try manifest.assemble()
+        let built = try manifest.assemble()
+        return (built.manifest, built.warnings + failedItemsWarnings)
     }
 
     private func assemble() throws(Problem) -> (manifest: ManifestNode, warnings: [String]) {
