@@ -184,6 +184,22 @@ extension ArgoManifest {
         return .map([("strategy", .string(artifactGC.rawValue))])
     }
 
+    /// The warning when the export itself chose `OnWorkflowDeletion` (no `--artifact-gc`, no
+    /// `spec.artifactGC` in the overlay) for records saved as artifacts: Argo deletes them in
+    /// pods of its own run under the Workflow's service account, which needs the artifact-GC
+    /// permissions (`list`, `watch` on `workflowartifactgctasks`, `patch` on their `status`:
+    /// Argo's `docs/walk-through/artifacts.md`, "Artifact Garbage Collection"); without them the
+    /// deleted Workflow stays on its finalizer `workflows.argoproj.io/artifact-gc`.
+    func artifactGCWarning() -> String? {
+        guard !artifactGCChosen, overlay.spec?["artifactGC"] == nil, artifactGCNode != nil else { return nil }
+        return "records saved as artifacts are deleted with the Workflow (spec.artifactGC.strategy: "
+            + "OnWorkflowDeletion, the export's default): Argo deletes them in pods run under the Workflow's "
+            + "service account, which needs the artifact-GC permissions (list and watch workflowartifactgctasks, "
+            + "patch workflowartifactgctasks/status: Argo's docs/walk-through/artifacts.md, \"Artifact Garbage "
+            + "Collection\"), or a deleted Workflow stays on its finalizer workflows.argoproj.io/artifact-gc; grant "
+            + "them, or choose with --artifact-gc OnWorkflowCompletion|Never or the overlay's spec.artifactGC"
+    }
+
     /// The warning naming the steps whose records go through Argo's default artifact repository.
     func artifactWarning() -> String? {
         let steps = workflow.steps.filter(recordsByArtifact).map(\.id)

@@ -39,6 +39,8 @@ struct ArgoManifest {
     var artifactRepository = ArgoArtifactRepository.standard
     /// `--artifact-gc`: when Argo deletes the records saved as artifacts (see `artifactGCNode`).
     var artifactGC = ArgoArtifactGC.onWorkflowDeletion
+    /// Whether `--artifact-gc` was given (no warning about the default's permissions then).
+    var artifactGCChosen = false
     /// The fanned-out steps whose item pods read each step's status record (see
     /// `itemStatusReaders`), set by `build`.
     var statusReaders: [String: [String]] = [:]
@@ -158,6 +160,7 @@ struct ArgoManifest {
         if let warning = backstop.warning { warnings.append(warning) }
         if let reference = artifactRepositoryRef { spec.append(("artifactRepositoryRef", reference)) }
         if let collection = artifactGCNode { spec.append(("artifactGC", collection)) }
+        if let warning = artifactGCWarning() { warnings.append(warning) }
         if let warning = artifactWarning() { warnings.append(warning) }
         let parameters = workflow.inputs.map { input -> ManifestNode in
             var entries: [(String, ManifestNode)] = [("name", .string(input.name))]
