@@ -240,7 +240,10 @@ struct ArgoManifest {
                     path: "\(Self.needsFolder)/\(task)-items.json"))
         }
         let path = "\(Self.needsFolder)/\(task).json"
-        if let step, recordsByArtifact(step) { return artifacts + artifactNeed(step, path: path) }
+        if let step, recordsByArtifact(step) {
+            // An item pod reads the need's status record, saved as the artifact `brief`.
+            return artifacts + artifactNeed(step, path: path, status: status && statusReaders[need] != nil)
+        }
         // An item pod reads a need's status record when it has one (see `itemStatusReaders`).
         var reference = recordsReference(need)
         if status, statusReaders[need] != nil, let step {
@@ -413,7 +416,7 @@ struct ArgoManifest {
         if !inputs.isEmpty { entries.append(("inputs", .map(inputs))) }
         // Records that can pass Argo's limits leave as the artifact `records` instead of the
         // parameter `flow` (see `recordsOutputArtifact`).
-        let parameters = outputs.filter { !(byArtifact && $0.name == "flow") }
+        let parameters = outputs.filter { !(byArtifact && ($0.name == "flow" || $0.name == Self.statusOutput)) }
         var outputEntries: [(String, ManifestNode)] = []
         if !parameters.isEmpty {
             outputEntries.append(
@@ -435,7 +438,9 @@ struct ArgoManifest {
                 ))
         }
         if byArtifact {
-            outputEntries.append(("artifacts", .list([recordsOutputArtifact(step, perItem: perItem == true)])))
+            let status = outputs.contains { $0.name == Self.statusOutput } ? [Self.statusOutputArtifact()] : []
+            outputEntries.append(
+                ("artifacts", .list([recordsOutputArtifact(step, perItem: perItem == true)] + status)))
         }
         entries.append(("outputs", .map(outputEntries)))
         // No pod deadline: a pod's `activeDeadlineSeconds` counts from the pod's start, image pull
