@@ -115,7 +115,10 @@ package enum ArgoExport {
         if let repository = request.artifactRepository {
             manifest.artifactRepository = try ArgoArtifactRepository(argument: repository)
         }
-        if let strategy = request.artifactGC { manifest.artifactGC = try ArgoArtifactGC(argument: strategy) }
+        if let strategy = request.artifactGC {
+            manifest.artifactGC = try ArgoArtifactGC(argument: strategy)
+            manifest.artifactGCChosen = true
+        }
         if let overlay = request.overlay { manifest.overlay = try ArgoOverlay(path: overlay, workflow: workflow) }
         let built = try manifest.build()
         var header =

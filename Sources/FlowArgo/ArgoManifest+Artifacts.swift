@@ -89,6 +89,9 @@ extension ArgoManifest {
     func recordsByArtifact(_ step: Step) -> Bool {
         guard artifactRepository != .none else { return false }
         if readByItemPods.contains(step.id) { return true }
+        // A failed item's pod saves its record as an artifact too, where Argo's aggregate of
+        // parameters would drop it (see `failedItemsReaders`).
+        if readAfterFailedItems.contains(step.id) { return true }
         func large(_ inner: Step) -> Bool {
             if let forEach = inner.forEach {
                 let readsFiles = forEach.items.strings.contains { $0.text.contains("files(") }
@@ -132,10 +135,22 @@ extension ArgoManifest {
         return .map(entries)
     }
 
+    /// The output artifact `brief` of a step's pod whose records go by artifact and whose status
+    /// record item pods read (`flow run --status-to`, see `itemStatusReaders`): a few hundred
+    /// bytes each pod downloads instead of the whole record. Optional and unarchived, as
+    /// `records` (see `recordsOutputArtifact`).
+    static func statusOutputArtifact() -> ManifestNode {
+        .map([
+            ("name", .string(statusOutput)), ("path", .string(statusPath)), ("optional", .bool(true)),
+            ("archive", .map([("none", .map([]))])),
+        ])
+    }
+
     /// The input artifacts that carry the records of need `need`, fanned out or not, when they
     /// go through the artifact repository: a raw pointer file flow reads at `path`, and the
-    /// records it points at beside it.
-    func artifactNeed(_ step: Step, path: String) -> [NeedArtifact] {
+    /// records it points at beside it. `status`: an item pod's, given the need's status record
+    /// (its artifact `brief`) instead of its whole record.
+    func artifactNeed(_ step: Step, path: String, status: Bool = false) -> [NeedArtifact] {
         let task = names.task(step.id)
         let pointer: Value
         let records: NeedArtifact
@@ -145,18 +160,19 @@ extension ArgoManifest {
             pointer = .object(["flow-aggregate": .string(step.id), "pods-folder": .string("\(task).d")])
             records = NeedArtifact(name: "need-\(task)-pods", source: .key(itemRecordsFolder(step)), path: folder)
         } else {
-            let file = "\(Self.needsFolder)/\(task).record.json"
+            let own = status ? "\(task).status.json" : "\(task).record.json"
+            let file = "\(Self.needsFolder)/\(own)"
             // (JSON text never holds `{{`, which would open a tag in the raw artifact's text.)
             let lost = Self.lostRecord(
                 step,
                 error: "step \(step.id) left no record on Argo: its pod was lost before flow wrote \(Self.outputsPath)")
             pointer = .object([
-                "flow-artifact": .string("\(task).record.json"), "lost": (try? Value(jsonText: lost)) ?? .null,
+                "flow-artifact": .string(own), "lost": (try? Value(jsonText: lost)) ?? .null,
             ])
+            let output = status ? Self.statusOutput : Self.recordsArtifact
             records = NeedArtifact(
-                name: "need-\(task)-record",
-                source: .from("{{tasks.\(task).outputs.artifacts.\(Self.recordsArtifact)}}"),
-                path: file)
+                name: "need-\(task)-\(status ? "brief" : "record")",
+                source: .from("{{tasks.\(task).outputs.artifacts.\(output)}}"), path: file)
         }
         return [NeedArtifact(name: "need-\(task)", source: .raw(pointer.jsonText), path: path), records]
     }
@@ -179,6 +195,22 @@ extension ArgoManifest {
     var artifactGCNode: ManifestNode? {
         guard workflow.steps.contains(where: recordsByArtifact) else { return nil }
         return .map([("strategy", .string(artifactGC.rawValue))])
+    }
+
+    /// The warning when the export itself chose `OnWorkflowDeletion` (no `--artifact-gc`, no
+    /// `spec.artifactGC` in the overlay) for records saved as artifacts: Argo deletes them in
+    /// pods of its own run under the Workflow's service account, which needs the artifact-GC
+    /// permissions (`list`, `watch` on `workflowartifactgctasks`, `patch` on their `status`:
+    /// Argo's `docs/walk-through/artifacts.md`, "Artifact Garbage Collection"); without them the
+    /// deleted Workflow stays on its finalizer `workflows.argoproj.io/artifact-gc`.
+    func artifactGCWarning() -> String? {
+        guard !artifactGCChosen, overlay.spec?["artifactGC"] == nil, artifactGCNode != nil else { return nil }
+        return "records saved as artifacts are deleted with the Workflow (spec.artifactGC.strategy: "
+            + "OnWorkflowDeletion, the export's default): Argo deletes them in pods run under the Workflow's "
+            + "service account, which needs the artifact-GC permissions (list and watch workflowartifactgctasks, "
+            + "patch workflowartifactgctasks/status: Argo's docs/walk-through/artifacts.md, \"Artifact Garbage "
+            + "Collection\"), or a deleted Workflow stays on its finalizer workflows.argoproj.io/artifact-gc; grant "
+            + "them, or choose with --artifact-gc OnWorkflowCompletion|Never or the overlay's spec.artifactGC"
     }
 
     /// The warning naming the steps whose records go through Argo's default artifact repository.

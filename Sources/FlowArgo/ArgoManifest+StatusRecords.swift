@@ -15,8 +15,9 @@ extension ArgoManifest {
     /// whole record. Each item pod decides the step's `if` and its needs' states itself (over a
     /// sequence) or reads what its item reads (over the items task's list); given the whole
     /// record, every one of thousands of pods would carry a large output it does not read
-    /// (issue 28, defect 5). A step whose records go by artifact, or fanned out itself (its pods'
-    /// records are aggregated: a second output would double what every dependent is handed),
+    /// (issue 28, defect 5). A step whose records go by artifact saves it as a second artifact,
+    /// so its item pods download that, not its whole record. A step fanned out itself (its pods'
+    /// records are aggregated: a second output would double what every dependent is handed)
     /// keeps its whole record.
     func itemStatusReaders() -> [String: [String]] {
         var readers: [String: [String]] = [:]
@@ -54,12 +55,13 @@ extension ArgoManifest {
         `static` ? recordsGiven(to: step) : recordsGiven(toItemsOf: step)
     }
 
-    /// Whether step `id` can write a status record: run in one pod, its record a parameter.
+    /// Whether step `id` can write a status record: run in one pod. Saved as the output
+    /// parameter `brief`, or as the artifact `brief` when its records go by artifact.
     private func hasStatusRecord(_ id: String) -> Bool {
         guard let step = workflow.steps.first(where: { $0.id == id }), case .single = shape(of: step) else {
             return false
         }
-        return !recordsByArtifact(step)
+        return true
     }
 
     /// The arguments that make step `step`'s pod write its status record, if any step reads it.

@@ -39,12 +39,17 @@ struct ArgoManifest {
     var artifactRepository = ArgoArtifactRepository.standard
     /// `--artifact-gc`: when Argo deletes the records saved as artifacts (see `artifactGCNode`).
     var artifactGC = ArgoArtifactGC.onWorkflowDeletion
+    /// Whether `--artifact-gc` was given (no warning about the default's permissions then).
+    var artifactGCChosen = false
     /// The fanned-out steps whose item pods read each step's status record (see
     /// `itemStatusReaders`), set by `build`.
     var statusReaders: [String: [String]] = [:]
     /// The fanned-out steps whose records item pods read (see `fannedStepsReadByItemPods`), set
     /// by `build`.
     var readByItemPods: Set<String> = []
+    /// The fanned-out steps whose records a step reads after their items failed (see
+    /// `failedItemsReaders`), set by `build`.
+    var readAfterFailedItems: Set<String> = []
 
     /// Where the workflow file is mounted in every pod.
     static let mountPath = "/flow"
@@ -83,9 +88,13 @@ struct ArgoManifest {
     /// something cannot be exported at all.
     func build() throws(Problem) -> (manifest: ManifestNode, warnings: [String]) {
         var manifest = self
+        let readers = failedItemsReaders()
+        let failedItemsWarnings = try failedItemsCheck(readers)
+        manifest.readAfterFailedItems = Set(readers.map(\.step))
         manifest.readByItemPods = fannedStepsReadByItemPods()
         manifest.statusReaders = manifest.itemStatusReaders()
-        return try manifest.assemble()
+        let built = try manifest.assemble()
+        return (built.manifest, built.warnings + failedItemsWarnings)
     }
 
     private func assemble() throws(Problem) -> (manifest: ManifestNode, warnings: [String]) {
@@ -151,6 +160,7 @@ struct ArgoManifest {
         if let warning = backstop.warning { warnings.append(warning) }
         if let reference = artifactRepositoryRef { spec.append(("artifactRepositoryRef", reference)) }
         if let collection = artifactGCNode { spec.append(("artifactGC", collection)) }
+        if let warning = artifactGCWarning() { warnings.append(warning) }
         if let warning = artifactWarning() { warnings.append(warning) }
         let parameters = workflow.inputs.map { input -> ManifestNode in
             var entries: [(String, ManifestNode)] = [("name", .string(input.name))]
@@ -230,7 +240,10 @@ struct ArgoManifest {
                     path: "\(Self.needsFolder)/\(task)-items.json"))
         }
         let path = "\(Self.needsFolder)/\(task).json"
-        if let step, recordsByArtifact(step) { return artifacts + artifactNeed(step, path: path) }
+        if let step, recordsByArtifact(step) {
+            // An item pod reads the need's status record, saved as the artifact `brief`.
+            return artifacts + artifactNeed(step, path: path, status: status && statusReaders[need] != nil)
+        }
         // An item pod reads a need's status record when it has one (see `itemStatusReaders`).
         var reference = recordsReference(need)
         if status, statusReaders[need] != nil, let step {
@@ -403,7 +416,7 @@ struct ArgoManifest {
         if !inputs.isEmpty { entries.append(("inputs", .map(inputs))) }
         // Records that can pass Argo's limits leave as the artifact `records` instead of the
         // parameter `flow` (see `recordsOutputArtifact`).
-        let parameters = outputs.filter { !(byArtifact && $0.name == "flow") }
+        let parameters = outputs.filter { !(byArtifact && ($0.name == "flow" || $0.name == Self.statusOutput)) }
         var outputEntries: [(String, ManifestNode)] = []
         if !parameters.isEmpty {
             outputEntries.append(
@@ -425,7 +438,9 @@ struct ArgoManifest {
                 ))
         }
         if byArtifact {
-            outputEntries.append(("artifacts", .list([recordsOutputArtifact(step, perItem: perItem == true)])))
+            let status = outputs.contains { $0.name == Self.statusOutput } ? [Self.statusOutputArtifact()] : []
+            outputEntries.append(
+                ("artifacts", .list([recordsOutputArtifact(step, perItem: perItem == true)] + status)))
         }
         entries.append(("outputs", .map(outputEntries)))
         // No pod deadline: a pod's `activeDeadlineSeconds` counts from the pod's start, image pull

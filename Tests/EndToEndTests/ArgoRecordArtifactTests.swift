@@ -242,4 +242,35 @@ import Testing
                     "--artifact-gc Sometimes: expected OnWorkflowDeletion, OnWorkflowCompletion, Never"),
             "\(bad.stderr)")
     }
+
+    /// The export's own `OnWorkflowDeletion` default warns, once, that the Workflow's service
+    /// account needs Argo's artifact-GC permissions or a deleted Workflow stays on its finalizer;
+    /// `--artifact-gc` or the overlay's `spec.artifactGC` silences it, and a manifest without
+    /// artifact records has none.
+    @Test func theDefaultCollectionWarnsAboutItsPermissions() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.write("big.yaml", Self.workflow)
+        let warning = "warning: records saved as artifacts are deleted with the Workflow"
+        let defaulted = try await ArgoMappingTests.export(file)
+        #expect(defaulted.exitCode == 0, "\(defaulted.stderr)")
+        #expect(defaulted.stderr.components(separatedBy: warning).count == 2, "\(defaulted.stderr)")
+        for needed in [
+            "workflowartifactgctasks", "workflows.argoproj.io/artifact-gc", "--artifact-gc OnWorkflowCompletion|Never",
+            "docs/walk-through/artifacts.md",
+        ] {
+            #expect(defaulted.stderr.contains(needed), "\(needed): \(defaulted.stderr)")
+        }
+        let overlay = try scratch.write("overlay.yaml", "spec: { artifactGC: { strategy: OnWorkflowDeletion } }\n")
+        let silenced: [[String]] = [
+            ["--artifact-gc", "OnWorkflowDeletion"], ["--artifact-gc", "Never"], ["--overlay", overlay],
+            ["--artifact-repository", "none"],
+        ]
+        for arguments in silenced {
+            let outcome = try await ArgoMappingTests.export(file, arguments)
+            #expect(outcome.exitCode == 0 && !outcome.stderr.contains(warning), "\(arguments): \(outcome.stderr)")
+        }
+        let small = try scratch.write("small.yaml", "version: 1\nsteps:\n  a: { run: echo a, timeout: 10s }\n")
+        let plain = try await ArgoMappingTests.export(small)
+        #expect(plain.exitCode == 0 && !plain.stderr.contains(warning), "\(plain.stderr)")
+    }
 }

@@ -237,4 +237,82 @@ import Testing
             ArgoItemSizeTests.expectSmallItemInputs(report, count: 12, limit: 1_000, input)
         }
     }
+
+    /// A need whose records go by artifact (a race over items counted in the run) used to hand
+    /// each item pod of a fanned-out step a key to its whole record (here over 20,000 bytes),
+    /// which every pod downloaded. Its pod now also saves its status record as the artifact
+    /// `brief`, and the item pods read that instead: the Workflow's phase and `report`'s status
+    /// equal `flow run`'s with the need succeeding, `fan` skipped by its `if`, and the need
+    /// failing with an `always()` step after; the need's secret output reaches neither the
+    /// manifest nor the harness's output.
+    @Test func itemPodsReadTheStatusRecordOfANeedSavedAsAnArtifact() async throws {
+        let scratch = try Scratch()
+        let secret = "s3cr3t-brief"
+        let text = """
+            version: 1
+            inputs:
+              gate: { type: string, default: go }
+              fail: { type: string, default: "no" }
+            steps:
+              seed: { run: "echo '[1, 2]'", outputs: { ids: "${{ fromJSON(result.stdout) }}" }, timeout: 10s }
+              list:
+                needs: seed
+                for-each: ${{ steps.seed.outputs.ids }}
+                parallel: any
+                run: "test ${{ inputs.fail }} = no && python3 -c 'print(\\"x\\" * 20000)'"
+                outputs: { blob: "${{ result.stdout }}", gate: "${{ inputs.gate }}", key: "${{ secrets.KEY }}" }
+                timeout: 10s
+              fan:
+                needs: list
+                for-each: ${{ range(0, 12) }}
+                fail-fast: false
+                if: ${{ contains(toJSON(steps.list.outputs.gate), 'go') && steps.list.outputs.key != '' }}
+                run: "echo ${{ item }}"
+                timeout: 10s
+              report:
+                needs: fan
+                if: ${{ always() }}
+                run: "echo ${{ steps.fan.status }}"
+                outputs: { seen: "${{ result.stdout }}" }
+                timeout: 10s
+            """
+        let export = try await ArgoMappingTests.exported(scratch, "brief.yaml", text)
+        #expect(export.stdout.contains("from: \"{{tasks.list.outputs.artifacts.brief}}\""), "\(export.stdout)")
+        #expect(!export.stdout.contains("tasks.list.outputs.artifacts.records"), "\(export.stdout)")
+        #expect(!export.stdout.contains(secret))
+        let cases: [(name: String, input: String, exit: Int32, fan: String)] = [
+            ("succeeds", "gate=go", 0, "succeeded"), ("skipped by if", "gate=stop", 0, "skipped"),
+            ("need fails", "fail=yes", 1, "skipped"),
+        ]
+        for (index, example) in cases.enumerated() {
+            let json = scratch.path("plain.json")
+            let plain = try await FlowProcess.run(
+                ["run", scratch.path("brief.yaml"), "--input", example.input, "--report", "json", json],
+                environment: ["FLOW_SECRET_KEY": secret])
+            #expect(plain.exitCode == example.exit, "\(example.name): \(plain.stdout)\(plain.stderr)")
+            let repository = scratch.path("repository-\(index)")
+            let run = try await ArgoExportTests.check([
+                "run", scratch.path("brief.yaml.argo.yaml"), "--flow", FlowProcess.binary.path, "--mount",
+                "workflow=\(scratch.folder.path)", "--artifact-repository", repository, "--parameter", example.input,
+                "--secret", "KEY=\(secret)", "--deadline", "60",
+            ])
+            let report = (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [String: Any] ?? [:]
+            let output = run.stdout + run.stderr.suffix(3000)
+            #expect(run.exitCode == example.exit, "\(example.name): \(output)")
+            #expect(report["phase"] as? String == (example.exit == 0 ? "Succeeded" : "Failed"), "\(output)")
+            #expect(!run.stdout.contains(secret) && !run.stderr.contains(secret), "\(example.name)")
+            let seen = ArgoItemSizeTests.seen(plainReport: json, harness: report)
+            #expect(seen.0 != nil && seen.0 == seen.1, "\(example.name): \(seen) \(output)")
+            #expect(seen.1?.hasPrefix(example.fan) == true, "\(example.name): \(seen)")
+            // What `list` saved: its whole record, and the small status record the item pods read.
+            let saved = (report["artifacts"] as? [String: [String: String]])?["list"] ?? [:]
+            func size(_ name: String) -> Int {
+                guard let key = saved[name] else { return -1 }
+                let path = (repository as NSString).appendingPathComponent(key)
+                return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? -1
+            }
+            #expect(size("brief") > 0 && size("brief") < 1_000, "\(example.name): \(saved) \(output)")
+            if index == 0 { #expect(size("records") > 20_000, "\(saved)") }
+        }
+    }
 }
