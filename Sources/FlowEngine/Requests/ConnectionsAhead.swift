@@ -39,14 +39,20 @@ struct ConnectionsAhead: Sendable {
         for step in workflow.steps {
             if let origin = Self.origin(of: step, baseURL: baseURL, values: values) { origins[step.id] = origin }
         }
+        // Counted need by need, once for the whole workflow: a search of every step for each
+        // step's dependents would be quadratic in a 10,000-step file.
+        var together: [String: Int] = [:]
+        for dependent in workflow.steps where dependent.condition == nil {
+            guard let origin = origins[dependent.id] else { continue }
+            for need in Set(dependent.needs) where origins[need] == origin {
+                together[need, default: 0] += 1
+            }
+        }
         var needs: [String: Need] = [:]
         for step in workflow.steps where step.forEach == nil && step.repeat == nil {
-            guard let origin = origins[step.id] else { continue }
-            let together = workflow.steps.filter { dependent in
-                dependent.condition == nil && dependent.needs.contains(step.id) && origins[dependent.id] == origin
-            }
             // One of them takes the connection this step leaves idle.
-            if together.count > 1 { needs[step.id] = Need(url: origin, connections: together.count - 1) }
+            guard let origin = origins[step.id], let count = together[step.id], count > 1 else { continue }
+            needs[step.id] = Need(url: origin, connections: count - 1)
         }
         byStep = needs
     }
