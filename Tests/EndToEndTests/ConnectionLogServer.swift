@@ -45,26 +45,13 @@ final class ConnectionLogServer: Sendable {
     }
 
     init(holdLoginFor: Int, holdLimit: Duration, together: Set<String> = []) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard listener >= 0 else { throw TestFailure("socket() failed") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ready = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 16) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard ready else {
-            close(listener)
-            throw TestFailure("cannot listen on loopback")
-        }
+        let listening = try ListeningSocket(backlog: 16, type: Int32(SOCK_CLOEXEC.rawValue))
+        let listener = listening.descriptor
         self.listener = listener
         self.holdLoginFor = holdLoginFor
         self.holdLimit = holdLimit
         self.together = together
-        port = Int(UInt16(bigEndian: address.sin_port))
+        port = listening.port
         let thread = Thread { [self] in acceptAll() }
         thread.name = "connection-log-server"
         thread.start()

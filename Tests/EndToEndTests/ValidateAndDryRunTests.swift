@@ -1,3 +1,4 @@
+import FlowTestSupport
 import Foundation
 import Testing
 
@@ -232,35 +233,11 @@ final class LoopbackListener {
     let descriptor: Int32
     let port: UInt16
 
-    struct Failure: Error {}
-
     init() throws {
-        #if canImport(Glibc)
-            let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let socketDescriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard socketDescriptor >= 0 else { throw Failure() }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketDescriptor, $0, &length) }
-        }
-        guard bound == 0, named == 0, listen(socketDescriptor, 16) == 0 else {
-            _ = Glibc.close(socketDescriptor)
-            throw Failure()
-        }
-        _ = fcntl(socketDescriptor, F_SETFL, O_NONBLOCK)
-        descriptor = socketDescriptor
-        port = UInt16(bigEndian: address.sin_port)
+        let listening = try ListeningSocket(backlog: 16)
+        _ = fcntl(listening.descriptor, F_SETFL, O_NONBLOCK)
+        descriptor = listening.descriptor
+        port = UInt16(listening.port)
     }
 
     /// How many connections are waiting to be accepted (each is accepted and closed).

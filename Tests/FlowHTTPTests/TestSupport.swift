@@ -116,22 +116,9 @@ let underThreadSanitizer: Bool = dlsym(nil, "__tsan_init") != nil
 /// A loopback port whose listener never accepts and whose queue is full, so new connections hang
 /// in the handshake (the kernel drops their SYNs). Close the descriptors when done.
 func saturatedListener() throws -> (port: Int, descriptors: [Int32]) {
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard listener >= 0 else { throw TestFailure("socket() failed") }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let ready = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(listener, $0, length) == 0 && listen(listener, 0) == 0 && getsockname(listener, $0, &length) == 0
-        }
-    }
-    guard ready else {
-        close(listener)
-        throw TestFailure("cannot listen on loopback")
-    }
-    var descriptors = [listener]
+    let listening = try ListeningSocket(backlog: 0)
+    var address = ListeningSocket.address(port: listening.port)
+    var descriptors = [listening.descriptor]
     // A backlog of 0 still queues a connection or two; these take the places.
     for _ in 0..<3 {
         let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
@@ -143,5 +130,5 @@ func saturatedListener() throws -> (port: Int, descriptors: [Int32]) {
             }
         }
     }
-    return (Int(UInt16(bigEndian: address.sin_port)), descriptors)
+    return (listening.port, descriptors)
 }
