@@ -213,14 +213,28 @@ extension ArgoManifest {
             + "them, or choose with --artifact-gc OnWorkflowCompletion|Never or the overlay's spec.artifactGC"
     }
 
-    /// The warning naming the steps whose records go through Argo's default artifact repository.
+    /// The warning naming the steps whose records go through Argo's default artifact repository,
+    /// each with its reason: records that can pass Argo's size limits, or a `for-each`'s records
+    /// read after its items failed (which parameters would lose, so `none` is no way out for them).
     func artifactWarning() -> String? {
         let steps = workflow.steps.filter(recordsByArtifact).map(\.id)
         guard !steps.isEmpty, artifactRepository == .standard else { return nil }
-        return "the records of step\(steps.count == 1 ? "" : "s") "
-            + steps.map { "'\($0)'" }.joined(separator: ", ")
-            + " can pass Argo's size limits and go through the namespace's default artifact repository as artifacts: "
-            + "configure one, name another with --artifact-repository CONFIGMAP[:KEY], or keep them in parameters "
-            + "with --artifact-repository none (see Grammar.md)"
+        func named(_ ids: [String]) -> String {
+            "step\(ids.count == 1 ? "" : "s") " + ids.map { "'\($0)'" }.joined(separator: ", ")
+        }
+        let afterFailures = steps.filter { readAfterFailedItems.contains($0) }
+        let large = steps.filter { !readAfterFailedItems.contains($0) }
+        var reasons: [String] = []
+        if !large.isEmpty { reasons.append("the records of \(named(large)) can pass Argo's size limits") }
+        if !afterFailures.isEmpty {
+            reasons.append(
+                "the records of \(named(afterFailures)) are read after items failed, whose records Argo keeps "
+                    + "in no task's aggregate of parameters")
+        }
+        let keep = afterFailures.isEmpty ? ", or keep them in parameters with --artifact-repository none" : ""
+        return reasons.joined(separator: "; ")
+            + (reasons.count == 1 ? " and go" : "; they go")
+            + " through the namespace's default artifact repository as artifacts: "
+            + "configure one, name another with --artifact-repository CONFIGMAP[:KEY]\(keep) (see Grammar.md)"
     }
 }
