@@ -56,14 +56,14 @@ extension ArgoManifest {
             }
             return found
         }
+        // What each step reads, worked out once rather than once per fanned-out step.
+        let readsByStep = workflow.steps.map { workflow.recordReads(by: ownIds($0)) }
         var readers: [FailedItemsReader] = []
         for fanned in workflow.steps where !fanned.continueOnError {
             guard case .fanned = shape(of: fanned) else { continue }
             let after = dependents(of: fanned.id)
-            for reader in workflow.steps where reader.id != fanned.id {
-                guard let read = workflow.recordReads(by: ownIds(reader))[fanned.id], read != RecordRead() else {
-                    continue
-                }
+            for (reader, reads) in zip(workflow.steps, readsByStep) where reader.id != fanned.id {
+                guard let read = reads[fanned.id], read != RecordRead() else { continue }
                 if reader.needs.contains(fanned.id) {
                     // Flow skips a reader whose need failed, unless its `if` calls a status function.
                     if statusFunction(reader) {
