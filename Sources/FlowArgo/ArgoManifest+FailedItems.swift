@@ -35,25 +35,31 @@ extension ArgoManifest {
             for child in step.children { ids.formUnion(ownIds(child)) }
             return ids
         }
+        // Who needs each step, so that a walk down the graph visits each edge once.
+        var neededBy: [String: [String]] = [:]
+        for step in workflow.steps {
+            for need in step.needs { neededBy[need, default: []].append(step.id) }
+        }
         // The steps that need `id`, directly or not.
         func dependents(of id: String) -> Set<String> {
             var found: Set<String> = []
             var pending = [id]
             while let next = pending.popLast() {
-                for step in workflow.steps where step.needs.contains(next) && found.insert(step.id).inserted {
-                    pending.append(step.id)
-                }
+                for step in neededBy[next] ?? [] where found.insert(step).inserted { pending.append(step) }
             }
             return found
         }
-        // The steps `id` needs, directly or not, and itself.
+        // The steps `id` needs, directly or not, and itself; each reader's worked out once.
+        var upstreamByStep: [String: Set<String>] = [:]
         func upstream(of id: String) -> Set<String> {
+            if let known = upstreamByStep[id] { return known }
             var found: Set<String> = []
             var pending = [id]
             while let next = pending.popLast() {
                 guard found.insert(next).inserted else { continue }
                 pending += byId[next]?.needs ?? []
             }
+            upstreamByStep[id] = found
             return found
         }
         // What each step reads, worked out once rather than once per fanned-out step.

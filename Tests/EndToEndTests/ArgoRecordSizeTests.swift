@@ -23,6 +23,41 @@ import Testing
         return (plain, run.exitCode, report, run.stdout + run.stderr.suffix(3000))
     }
 
+    /// Runs `file` with `flow run --input INPUT` (its JSON report kept) and its exported
+    /// `manifest` in the harness with the same parameter (and `secret` as `KEY`, and
+    /// `harnessArguments`). Checks that both exit with `exit`, that the Workflow's phase agrees,
+    /// that the secret shows in neither, and that step `report` sees the same in both; returns
+    /// what it saw, with the harness's report and output for further checks.
+    static func comparedRuns(
+        _ scratch: Scratch, file: String, manifest: String, input: String, exit: Int32, _ label: String,
+        secret: String? = nil, harnessArguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (seen: String?, report: [String: Any], output: String) {
+        let json = scratch.path("plain.json")
+        let plain = try await FlowProcess.run(
+            ["run", file, "--input", input, "--report", "json", json],
+            environment: secret.map { ["FLOW_SECRET_KEY": $0] } ?? [:])
+        #expect(plain.exitCode == exit, "\(label): \(plain.stdout)\(plain.stderr)", sourceLocation: sourceLocation)
+        let run = try await ArgoExportTests.check(
+            [
+                "run", manifest, "--flow", FlowProcess.binary.path, "--mount", "workflow=\(scratch.folder.path)",
+                "--parameter", input, "--deadline", "60",
+            ] + (secret.map { ["--secret", "KEY=\($0)"] } ?? []) + harnessArguments)
+        let report = (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [String: Any] ?? [:]
+        let output = run.stdout + run.stderr.suffix(3000)
+        #expect(run.exitCode == exit, "\(label): \(output)", sourceLocation: sourceLocation)
+        #expect(
+            report["phase"] as? String == (exit == 0 ? "Succeeded" : "Failed"), "\(output)",
+            sourceLocation: sourceLocation)
+        if let secret {
+            #expect(
+                !run.stdout.contains(secret) && !run.stderr.contains(secret), "\(label)", sourceLocation: sourceLocation
+            )
+        }
+        let seen = ArgoItemSizeTests.seen(plainReport: json, harness: report)
+        #expect(seen.0 != nil && seen.0 == seen.1, "\(label): \(seen) \(output)", sourceLocation: sourceLocation)
+        return (seen.1, report, output)
+    }
+
     /// The steps recorded in the `flow` output task `task` left.
     static func recorded(_ report: [String: Any], task: String) -> [String: [String: Any]] {
         guard let outputs = report["outputs"] as? [String: Any], let parameters = outputs[task] as? [String: Any],
@@ -130,24 +165,10 @@ import Testing
             ("need fails", "fail=yes", 1, "skipped"),
         ]
         for example in cases {
-            let json = scratch.path("plain.json")
-            let plain = try await FlowProcess.run(
-                ["run", scratch.path("sequence.yaml"), "--input", example.input, "--report", "json", json],
-                environment: ["FLOW_SECRET_KEY": secret])
-            #expect(plain.exitCode == example.exit, "\(example.name): \(plain.stdout)\(plain.stderr)")
-            let run = try await ArgoExportTests.check([
-                "run", manifest, "--flow", FlowProcess.binary.path, "--mount", "workflow=\(scratch.folder.path)",
-                "--parameter", example.input, "--secret", "KEY=\(secret)", "--deadline", "60",
-            ])
-            let report = (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [String: Any] ?? [:]
-            let output = run.stdout + run.stderr.suffix(3000)
-            #expect(run.exitCode == example.exit, "\(example.name): \(output)")
-            #expect(report["phase"] as? String == (example.exit == 0 ? "Succeeded" : "Failed"), "\(output)")
-            #expect(!run.stdout.contains(secret) && !run.stderr.contains(secret), "\(example.name)")
-            // `report` reads `fan` as the whole run does.
-            let seen = ArgoItemSizeTests.seen(plainReport: json, harness: report)
-            #expect(seen.0 != nil && seen.0 == seen.1, "\(example.name): \(seen) \(output)")
-            #expect(seen.1?.hasPrefix(example.fan) == true, "\(example.name): \(seen)")
+            let (seen, report, _) = try await Self.comparedRuns(
+                scratch, file: scratch.path("sequence.yaml"), manifest: manifest, input: example.input,
+                exit: example.exit, example.name, secret: secret)
+            #expect(seen?.hasPrefix(example.fan) == true, "\(example.name): \(String(describing: seen))")
             ArgoItemSizeTests.expectSmallItemInputs(report, count: 12, limit: 1_000, example.name)
         }
     }
@@ -220,20 +241,9 @@ import Testing
         #expect(export.stdout.contains("flow-records/make/{{inputs.parameters.index}}.json"), "\(export.stdout)")
         #expect(!export.stdout.contains("{{tasks.make.outputs.parameters}}"), "\(export.stdout)")
         for (input, exit) in [("fail=no", Int32(0)), ("fail=yes", 1)] {
-            let json = scratch.path("plain.json")
-            let plain = try await FlowProcess.run(
-                ["run", scratch.path("after-fan.yaml"), "--input", input, "--report", "json", json])
-            #expect(plain.exitCode == exit, "\(input): \(plain.stdout)\(plain.stderr)")
-            let run = try await ArgoExportTests.check([
-                "run", scratch.path("after-fan.yaml.argo.yaml"), "--flow", FlowProcess.binary.path, "--mount",
-                "workflow=\(scratch.folder.path)", "--parameter", input, "--deadline", "60",
-            ])
-            let report = (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [String: Any] ?? [:]
-            let output = run.stdout + run.stderr.suffix(3000)
-            #expect(run.exitCode == exit, "\(input): \(output)")
-            #expect(report["phase"] as? String == (exit == 0 ? "Succeeded" : "Failed"), "\(output)")
-            let seen = ArgoItemSizeTests.seen(plainReport: json, harness: report)
-            #expect(seen.0 != nil && seen.0 == seen.1, "\(input): \(seen) \(output)")
+            let (_, report, _) = try await Self.comparedRuns(
+                scratch, file: scratch.path("after-fan.yaml"), manifest: scratch.path("after-fan.yaml.argo.yaml"),
+                input: input, exit: exit, input)
             ArgoItemSizeTests.expectSmallItemInputs(report, count: 12, limit: 1_000, input)
         }
     }
@@ -285,25 +295,12 @@ import Testing
             ("need fails", "fail=yes", 1, "skipped"),
         ]
         for (index, example) in cases.enumerated() {
-            let json = scratch.path("plain.json")
-            let plain = try await FlowProcess.run(
-                ["run", scratch.path("brief.yaml"), "--input", example.input, "--report", "json", json],
-                environment: ["FLOW_SECRET_KEY": secret])
-            #expect(plain.exitCode == example.exit, "\(example.name): \(plain.stdout)\(plain.stderr)")
             let repository = scratch.path("repository-\(index)")
-            let run = try await ArgoExportTests.check([
-                "run", scratch.path("brief.yaml.argo.yaml"), "--flow", FlowProcess.binary.path, "--mount",
-                "workflow=\(scratch.folder.path)", "--artifact-repository", repository, "--parameter", example.input,
-                "--secret", "KEY=\(secret)", "--deadline", "60",
-            ])
-            let report = (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [String: Any] ?? [:]
-            let output = run.stdout + run.stderr.suffix(3000)
-            #expect(run.exitCode == example.exit, "\(example.name): \(output)")
-            #expect(report["phase"] as? String == (example.exit == 0 ? "Succeeded" : "Failed"), "\(output)")
-            #expect(!run.stdout.contains(secret) && !run.stderr.contains(secret), "\(example.name)")
-            let seen = ArgoItemSizeTests.seen(plainReport: json, harness: report)
-            #expect(seen.0 != nil && seen.0 == seen.1, "\(example.name): \(seen) \(output)")
-            #expect(seen.1?.hasPrefix(example.fan) == true, "\(example.name): \(seen)")
+            let (seen, report, output) = try await Self.comparedRuns(
+                scratch, file: scratch.path("brief.yaml"), manifest: scratch.path("brief.yaml.argo.yaml"),
+                input: example.input, exit: example.exit, example.name, secret: secret,
+                harnessArguments: ["--artifact-repository", repository])
+            #expect(seen?.hasPrefix(example.fan) == true, "\(example.name): \(String(describing: seen))")
             // What `list` saved: its whole record, and the small status record the item pods read.
             let saved = (report["artifacts"] as? [String: [String: String]])?["list"] ?? [:]
             func size(_ name: String) -> Int {
