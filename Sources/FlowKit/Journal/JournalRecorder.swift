@@ -26,6 +26,21 @@ final class JournalRecorder: RunRecorder {
         return { journal.wake() }
     }
 
+    func holdItemEnds(_ take: @escaping @Sendable (_ each: (StepFinish) -> Void) -> Void) -> HeldItemEnds? {
+        // Encoded by whichever thread the journal takes them on (its own, nearly always), into
+        // the same bytes as `stepFinished` writes.
+        journal.addTail(run: runID) { log in
+            take { finish in
+                log.addFinished(
+                    step: finish.step, item: finish.item, state: JournalStepState(finish.state),
+                    attempts: finish.attempts, startedAt: finish.startedAt, finishedAt: finish.finishedAt,
+                    outputs: JournalOutputs(finish.outputs.make()), error: finish.error)
+            }
+        }
+        let journal = journal
+        return HeldItemEnds(limit: journal.batchLimit) { count in journal.wake(now: count > 1) }
+    }
+
     func stepFinished(_ finish: StepFinish) {
         let runID = runID
         @Sendable func change(_ outputs: StepOutputs) -> JournalChange {
