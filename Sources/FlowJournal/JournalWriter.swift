@@ -31,7 +31,7 @@ final class JournalWriter: @unchecked Sendable {
     /// Changes wait in a tail (see `addTail`) as many as a batch holds: write one at once.
     private var full = false
     /// Runs' step changes kept by their recorder until taken (see `addTail`), in the order added.
-    private var tails: [(run: String, take: @Sendable (inout StepLogEncoder) -> Void)] = []
+    private var tails: [(run: String, take: @Sendable () -> (@Sendable (inout StepLogEncoder) -> Void)?)] = []
     private var finished = false
     /// The writer thread, once it runs.
     private var thread: pthread_t?
@@ -89,26 +89,19 @@ final class JournalWriter: @unchecked Sendable {
         counted()
     }
 
-    /// Encodes into the open log what the tails of `run` (every run's when nil) hold; with
-    /// `condition` locked, so that a change recorded after (or a batch cut after) finds them
-    /// before it, in the order they were recorded.
+    /// Moves to `pending` what the tails of `run` (every run's when nil) hold, to be encoded when
+    /// the batch is written; with `condition` locked, so that a change recorded after (or a batch
+    /// cut after) finds them before it, in the order they were recorded.
     private func takeTails(of run: String? = nil) {
         for tail in tails where run == nil || tail.run == run {
-            if openLog?.run == tail.run {
-                tail.take(&openLog!.log)
-                continue
-            }
-            // A log is opened only for changes: an empty tail (most calls) writes nothing.
-            var log = StepLogEncoder()
-            tail.take(&log)
-            guard !log.bytes.isEmpty else { continue }
+            guard let encode = tail.take() else { continue }
             closeOpenLog()
-            openLog = (tail.run, log)
+            pending.append(.encode(run: tail.run, encode))
         }
     }
 
     /// Adds a tail of `run`'s step changes (see `Journal.addTail`).
-    func addTail(run: String, _ take: @escaping @Sendable (inout StepLogEncoder) -> Void) {
+    func addTail(run: String, _ take: @escaping @Sendable () -> (@Sendable (inout StepLogEncoder) -> Void)?) {
         condition.lock()
         defer { condition.unlock() }
         tails.append((run, take))
@@ -262,6 +255,8 @@ final class JournalWriter: @unchecked Sendable {
 enum PendingChange {
     case log(run: String, StepLogEncoder)
     case change(JournalChange)
+    /// Step changes of `run` taken from a tail (see `Journal.addTail`), encoded when written.
+    case encode(run: String, @Sendable (inout StepLogEncoder) -> Void)
 }
 
 extension JournalChange {

@@ -14,13 +14,19 @@ struct JournalTailTests {
     private final class Ends: Sendable {
         let held = LockedBox<[Int]>([])
 
-        func take(_ run: String, into log: inout JournalStepLog) {
-            for item in held.withLock({ ends in
-                defer { ends = [] }; return ends
-            }) {
-                log.addFinished(
-                    step: "each", item: item, state: .succeeded, attempts: 1, startedAt: nil,
-                    finishedAt: Date(timeIntervalSince1970: 1_000), outputs: .json(#"{"item":\#(item)}"#), error: nil)
+        /// What the tail gives the journal: the ends held, to encode later.
+        func take() -> (@Sendable (inout JournalStepLog) -> Void)? {
+            let items = held.withLock { ends in
+                defer { ends = [] }
+                return ends
+            }
+            guard !items.isEmpty else { return nil }
+            return { log in
+                for item in items {
+                    log.addItemFinished(
+                        step: "each", item: item, state: .succeeded, attempts: 1, startedAt: nil,
+                        finishedAt: Date(timeIntervalSince1970: 1_000), wholeNumber: Int64(item))
+                }
             }
         }
     }
@@ -58,7 +64,7 @@ struct JournalTailTests {
         defer { journal.close() }
         let run = try begin(journal)
         let ends = Ends()
-        journal.addTail(run: run) { ends.take(run, into: &$0) }
+        journal.addTail(run: run) { ends.take() }
         journal.record(.unsafeSend(run: run, step: "each", item: 0, at: Date()))
         ends.held.withLock { $0 += [0, 1] }
         // Item 0's send is still open at its end: recorded again after it.
@@ -89,7 +95,7 @@ struct JournalTailTests {
         try await journal.flushed()
         let before = journal.transactionsCommitted
         let ends = Ends()
-        journal.addTail(run: run) { ends.take(run, into: &$0) }
+        journal.addTail(run: run) { ends.take() }
         ends.held.withLock { $0 += Array(0..<2_500) }
         journal.wake(now: true)
         // Bounded: at once in principle; 5 s for a loaded machine.
@@ -101,5 +107,23 @@ struct JournalTailTests {
         try await journal.flushed()
         #expect(journal.transactionsCommitted == before + 1)
         #expect(try changes(journal, run: run) == (0..<2_500).map { "finished each \($0)" })
+    }
+
+    @Test("an item's end written from its number is the same bytes as with its text, for every sign and length")
+    func itemNumberBytes() {
+        let start = Date(timeIntervalSince1970: 1_764_000_000.25)
+        for number: Int64 in [0, 7, 9, 10, 99_999, -1, -10, Int64.max, Int64.min] {
+            for state: JournalStepState in [.succeeded, .failed] {
+                var fromText = StepLogEncoder()
+                fromText.addFinished(
+                    step: "tick", item: 42, state: state, attempts: 3, startedAt: start, finishedAt: start,
+                    outputs: .json(#"{"item":\#(number)}"#), error: nil)
+                var fromNumber = StepLogEncoder()
+                fromNumber.addItemFinished(
+                    step: "tick", item: 42, state: state, attempts: 3, startedAt: start, finishedAt: start,
+                    wholeNumber: number)
+                #expect(fromNumber.bytes == fromText.bytes, "\(number) \(state)")
+            }
+        }
     }
 }

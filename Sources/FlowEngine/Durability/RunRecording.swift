@@ -127,8 +127,9 @@ final class RunRecording: Sendable {
                 loggedItems: Array(repeating: 0, count: plan.count)))
         self.steps = steps
         startHeld = recorder.holdStarts { steps.withLock { $0.takeHeld() } }
-        heldEnds = recorder.holdItemEnds { [masker] each in
-            for end in steps.withLock({ $0.takeEnds() }) { each(end.finish(masker: masker)) }
+        heldEnds = recorder.holdItemEnds { [masker] in
+            let ends = steps.withLock { $0.takeEnds() }
+            return ends.isEmpty ? nil : ItemEndBatch(ends: ends, masker: masker)
         }
     }
 

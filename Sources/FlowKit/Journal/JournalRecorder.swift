@@ -26,15 +26,26 @@ final class JournalRecorder: RunRecorder {
         return { journal.wake() }
     }
 
-    func holdItemEnds(_ take: @escaping @Sendable (_ each: (StepFinish) -> Void) -> Void) -> HeldItemEnds? {
-        // Encoded by whichever thread the journal takes them on (its own, nearly always), into
+    func holdItemEnds(_ take: @escaping @Sendable () -> ItemEndBatch?) -> HeldItemEnds? {
+        // Taken under the journal's lock, encoded on its thread when it writes the batch, into
         // the same bytes as `stepFinished` writes.
-        journal.addTail(run: runID) { log in
-            take { finish in
-                log.addFinished(
-                    step: finish.step, item: finish.item, state: JournalStepState(finish.state),
-                    attempts: finish.attempts, startedAt: finish.startedAt, finishedAt: finish.finishedAt,
-                    outputs: JournalOutputs(finish.outputs.make()), error: finish.error)
+        journal.addTail(run: runID) {
+            guard let batch = take() else { return nil }
+            return { log in
+                log.reserve(batch.count * 48)
+                batch.forEach { step, item, state, attempts, startedAt, finishedAt, outputs, error in
+                    switch outputs {
+                    case .wholeNumber(let number):
+                        log.addItemFinished(
+                            step: step, item: item, state: JournalStepState(state), attempts: attempts,
+                            startedAt: startedAt, finishedAt: finishedAt, wholeNumber: number)
+                    case .other(let outputs):
+                        log.addFinished(
+                            step: step, item: item, state: JournalStepState(state), attempts: attempts,
+                            startedAt: startedAt, finishedAt: finishedAt, outputs: JournalOutputs(outputs),
+                            error: error)
+                    }
+                }
             }
         }
         let journal = journal
