@@ -30,6 +30,7 @@ struct GatheredChanges {
         switch pending {
         case .log(let run, let encoded): logs[indexOfLog(for: run)].log.append(encoded)
         case .change(let change): add(change)
+        case .encode(let run, let encode): encode(&logs[indexOfLog(for: run)].log)
         }
     }
 

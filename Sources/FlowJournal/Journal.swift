@@ -196,10 +196,37 @@ package final class Journal: Sendable {
     }
 
     /// Non-blocking: makes the journal's thread write a batch within its window even if nothing is
-    /// recorded, for a batch source that has changes.
-    package func wake() {
-        writer.wake()
+    /// recorded, for a batch source or a tail that has changes; at once when `now` (a tail holds
+    /// `batchLimit` changes).
+    package func wake(now: Bool = false) {
+        writer.wake(now: now)
     }
+
+    /// Adds a tail of `run`'s step changes: changes its recorder keeps as it likes (a `for-each`
+    /// item's end as a few fields, not encoded on the run's queue) until `take` takes them, with
+    /// how to encode them into the log (nil when it holds none). The journal calls `take` under its
+    /// own lock when it cuts a batch and before it records any other change, so the tail's changes
+    /// keep their place among the others and a batch holds every change recorded before it was
+    /// cut, as if each had been recorded at once; it encodes them on its own thread, outside that
+    /// lock, when it writes the batch.
+    /// The recorder calls `wake` when the tail stops being empty (and `wake(now: true)` when it
+    /// holds `batchLimit` changes). `take` must not call into the journal.
+    package func addTail(
+        run: String, _ take: @escaping @Sendable () -> (@Sendable (inout JournalStepLog) -> Void)?
+    ) {
+        writer.addTail(run: run) {
+            guard let encode = take() else { return nil }
+            return { encoder in
+                var log = JournalStepLog(encoder: encoder)
+                encoder = StepLogEncoder()
+                encode(&log)
+                encoder = log.encoder
+            }
+        }
+    }
+
+    /// Changes a tail holds that make the journal write a batch at once (see `addTail`).
+    package var batchLimit: Int { writer.batchLimit }
 
     /// Non-blocking write-ahead: `done` is called on the journal's thread once every change recorded
     /// before this call is committed, or with the error that prevented it (after one failed write,

@@ -28,6 +28,10 @@ final class JournalWriter: @unchecked Sendable {
     private var sources: [@Sendable () -> [JournalChange]] = []
     /// A source has changes: write a batch even if nothing is pending.
     private var woken = false
+    /// Changes wait in a tail (see `addTail`) as many as a batch holds: write one at once.
+    private var full = false
+    /// Runs' step changes kept by their recorder until taken (see `addTail`), in the order added.
+    private var tails: [(run: String, take: @Sendable () -> (@Sendable (inout StepLogEncoder) -> Void)?)] = []
     private var finished = false
     /// The writer thread, once it runs.
     private var thread: pthread_t?
@@ -62,6 +66,9 @@ final class JournalWriter: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         guard !closing else { return }
+        // A deferred change may be a step's (its finish with outputs to encode): it follows what
+        // the tails hold.
+        takeTails()
         closeOpenLog()
         pending.append(.change(change))
         counted()
@@ -72,12 +79,32 @@ final class JournalWriter: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         guard !closing else { return }
+        // What the run's tail holds was recorded before this change.
+        takeTails(of: run)
         if openLog?.run != run {
             closeOpenLog()
             openLog = (run, StepLogEncoder())
         }
         encode(&openLog!.log)
         counted()
+    }
+
+    /// Moves to `pending` what the tails of `run` (every run's when nil) hold, to be encoded when
+    /// the batch is written; with `condition` locked, so that a change recorded after (or a batch
+    /// cut after) finds them before it, in the order they were recorded.
+    private func takeTails(of run: String? = nil) {
+        for tail in tails where run == nil || tail.run == run {
+            guard let encode = tail.take() else { continue }
+            closeOpenLog()
+            pending.append(.encode(run: tail.run, encode))
+        }
+    }
+
+    /// Adds a tail of `run`'s step changes (see `Journal.addTail`).
+    func addTail(run: String, _ take: @escaping @Sendable () -> (@Sendable (inout StepLogEncoder) -> Void)?) {
+        condition.lock()
+        defer { condition.unlock() }
+        tails.append((run, take))
     }
 
     /// Counts a recorded change; with `condition` locked.
@@ -106,10 +133,15 @@ final class JournalWriter: @unchecked Sendable {
         sources.append(take)
     }
 
-    func wake() {
+    func wake(now: Bool = false) {
         condition.lock()
         defer { condition.unlock() }
-        guard !closing, !woken else { return }
+        guard !closing else { return }
+        if now {
+            full = true
+            condition.signal()
+        }
+        guard !woken else { return }
         woken = true
         // As for a first change: the batch is written one window from now.
         if pendingCount == 0 {
@@ -159,10 +191,12 @@ final class JournalWriter: @unchecked Sendable {
         while true {
             while pendingCount == 0 && waiters.isEmpty && !closing && !woken { condition.wait() }
             let deadline = firstPendingAt.addingTimeInterval(window)
-            while waiters.isEmpty && !closing && pendingCount < batchLimit && Date() < deadline {
+            while waiters.isEmpty && !closing && !full && pendingCount < batchLimit && Date() < deadline {
                 _ = condition.wait(until: deadline)
             }
-            // Every waiter asked before this point waits for changes recorded before it, all in `batch`.
+            // Every waiter asked before this point waits for changes recorded before it, all in
+            // `batch`: the tails' too, taken under the same lock as the rest.
+            takeTails()
             closeOpenLog()
             let batch = pending
             let ready = waiters
@@ -172,6 +206,7 @@ final class JournalWriter: @unchecked Sendable {
             pendingCount = 0
             waiters = []
             woken = false
+            full = false
             firstPendingAt = .distantFuture
             var outcome = failure
             condition.unlock()
@@ -220,6 +255,8 @@ final class JournalWriter: @unchecked Sendable {
 enum PendingChange {
     case log(run: String, StepLogEncoder)
     case change(JournalChange)
+    /// Step changes of `run` taken from a tail (see `Journal.addTail`), encoded when written.
+    case encode(run: String, @Sendable (inout StepLogEncoder) -> Void)
 }
 
 extension JournalChange {

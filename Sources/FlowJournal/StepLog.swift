@@ -122,6 +122,35 @@ struct StepLogEncoder {
         }
     }
 
+    /// A `finishedCoded` change of an item whose outputs are `{"item":N}`, without an error: the
+    /// bytes `addFinished` writes for that text, the digits written from the number, no `String`.
+    mutating func addItemFinished(
+        step: String, item: Int, state: JournalStepState, attempts: Int, startedAt: Date?, finishedAt: Date,
+        wholeNumber: Int64
+    ) {
+        guard let code = StepLogEncoder.stateCodes.firstIndex(of: state) else {
+            return addFinished(
+                step: step, item: item, state: state, attempts: attempts, startedAt: startedAt,
+                finishedAt: finishedAt, outputs: .json(#"{"item":\#(wholeNumber)}"#), error: nil)
+        }
+        var step = step
+        step.withUTF8 { id in
+            // The head, the outputs' flag and text, the secret flag, the error's flag.
+            let most = 1 + 10 + id.count + 10 + 1 + 10 + 9 + 8 + 1 + ByteWriter.itemTextMost + 1 + 1
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: most) { buffer in
+                var out = ByteWriter(buffer.baseAddress!)
+                out.finishHead(
+                    .finishedCoded, id: id, item: item, code: UInt8(code), attempts: attempts, startedAt: startedAt,
+                    finishedAt: finishedAt)
+                out.byte(1)
+                out.itemText(wholeNumber)
+                out.byte(0)
+                out.byte(0)
+                bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: out.written))
+            }
+        }
+    }
+
     /// A `finishedStateOnly` change, the change of nearly every step: written into a buffer on the
     /// stack and appended at once (a field at a time, the appends' checks were most of its cost).
     private mutating func addCompactFinish(
@@ -139,6 +168,11 @@ struct StepLogEncoder {
                 bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: out.written))
             }
         }
+    }
+
+    /// Makes room for `count` more bytes.
+    mutating func reserve(_ count: Int) {
+        bytes.reserveCapacity(bytes.count + count)
     }
 
     /// Adds the changes `other` encoded, after this one's.
@@ -235,6 +269,36 @@ private struct ByteWriter {
         guard let base = values.baseAddress, !values.isEmpty else { return }
         (start + written).update(from: base, count: values.count)
         written += values.count
+    }
+
+    /// The most bytes `itemText` writes: a length byte, `{"item":`, 20 characters of an `Int64`, `}`.
+    static let itemTextMost = 1 + 8 + 20 + 1
+
+    /// The text `{"item":N}`, with its length before it, as `count` and `bytes` would write the
+    /// `String`: the digits straight from the number.
+    mutating func itemText(_ number: Int64) {
+        let head: StaticString = #"{"item":"#
+        var digits = 1
+        var rest = number.magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        let sign = number < 0 ? 1 : 0
+        // The length is below 128: one byte of varint.
+        byte(UInt8(head.utf8CodeUnitCount + sign + digits + 1))
+        bytes(UnsafeBufferPointer(start: head.utf8Start, count: head.utf8CodeUnitCount))
+        if sign == 1 { byte(UInt8(ascii: "-")) }
+        // The digits in place, last first.
+        rest = number.magnitude
+        written += digits
+        var at = written
+        repeat {
+            at -= 1
+            start[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        } while rest > 0
+        byte(UInt8(ascii: "}"))
     }
 
     /// A date as the 8 little-endian bytes of its seconds since 1970.

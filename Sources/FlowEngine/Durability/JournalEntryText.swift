@@ -89,6 +89,12 @@ enum JournalEntryText {
         return Int64(number)
     }
 
+    /// The item's number when its `PriorItem.jsonText` is `{"item":N}` with N that number's
+    /// digits (`String(N)`): a whole number without outputs, nearly every `range` item.
+    static func wholeNumberItem(item: Value, outputs: [String: Value]) -> Int64? {
+        outputs.isEmpty ? wholeNumber(item) : nil
+    }
+
     /// The decimal digits of `number`, with a minus sign when negative: `String(number)`'s text.
     private static func appendInteger(_ number: Int64, to out: inout [UInt8]) {
         digits(of: number) { out.append(contentsOf: $0) }

@@ -14,6 +14,13 @@ package protocol RunRecorder: Sendable {
     func holdStarts(running: @escaping @Sendable () -> [HeldStart]) -> @Sendable () -> Void
     /// A step or item reached a final state.
     func stepFinished(_ finish: StepFinish)
+    /// Lets the recorder take `for-each` items' ends in bulk rather than one `stepFinished` call
+    /// each on the run's queue: `take` returns the ends recorded since it was last called, in
+    /// order (nil when none), for the recorder to encode on its own thread. The recorder calls
+    /// `take` when it cuts each batch and before it records any other change of the run, so that
+    /// every change keeps its order. nil (the default): the recorder is given each end by
+    /// `stepFinished`.
+    func holdItemEnds(_ take: @escaping @Sendable () -> ItemEndBatch?) -> HeldItemEnds?
     /// A request whose repetition is not safe (non-idempotent method, no `Idempotency-Key`) is
     /// about to be sent by `step`. The future completes once that fact is durable (the write-ahead):
     /// only then is the request sent. It fails when the fact cannot be written.

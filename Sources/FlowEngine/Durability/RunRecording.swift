@@ -19,6 +19,8 @@ final class RunRecording: Sendable {
 
     /// Unsafe requests whose answer never came (see `OpenUnsafeSends`).
     private let openSends: OpenUnsafeSends
+    /// Whether the recorder takes items' ends from `OwnSteps.ends` (see `RunRecorder.holdItemEnds`).
+    private let heldEnds: HeldItemEnds?
 
     /// A step's start while it runs.
     private struct Begun {
@@ -55,6 +57,17 @@ final class RunRecording: Sendable {
         /// For each step, the succeeded items' ends recorded since its latest attempt began: when
         /// they are all its items, its own end need not repeat them (`JournalEntry.encode`).
         var loggedItems: [Int]
+        /// Items' ends the recorder has not taken yet, in order (see `RunRecorder.holdItemEnds`):
+        /// an end costs the run's queue an append under the lock it takes anyway, no encoding
+        /// and no call into the recorder (BENCHMARKS.md, "Run journal", round seven).
+        var ends: [HeldItemEnd] = []
+
+        /// The ends held so far, leaving none.
+        mutating func takeEnds() -> [HeldItemEnd] {
+            guard !ends.isEmpty else { return [] }
+            defer { ends = [] }
+            return ends
+        }
 
         /// Whether the recorder must be told of a start held back now (once a batch).
         mutating func wake() -> Bool {
@@ -114,6 +127,10 @@ final class RunRecording: Sendable {
                 loggedItems: Array(repeating: 0, count: plan.count)))
         self.steps = steps
         startHeld = recorder.holdStarts { steps.withLock { $0.takeHeld() } }
+        heldEnds = recorder.holdItemEnds { [masker] in
+            let ends = steps.withLock { $0.takeEnds() }
+            return ends.isEmpty ? nil : ItemEndBatch(ends: ends, masker: masker)
+        }
     }
 
     func handle(_ event: SchedulerEvent<StepResult>) {
@@ -131,6 +148,9 @@ final class RunRecording: Sendable {
         // recorder last took them.
         var firstHeld = false
         var loggedItems = 0
+        // The count of ends held once this item's end is (0: not held).
+        var heldCount = 0
+        let holdsEnds = heldEnds != nil
         let begun: Begun?? = steps.withLock { steps in
             // Only the scheduler of this run calls, with each event's position in its plan.
             guard let index = event.position, steps.begun.indices.contains(index) else { return nil }
@@ -151,9 +171,17 @@ final class RunRecording: Sendable {
                     firstHeld = steps.wake()
                     steps.itemStarted(key, at: now)
                     return .some(nil)
-                case .finished(let state, _):
+                case .finished(let state, let message):
                     if state == .succeeded { steps.loggedItems[index] += 1 }
-                    return .some(steps.itemFinished(key))
+                    let begun = steps.itemFinished(key)
+                    guard holdsEnds else { return .some(begun) }
+                    steps.ends.append(
+                        HeldItemEnd(
+                            step: steps.ids[index], index: item.index, state: state, attempts: item.attempts,
+                            startedAt: begun?.date, finishedAt: now, item: state == .succeeded ? item.item : .null,
+                            outputs: state == .succeeded ? item.outputs : [:], message: message))
+                    heldCount = steps.ends.count
+                    return .some(begun)
                 }
             case .finished:
                 steps.begun[index] = nil
@@ -171,7 +199,14 @@ final class RunRecording: Sendable {
             case .started:
                 if firstHeld { startHeld() }
             case .finished(let state, let message):
-                itemFinished(event.id, item, state: state, message: message, begun: begun, at: now)
+                if let heldEnds, heldCount > 0 {
+                    if heldCount == 1 || heldCount % heldEnds.limit == 0 { heldEnds.waiting(heldCount) }
+                    // Any send still open is recorded after the end: the recorder takes the held
+                    // ends before it records the send.
+                    markUnknownOutcomes(step: event.id, item: item.index, at: now)
+                } else {
+                    itemFinished(event.id, item, state: state, message: message, begun: begun, at: now)
+                }
             }
         case .progress:
             break

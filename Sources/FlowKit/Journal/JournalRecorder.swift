@@ -26,6 +26,32 @@ final class JournalRecorder: RunRecorder {
         return { journal.wake() }
     }
 
+    func holdItemEnds(_ take: @escaping @Sendable () -> ItemEndBatch?) -> HeldItemEnds? {
+        // Taken under the journal's lock, encoded on its thread when it writes the batch, into
+        // the same bytes as `stepFinished` writes.
+        journal.addTail(run: runID) {
+            guard let batch = take() else { return nil }
+            return { log in
+                log.reserve(batch.count * 48)
+                batch.forEach { step, item, state, attempts, startedAt, finishedAt, outputs, error in
+                    switch outputs {
+                    case .wholeNumber(let number):
+                        log.addItemFinished(
+                            step: step, item: item, state: JournalStepState(state), attempts: attempts,
+                            startedAt: startedAt, finishedAt: finishedAt, wholeNumber: number)
+                    case .other(let outputs):
+                        log.addFinished(
+                            step: step, item: item, state: JournalStepState(state), attempts: attempts,
+                            startedAt: startedAt, finishedAt: finishedAt, outputs: JournalOutputs(outputs),
+                            error: error)
+                    }
+                }
+            }
+        }
+        let journal = journal
+        return HeldItemEnds(limit: journal.batchLimit) { count in journal.wake(now: count > 1) }
+    }
+
     func stepFinished(_ finish: StepFinish) {
         let runID = runID
         @Sendable func change(_ outputs: StepOutputs) -> JournalChange {
