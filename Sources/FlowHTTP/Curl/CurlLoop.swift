@@ -157,8 +157,9 @@ final class CurlLoop: Sendable {
         let warm = WarmConnections()
         defer { warm.closeAll() }
         let handles = EasyHandlePool(made: handlesMade)
-        /// Transfers finished in this turn of the loop, released (their handles given back and
-        /// reset) just before it waits: not between an answer and the request its callback sends.
+        /// Finished transfers, released (their handles given back) once the requests their
+        /// callbacks sent have gone out, or before the loop waits: not between an answer and the
+        /// request its callback sends.
         var retired: [Transfer] = []
         /// Transfers whose body's observer sees its bytes after they are sent (see `observeSent`).
         var observed: [Int] = []
@@ -192,6 +193,8 @@ final class CurlLoop: Sendable {
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
             observeSent(&observed, transfers: transfers)
+            // Those of an earlier turn: what their callbacks sent went out in this perform.
+            retired.removeAll(keepingCapacity: true)
             let finished = collectFinished(multi, transfers: &transfers, handles: handles, retired: &retired)
             if finished.inline {
                 // Commands sent from the inline callbacks sent no wake-up: take them now.
