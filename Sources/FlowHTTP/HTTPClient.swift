@@ -66,6 +66,12 @@ package final class HTTPClient: Sendable {
         return promise.future
     }
 
+    /// How many curl easy handles the client has made so far: requests sent one after another
+    /// reuse them (see `EasyHandlePool`), so this stays small however many requests go out.
+    package var curlHandlesMade: Int {
+        loop.handlesMade.withLock { $0 }
+    }
+
     /// Aborts every request in flight (their futures fail with kind `.cancelled`) and frees the
     /// connections. Later requests fail at once. Safe to call more than once.
     package func shutdown() {

@@ -72,7 +72,16 @@ package struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
             && zip(lhs.fields, rhs.fields).allSatisfy { same($0.name, $1.name) && $0.value == $1.value }
     }
 
+    /// Whether two names are the same but for case. Compares ASCII bytes in place (header names
+    /// are ASCII tokens, and each request looks names up several times); other text is compared
+    /// lower-cased, as before.
     private static func same(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.lowercased() == b.lowercased()
+        guard a.utf8.count == b.utf8.count else { return false }
+        var ascii = true
+        let equal = zip(a.utf8, b.utf8).allSatisfy { x, y in
+            if x >= 0x80 || y >= 0x80 { ascii = false }
+            return x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
+        }
+        return ascii ? equal : a.lowercased() == b.lowercased()
     }
 }

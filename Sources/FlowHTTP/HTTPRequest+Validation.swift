@@ -4,11 +4,11 @@ extension HTTPRequest {
     /// Checked before curl sees the request so a typo gives a clear message rather than curl's
     /// guess (curl would, for instance, try `http://` for a URL without a scheme).
     var validationProblem: String? {
-        let lowered = url.lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
+        let secure = Self.hasScheme("https://", url)
+        guard secure || Self.hasScheme("http://", url) else {
             return "the URL '\(url)' must start with http:// or https://"
         }
-        guard url.count > (lowered.hasPrefix("https://") ? 8 : 7) else {
+        guard url.count > (secure ? 8 : 7) else {
             return "the URL '\(url)' has no host"
         }
         if url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
@@ -35,6 +35,21 @@ extension HTTPRequest {
             return "the response size limit is negative (\(maxResponseBodySize))"
         }
         return nil
+    }
+
+    /// Whether `url` starts with `scheme` (lower-case ASCII, such as `https://`) in any case.
+    /// Compared in place: every request is checked, and lower-casing the URL copied it.
+    static func hasScheme(_ scheme: StaticString, _ url: String) -> Bool {
+        let prefix = UnsafeBufferPointer(start: scheme.utf8Start, count: scheme.utf8CodeUnitCount)
+        var bytes = url.utf8.makeIterator()
+        for expected in prefix {
+            guard let byte = bytes.next() else { return false }
+            // Setting bit 5 lower-cases an ASCII letter; the scheme's `:` and `/` must match as they are.
+            guard byte == expected || (expected >= 0x61 && expected <= 0x7A && byte | 0x20 == expected) else {
+                return false
+            }
+        }
+        return true
     }
 
     /// RFC 9110 token characters, the only ones allowed in methods and header names.

@@ -210,6 +210,19 @@ import Testing
         #expect(ContentRangeDriver.heldBytes("bytes=10-99") == nil)
         #expect(ContentRangeDriver.heldBytes("bytes=0-") == nil)
         #expect(ContentRangeDriver.heldBytes("0-99") == nil)
+        // Read from the bytes (every chunk's answer): the same answers as the text path.
+        #expect(ContentRangeDriver.heldBytes("Bytes=0-99") == 100)
+        #expect(ContentRangeDriver.heldBytes("\tBYTES=0-7\t") == 8)
+        #expect(ContentRangeDriver.heldBytes("bytes=0-+5") == 6)
+        #expect(ContentRangeDriver.heldBytes("bytes=0--5") == nil)
+        #expect(ContentRangeDriver.heldBytes("bytes=0-5x") == nil)
+        #expect(ContentRangeDriver.heldBytes("bytes:0-5") == nil)
+        #expect(ContentRangeDriver.heldBytes("\u{00A0}bytes=0-9\u{00A0}") == 10)
+        #expect(ContentRangeDriver.heldBytes("bytes=0-9\u{00E9}") == nil)
+        // The largest offset has no byte after it: refused, where N + 1 used to overflow (a crash).
+        #expect(ContentRangeDriver.heldBytes("bytes=0-9223372036854775807") == nil)
+        #expect(ContentRangeDriver.heldBytes("bytes=0-9223372036854775806") == Int64.max)
+        #expect(ContentRangeDriver.heldBytes("bytes=0-99999999999999999999") == nil)
     }
 
     @Test func theDigestHashesEachByteOnceWhateverIsReadAgain() {

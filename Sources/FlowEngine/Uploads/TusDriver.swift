@@ -95,7 +95,6 @@ final class TusDriver: UploadProtocolDriver {
     func send(_ session: UploadSession, offset: Int64, length: Int64) -> Future<ServerAnswer> {
         let target = session.target
         let (location, algorithm) = state.withLock { ($0.location ?? target.url, $0.capabilities?.checksum) }
-        let what = "PATCH \(location) (bytes \(offset)-\(offset + length - 1) of \(target.file.size))"
         let send: @Sendable (_ checksum: String?, _ body: HTTPBody?) -> Future<ServerAnswer> = { checksum, body in
             var patch = HTTPRequest(
                 method: "PATCH", url: location,
@@ -105,11 +104,13 @@ final class TusDriver: UploadProtocolDriver {
             patch.headers.set("Content-Type", "application/offset+octet-stream")
             if let checksum { patch.headers.set("Upload-Checksum", checksum) }
             return session.answer(session.send(patch, chunkStart: offset)) { response in
+                // What was sent, in words, made only for a message (not for every chunk).
+                let what = { "PATCH \(location) (bytes \(offset)-\(offset + length - 1) of \(target.file.size))" }
                 guard response.status == 204 || response.status == 200 else {
                     throw UploadStatusError(
-                        request: what, expected: "204 No Content", response: response, masker: session.masker)
+                        request: what(), expected: "204 No Content", response: response, masker: session.masker)
                 }
-                return try self.answer(response, what: what, session: session)
+                return try self.answer(response, what: what(), session: session)
             }
         }
         // Read (and its checksum computed) while the chunk before was in flight: sent at once.
@@ -194,9 +195,11 @@ final class TusDriver: UploadProtocolDriver {
     }
 
     /// The `Upload-Offset` of a PATCH or HEAD answer: complete when it reaches the file's size.
-    private func answer(_ response: HTTPResponse, what: String, session: UploadSession) throws -> ServerAnswer {
+    private func answer(
+        _ response: HTTPResponse, what: @autoclosure () -> String, session: UploadSession
+    ) throws -> ServerAnswer {
         guard let text = response.headers["Upload-Offset"], let offset = Int64(text) else {
-            throw UploadProtocolError(description: "\(what): the tus server's answer has no valid Upload-Offset")
+            throw UploadProtocolError(description: "\(what()): the tus server's answer has no valid Upload-Offset")
         }
         guard offset == session.target.file.size else { return .offset(offset, response) }
         // The whole file is there: an OPTIONS still unanswered is of no use any more.

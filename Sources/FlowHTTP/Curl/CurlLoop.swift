@@ -45,6 +45,8 @@ final class CurlLoop: Sendable {
     private let inbox = LockedBox(Inbox())
     private let configuration: HTTPClientConfiguration
     private let progressQueue = DispatchQueue(label: "flow.http.progress")
+    /// How many curl easy handles the loop has made (see `EasyHandlePool`).
+    let handlesMade = LockedBox(0)
 
     init(configuration: HTTPClientConfiguration) {
         self.configuration = configuration
@@ -154,6 +156,11 @@ final class CurlLoop: Sendable {
         var transfers: [Int: Transfer] = [:]
         let warm = WarmConnections()
         defer { warm.closeAll() }
+        let handles = EasyHandlePool(made: handlesMade)
+        /// Finished transfers, released (their handles given back) once the requests their
+        /// callbacks sent have gone out, or before the loop waits: not between an answer and the
+        /// request its callback sends.
+        var retired: [Transfer] = []
         /// Transfers whose body's observer sees its bytes after they are sent (see `observeSent`).
         var observed: [Int] = []
         while true {
@@ -168,11 +175,15 @@ final class CurlLoop: Sendable {
                 close(multi, transfers: transfers, pending: commands)
                 // Every easy handle must be gone before the share they used.
                 transfers.removeAll()
+                retired.removeAll()
+                handles.closeAll()
                 if let cookieShare { _ = curl_share_cleanup(cookieShare) }
                 return
             }
             for command in commands {
-                apply(command, multi: multi, transfers: &transfers, cookieShare: cookieShare, warm: warm)
+                apply(
+                    command, multi: multi, transfers: &transfers, cookieShare: cookieShare, warm: warm,
+                    handles: handles)
                 if case .start(let id, let request, _, _) = command, request.bodyObserver != nil,
                     case .reused = request.body
                 {
@@ -182,7 +193,9 @@ final class CurlLoop: Sendable {
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
             observeSent(&observed, transfers: transfers)
-            let finished = collectFinished(multi, transfers: &transfers)
+            // Those of an earlier turn: what their callbacks sent went out in this perform.
+            retired.removeAll(keepingCapacity: true)
+            let finished = collectFinished(multi, transfers: &transfers, handles: handles, retired: &retired)
             if finished.inline {
                 // Commands sent from the inline callbacks sent no wake-up: take them now.
                 let more = inbox.withLock { inbox in
@@ -191,6 +204,8 @@ final class CurlLoop: Sendable {
                 }
                 if more { continue }
             }
+            retired.removeAll(keepingCapacity: true)
+            handles.tidy()
             if finished.count > 0, transfers.isEmpty {
                 awaitFollowUp()
             }
@@ -208,7 +223,7 @@ final class CurlLoop: Sendable {
 
     private func apply(
         _ command: Command, multi: UnsafeMutableRawPointer, transfers: inout [Int: Transfer],
-        cookieShare: UnsafeMutableRawPointer?, warm: WarmConnections
+        cookieShare: UnsafeMutableRawPointer?, warm: WarmConnections, handles: EasyHandlePool
     ) {
         switch command {
         case .start(let id, let request, let progress, let promise):
@@ -216,7 +231,7 @@ final class CurlLoop: Sendable {
             do {
                 let transfer = try Transfer(
                     id: id, request: request, promise: promise, progress: progress, progressQueue: progressQueue,
-                    cookieShare: cookieShare)
+                    cookieShare: cookieShare, handles: handles)
                 transfer.warm = warm
                 let added = curl_multi_add_handle(multi, transfer.easy)
                 guard added == CURLM_OK else {
@@ -249,13 +264,14 @@ final class CurlLoop: Sendable {
 
     /// Starts the transfer of a redirect's next hop in place of `transfer`; the error when it cannot.
     private func startHop(
-        _ request: HTTPRequest, of transfer: Transfer, multi: UnsafeMutableRawPointer, transfers: inout [Int: Transfer]
+        _ request: HTTPRequest, of transfer: Transfer, multi: UnsafeMutableRawPointer,
+        transfers: inout [Int: Transfer], handles: EasyHandlePool
     ) -> HTTPError? {
         guard !transfer.promise.isCompleted else { return nil }
         do {
             let hop = try Transfer(
                 id: transfer.id, request: request, promise: transfer.promise, progress: transfer.progress,
-                progressQueue: progressQueue, cookieShare: transfer.cookieShare)
+                progressQueue: progressQueue, cookieShare: transfer.cookieShare, handles: handles)
             hop.warm = transfer.warm
             let added = curl_multi_add_handle(multi, hop.easy)
             guard added == CURLM_OK else {
@@ -299,7 +315,8 @@ final class CurlLoop: Sendable {
     /// Completes the promises of finished transfers; returns how many, and whether one was
     /// completed inline (`loopWillLook` is then set and the caller must clear it).
     private func collectFinished(
-        _ multi: UnsafeMutableRawPointer, transfers: inout [Int: Transfer]
+        _ multi: UnsafeMutableRawPointer, transfers: inout [Int: Transfer], handles: EasyHandlePool,
+        retired: inout [Transfer]
     ) -> (count: Int, inline: Bool) {
         var finished = 0
         var inline = false
@@ -314,13 +331,16 @@ final class CurlLoop: Sendable {
             guard let id = privateData.map({ Int(bitPattern: $0) }),
                 let transfer = transfers.removeValue(forKey: id)
             else { continue }
+            // Done with curl: its handle may serve another request once released (see `retired`).
+            transfer.recyclable = true
+            retired.append(transfer)
             // A body the server answered before it was all sent: what went is observed too.
             transfer.body.observeSent(all: true)
             let outcome: Result<HTTPResponse, any Error>
             switch transfer.nextHop(code) {
             case .success(let request)?:
                 // The same id and promise: cancelling the caller's future finds the new hop.
-                let failure = startHop(request, of: transfer, multi: multi, transfers: &transfers)
+                let failure = startHop(request, of: transfer, multi: multi, transfers: &transfers, handles: handles)
                 guard let failure else { continue }
                 outcome = .failure(failure)
             case .failure(let refused)?:

@@ -32,7 +32,7 @@ extension Transfer {
         // connection open unless asked to): a server that answers it in 1.1 yet closes the
         // connection would otherwise see the next request on a connection it is closing (400).
         check(flow_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, request.version == .http1_0 ? 1 : 0))
-        if url.utf8.count >= 8, url.prefix(8).lowercased() == "https://" {
+        if HTTPRequest.hasScheme("https://", url) {
             // Requests started together wait for the first TLS handshake to learn whether the
             // server multiplexes (HTTP/2) instead of each opening its own connection.
             check(flow_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
@@ -144,7 +144,7 @@ extension Transfer {
         case .http1_0?: return Int(CURL_HTTP_VERSION_1_0)
         case .http1_1?: return Int(CURL_HTTP_VERSION_1_1)
         case .http2?:
-            let secure = url.utf8.count >= 8 && url.prefix(8).lowercased() == "https://"
+            let secure = HTTPRequest.hasScheme("https://", url)
             return Int(secure ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
         }
     }

@@ -49,15 +49,23 @@ final class Transfer {
     var warm: WarmConnections?
     /// The socket last handed to curl from `warm`, already connected (see `isWarm`).
     private var warmDescriptor: Int32 = -1
+    /// Where the easy handle came from, and goes back to when `recyclable`.
+    private let handles: EasyHandlePool
+    /// Set by the loop once the transfer finished normally: its handle can serve another request
+    /// (unless it used the cookie jar or a MIME body, see `EasyHandlePool`). A cancelled or
+    /// failed-to-start transfer's handle is cleaned up.
+    var recyclable = false
 
-    /// Makes the easy handle and sets every option; throws when the request cannot be sent.
+    /// Takes an easy handle from `handles` and sets every option; throws when the request cannot
+    /// be sent.
     init(
         id: Int,
         request: HTTPRequest,
         promise: Promise<HTTPResponse>,
         progress: (@Sendable (HTTPProgress) -> Void)?,
         progressQueue: DispatchQueue,
-        cookieShare: UnsafeMutableRawPointer? = nil
+        cookieShare: UnsafeMutableRawPointer? = nil,
+        handles: EasyHandlePool
     ) throws(HTTPError) {
         let url = request.fullURL
         do {
@@ -65,7 +73,7 @@ final class Transfer {
         } catch {
             throw HTTPError(kind: .invalidRequest, message: error.message, url: url)
         }
-        guard let easy = curl_easy_init() else {
+        guard let easy = handles.take() else {
             throw HTTPError(kind: .other, message: "curl could not make a transfer handle for \(url)", url: url)
         }
         sink = request.saveTo.map(ResponseFileSink.init)
@@ -74,6 +82,7 @@ final class Transfer {
         self.request = request
         self.promise = promise
         self.easy = easy
+        self.handles = handles
         self.progress = progress
         self.progressQueue = progressQueue
         self.cookieShare = cookieShare
@@ -84,7 +93,11 @@ final class Transfer {
     }
 
     deinit {
-        curl_easy_cleanup(easy)
+        if recyclable, mime == nil, !(request.transport.cookies && cookieShare != nil) {
+            handles.giveBack(easy)
+        } else {
+            curl_easy_cleanup(easy)
+        }
         // After the handle: curl may read the MIME body until it is cleaned up.
         curl_mime_free(mime)
         curl_slist_free_all(headerList)
