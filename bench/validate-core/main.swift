@@ -2,7 +2,9 @@
 // parsing the same file to events (Yams' CYaml, the floor), both timed in this one process, so
 // the figures hold no start-up and callgrind can count either alone.
 //
-//   BenchValidate FILE [ROUNDS] [floor|load|both]
+//   BenchValidate FILE [ROUNDS] [floor|load|kept|both]
+//
+// `kept` loads once and keeps the result, as `flow validate` does until it exits (nothing freed).
 //
 // Prints each one's median wall time over ROUNDS (default 9) and the ratio load / floor.
 import CYaml
@@ -45,6 +47,12 @@ func load() -> Int {
     return result.diagnostics.count
 }
 
+/// A loaded result held until the process exits.
+final class Kept: Sendable {
+    let result: CheckResult
+    init(_ result: CheckResult) { self.result = result }
+}
+
 func median(_ work: () -> Int) -> Double {
     var times: [Double] = []
     for _ in 0..<rounds {
@@ -60,6 +68,10 @@ case "floor":
     print("floor events: \(floor())")
 case "load":
     print("diagnostics: \(load())")
+case "kept":
+    let result = WorkflowLoader.load(path: path)
+    print("diagnostics: \(result.diagnostics.count)")
+    _ = Unmanaged.passRetained(Kept(result))
 default:
     let floorTime = median(floor)
     let loadTime = median(load)
