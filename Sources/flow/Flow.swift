@@ -18,12 +18,6 @@ struct Flow: AsyncParsableCommand {
             ExportCommand.self, RunsCommand.self, ReaperCommand.self,
         ]
     )
-
-    /// Sets the allocator up (`MallocArena`), then parses the command line and runs the command.
-    static func main() async {
-        MallocArena.shareOne()
-        await main(nil)
-    }
 }
 
 /// `flow reap-process-groups` (hidden): the process that ends flow's commands and services when
