@@ -69,6 +69,9 @@ final class JournalWriter: @unchecked Sendable {
         // A deferred change may be a step's (its finish with outputs to encode): it follows what
         // the tails hold.
         takeTails()
+        // A finished run holds nothing more: its tails go, so that a process running many runs
+        // (FlowKit) neither keeps them nor asks them all at every change.
+        if case .runFinished(let run, _, _) = change { tails.removeAll { $0.run == run } }
         closeOpenLog()
         pending.append(.change(change))
         counted()

@@ -109,6 +109,32 @@ struct JournalTailTests {
         #expect(try changes(journal, run: run) == (0..<2_500).map { "finished each \($0)" })
     }
 
+    @Test("a finished run's tail is taken one last time and never asked again: a later run's changes do not reach it")
+    func finishedRunsTailGoes() async throws {
+        let folder = try TemporaryFolder()
+        let journal = try Journal.open(stateDirectory: folder.path)
+        defer { journal.close() }
+        let first = try begin(journal)
+        let asked = LockedBox(0)
+        let ends = Ends()
+        journal.addTail(run: first) {
+            asked.withLock { $0 += 1 }
+            return ends.take()
+        }
+        ends.held.withLock { $0 += [0, 1] }
+        journal.record(.runFinished(run: first, state: .succeeded, at: Date()))
+        let askedAtTheEnd = asked.withLock { $0 }
+        #expect(askedAtTheEnd >= 1)
+        // Another run of the same process (a FlowKit host's next run).
+        let second = try begin(journal)
+        journal.record(.unsafeSend(run: second, step: "other", item: nil, at: Date()))
+        journal.record(.runFinished(run: second, state: .succeeded, at: Date()))
+        try await journal.flushed()
+        #expect(asked.withLock { $0 } == askedAtTheEnd)
+        #expect(try changes(journal, run: first) == ["finished each 0", "finished each 1"])
+        #expect(try journal.run(id: first)?.run.state == .succeeded)
+    }
+
     @Test("an item's end written from its number is the same bytes as with its text, for every sign and length")
     func itemNumberBytes() {
         let start = Date(timeIntervalSince1970: 1_764_000_000.25)
