@@ -122,8 +122,15 @@ final class TrailingFileDigest: Sendable {
     }
 
     /// Reads back and hashes what was written since the last read-back, then goes on while a
-    /// batch (or a waiter) is pending. On `queue`, one at a time (`Marks.reading`).
+    /// batch (or a waiter) is pending. On `queue`, one at a time (`Marks.reading`). A loop, not a
+    /// call from `finishReadBack`: a writer that stays ahead for a whole download would otherwise
+    /// deepen the stack a batch at a time.
     private func readBack() {
+        while readBackOnce() {}
+    }
+
+    /// One read-back; true when another is due.
+    private func readBackOnce() -> Bool {
         let (generation, written) = marks.withLock { ($0.generation, $0.written) }
         let from = hashing.withLock { hashing -> Int64 in
             if hashing.generation != generation {
@@ -143,7 +150,13 @@ final class TrailingFileDigest: Sendable {
             buffer.withLock { buffer in
                 while at < written {
                     let count = pread(descriptor, buffer.baseAddress!, min(buffer.count, Int(written - at)), off_t(at))
-                    guard count > 0 else { break }
+                    guard count > 0 else {
+                        // The file is shorter than what was written to it: something else
+                        // truncated or replaced it. Its hash cannot be known; reading again
+                        // would find the same end forever.
+                        hashing.withLock { if $0.generation == generation { $0.broken = true } }
+                        break
+                    }
                     let stillCurrent = hashing.withLock { hashing -> Bool in
                         guard hashing.generation == generation, at == hashing.hashedUpTo else { return false }
                         hashing.hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
@@ -154,14 +167,17 @@ final class TrailingFileDigest: Sendable {
                     at += Int64(count)
                 }
             }
+        } else {
+            // The file is gone (removed under the download): as with a short read, its hash is lost.
+            hashing.withLock { if $0.generation == generation { $0.broken = true } }
         }
         // A failed read (the file shortened by a new response) ends here; the next generation's
         // read-back or `caughtUp` starts from its own marks.
-        finishReadBack()
+        return finishReadBack()
     }
 
-    /// After a read-back: another one when more is due, else wakes the waiters that are caught up.
-    private func finishReadBack() {
+    /// After a read-back: true when another one is due, else wakes the waiters that are caught up.
+    private func finishReadBack() -> Bool {
         let (generation, hashed, broken) = hashing.withLock { ($0.generation, $0.hashedUpTo, $0.broken) }
         let (again, ready) = marks.withLock { marks -> (Bool, [Promise<Void>]) in
             if marks.generation == generation { marks.hashed = broken ? marks.written : hashed }
@@ -173,7 +189,8 @@ final class TrailingFileDigest: Sendable {
             defer { marks.waiters = [] }
             return (false, marks.waiters)
         }
-        if again { return readBack() }
+        if again { return true }
         for waiter in ready { waiter.succeed(()) }
+        return false
     }
 }

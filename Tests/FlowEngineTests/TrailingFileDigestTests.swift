@@ -1,0 +1,48 @@
+import Dispatch
+import FlowDigest
+import FlowTestSupport
+import Foundation
+import Testing
+
+@testable import FlowEngine
+
+/// A `save-to` download's trailing hash (`TrailingFileDigest`) when its file changes under it.
+@Suite struct TrailingFileDigestTests {
+    /// The file is cut short after the writer said what it wrote (another process writing the
+    /// same `save-to` path): the read-back used to find the same end again and again until the
+    /// stack overflowed and flow crashed (seen in the Argo harness's https example). Now the
+    /// hash is lost, `caughtUp` completes, and `finalHex` says it is unknown rather than guess.
+    @Test func aFileCutShortUnderTheDigestLosesTheHashInsteadOfReadingForever() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/blob.bin"
+        let size = 3 << 20
+        try Data(repeating: 7, count: size).write(to: URL(fileURLWithPath: path))
+        let digest = TrailingFileDigest(path: path)
+        // Said as written, then cut to a third before the read-back caught up.
+        digest.wrote(offset: 0, count: size / 3)
+        truncate(path, off_t(size / 3 - 1000))
+        digest.wrote(offset: Int64(size / 3), count: size - size / 3)
+        let queue = DispatchQueue(label: "test")
+        try await digest.caughtUp(on: queue).value
+        #expect(digest.finalHex(size: Int64(size)) == nil)
+
+        // Hashing the file again from what it now holds gives its true hash.
+        let now = Int64(size / 3 - 1000)
+        digest.restart(from: now)
+        try await digest.caughtUp(on: queue).value
+        let expected = Hex.encode(SHA256.hash(data: Data(repeating: 7, count: Int(now))))
+        #expect(digest.finalHex(size: now) == expected)
+    }
+
+    /// The file removed under the digest: the same, without a crash.
+    @Test func aFileRemovedUnderTheDigestLosesTheHash() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/gone.bin"
+        try Data(repeating: 1, count: 2 << 20).write(to: URL(fileURLWithPath: path))
+        let digest = TrailingFileDigest(path: path)
+        try FileManager.default.removeItem(atPath: path)
+        digest.wrote(offset: 0, count: 2 << 20)
+        try await digest.caughtUp(on: DispatchQueue(label: "test")).value
+        #expect(digest.finalHex(size: 2 << 20) == nil)
+    }
+}
