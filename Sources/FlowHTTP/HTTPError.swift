@@ -42,6 +42,13 @@ package struct HTTPError: Error, Sendable, CustomStringConvertible, Equatable {
         case request(Duration)
         /// The limit on opening the connection.
         case connect(Duration)
+
+        /// How long the limit was.
+        package var duration: Duration {
+            switch self {
+            case .request(let duration), .connect(let duration): return duration
+            }
+        }
     }
 
     /// An error; the client builds these from curl's results.

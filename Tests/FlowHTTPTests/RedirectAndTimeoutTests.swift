@@ -110,5 +110,24 @@ import Testing
         #expect(error.timeLimit == .connect(.milliseconds(300)))
         #expect(error.isTransient)
         #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(3), "took \(elapsed)")
+        #expect(error.message.contains("(limit 300ms)"), "\(error.message)")
+    }
+
+    /// While the connection is being made both limits run, and the one named is the one that passed,
+    /// whatever words curl used for it.
+    @Test func whileConnectingTheShorterOfTheTwoLimitsIsTheOneNamed() async throws {
+        let (port, descriptors) = try saturatedListener()
+        defer { descriptors.forEach { close($0) } }
+        try await Task.sleep(for: .milliseconds(100))
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let url = "http://127.0.0.1:\(port)/"
+        let requestFirst = HTTPRequest(url: url, timeout: .milliseconds(300), connectTimeout: .seconds(5))
+        let overall = try #require(await httpError(client.execute(requestFirst)))
+        #expect(overall.kind == .timeout)
+        #expect(overall.timeLimit == .request(.milliseconds(300)), "\(overall.message)")
+        let connectFirst = HTTPRequest(url: url, timeout: .seconds(5), connectTimeout: .milliseconds(300))
+        let connecting = try #require(await httpError(client.execute(connectFirst)))
+        #expect(connecting.timeLimit == .connect(.milliseconds(300)), "\(connecting.message)")
     }
 }

@@ -35,6 +35,20 @@ extension HTTPError {
         var withoutClientCertificate = false
         /// The TLS handshake had completed and no status line had come yet.
         var afterHandshake = false
+        /// The connection, with its TLS handshake, was ready and the request had begun: from here
+        /// on only the request's own limit applies.
+        var connected = false
+    }
+
+    /// Which limit a time-out passed. While the connection is being made both apply and the shorter
+    /// one ends it; once it is made only the request's own limit is left. Decided from what had
+    /// happened, not from curl's wording, which differs with the moment the time ran out ("Connection
+    /// timed out", "Connection timeout", "Failed to connect", "Operation timed out").
+    private static func limitThatPassed(_ failure: CurlFailure) -> TimeLimit? {
+        let request = failure.timeout.map { TimeLimit.request($0) }
+        guard !failure.connected, let connect = failure.connectTimeout else { return request }
+        if let requestLimit = failure.timeout, requestLimit < connect { return request }
+        return .connect(connect)
     }
 
     /// Classifies a curl result and says, in words, what happened to which URL.
@@ -67,11 +81,8 @@ extension HTTPError {
                     code: code, detail: detail, url: url, withoutClientCertificate: failure.withoutClientCertificate)
                 ?? "TLS failed with \(url): \(detail)"
         case .timeout:
-            let connecting = detail.hasPrefix("Connection timed out") || detail.hasPrefix("Failed to connect")
-            timeLimit = connecting ? failure.connectTimeout.map { .connect($0) } : failure.timeout.map { .request($0) }
-            let limit =
-                (connecting ? failure.connectTimeout : failure.timeout).map { " (limit \(DurationFormat.text($0)))" }
-                ?? ""
+            timeLimit = Self.limitThatPassed(failure)
+            let limit = timeLimit.map { " (limit \(DurationFormat.text($0.duration)))" } ?? ""
             message = "timed out waiting for \(url)\(limit): \(detail)"
         case .connectionReset where code == CURLE_SEND_FAIL_REWIND:
             // Only requests that forbid resending get here (see `HTTPRequest.mayResendBody`).

@@ -233,7 +233,8 @@ final class Transfer {
                 osErrno: socketErrno ?? osErrno(),
                 withoutClientCertificate: request.url.lowercased().hasPrefix("https://")
                     && request.transport.certFile == nil,
-                afterHandshake: !sawStatusLine && microseconds(CURLINFO_APPCONNECT_TIME_T) > .zero
+                afterHandshake: !sawStatusLine && microseconds(CURLINFO_APPCONNECT_TIME_T) > .zero,
+                connected: microseconds(CURLINFO_PRETRANSFER_TIME_T) > .zero
             )
             return .failure(afterRedirects(HTTPError(failure)))
         }
