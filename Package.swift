@@ -52,7 +52,8 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
-        .target(name: "FlowHTTP", dependencies: ["FlowTasks", "CCurlShim"]),
+        // CDigest: OpenSSL is set up without its exit-time cleanup before curl sets it up (CurlGlobal).
+        .target(name: "FlowHTTP", dependencies: ["FlowTasks", "CCurlShim", "CDigest"]),
         // sha256, sha1 and md5 from the system's libcrypto (libssl-dev), instead of swift-crypto's
         // own BoringSSL: see "Dependencies" in README.md.
         .target(name: "CDigest", linkerSettings: [.linkedLibrary("crypto")]),

@@ -31,4 +31,10 @@ uint32_t flow_crc32c_update(uint32_t crc, const void *bytes, size_t count);
 /// The same, always in software (slicing-by-8), for tests comparing the two.
 uint32_t flow_crc32c_software(uint32_t crc, const void *bytes, size_t count);
 
+/// Initialises OpenSSL without its exit-time cleanup (`OPENSSL_INIT_NO_ATEXIT`), so that exit()
+/// frees none of OpenSSL's global state under threads still using it. Has an effect only as the
+/// process's first OpenSSL initialisation: CDigest runs it before main (OpenSSLExit.c); callers
+/// that set OpenSSL up themselves (curl_global_init) call it first all the same.
+void flow_openssl_keep_state_at_exit(void);
+
 #endif
