@@ -3,13 +3,15 @@ import Foundation
 import Testing
 
 /// `flow` exits without OpenSSL's exit-time cleanup, which freed OpenSSL's global state while
-/// other threads could still be in it (a save-to download's hash on a Dispatch worker, curl's loop
-/// thread closing its TLS connections): one run in 60 of three `flow`s downloading at once crashed
-/// with SIGSEGV after its run had ended.
+/// other threads could still be in it: a `for-each` of HTTPS requests cancelled by Ctrl-C crashed
+/// with SIGSEGV about twice in 100 exits, in curl's loop thread still opening a TLS connection
+/// (`SSL_CTX_new_ex`) after the cleanup; one run in 60 of three `flow`s downloading the https
+/// example's file at once crashed the same way.
 ///
 /// The crash itself needs a thread to be inside OpenSSL at the instant of exit, too rare to wait
-/// for here; what makes it possible is seen every time: whether exit runs `OPENSSL_cleanup`.
-/// Tests/Peers/openssl_cleanup_spy.c, preloaded, records each call.
+/// for here (SigningAtExitTests makes it common in-process); what makes it possible is seen every
+/// time: whether exit runs `OPENSSL_cleanup`. Tests/Peers/openssl_cleanup_spy.c, preloaded,
+/// records each call.
 @Suite struct OpenSSLExitTests {
     /// The repository's root, for `Tests/Peers`.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
