@@ -94,6 +94,7 @@ final class CurlLoop: Sendable {
     func openAhead(host: String, port: Int, count: Int) {
         let after = inbox.withLock { $0.nextID }
         let thread = Thread { [self] in
+            flow_name_this_thread("flow.http.ahead")
             let sockets = WarmConnections.open(host: host, port: port, count: count).map { socket in
                 var socket = socket
                 socket.after = after
@@ -140,6 +141,10 @@ final class CurlLoop: Sendable {
     // MARK: The loop thread
 
     private func run() {
+        // Foundation's `Thread.name` does not reach the kernel on Linux, and a new thread keeps its
+        // creator's name: crash reports and `top -H` showed this loop as a Dispatch worker
+        // ("oot.default-qos"), which sent an exit-time crash's diagnosis the wrong way.
+        flow_name_this_thread("flow.http")
         guard CurlGlobal.initialized, let multi = curl_multi_init() else {
             closeWithoutCurl()
             return

@@ -1,0 +1,28 @@
+import FlowHTTP
+import Foundation
+import Testing
+
+/// curl's loop thread carries its name in the kernel (`/proc/<pid>/task/<tid>/comm`), where crash
+/// reports, gdb and `top -H` read it: it used to keep the name of the Dispatch worker that started it.
+@Suite struct LoopThreadNameTests {
+    @Test func theLoopThreadIsNamedForTheSystem() async throws {
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        var names: [String] = []
+        for _ in 0..<200 {
+            names = Self.threadNames()
+            if names.contains("flow.http") { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(names.contains("flow.http"), "threads: \(names)")
+    }
+
+    /// The kernel's names of this process's threads.
+    static func threadNames() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+}
