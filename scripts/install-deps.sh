@@ -12,8 +12,6 @@ pkg-config --exists libxml-2.0 2>/dev/null || need_apt+=(libxml2-dev pkg-config)
 command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
 # The run journal (FlowJournal) links SQLite through GRDB, which needs the headers on Linux.
 pkg-config --exists sqlite3 2>/dev/null || need_apt+=(libsqlite3-dev pkg-config)
-# The `flow` executable allocates with mimalloc instead of glibc's malloc (Package.swift's CAllocator).
-[ -f /usr/include/mimalloc.h ] || need_apt+=(libmimalloc-dev)
 # The proxy tests start their own tinyproxy (Debian puts it in /usr/bin).
 command -v tinyproxy >/dev/null 2>&1 || [ -x /usr/sbin/tinyproxy ] || need_apt+=(tinyproxy)
 for extra in "$@"; do
