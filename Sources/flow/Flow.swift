@@ -18,6 +18,23 @@ struct Flow: AsyncParsableCommand {
             ExportCommand.self, RunsCommand.self, ReaperCommand.self,
         ]
     )
+
+    /// ArgumentParser's own `main`, on the main thread. A command that is not `async` (`validate`,
+    /// `graph`, `export`, `runs`) then runs there rather than on a Dispatch worker, where glibc gives
+    /// the thread an arena of its own and grows it one `mprotect` call a page: that cost `flow
+    /// validate` of 10,000 steps about a tenth of its time (BENCHMARKS.md, Validate, round eight).
+    @MainActor static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// `flow reap-process-groups` (hidden): the process that ends flow's commands and services when

@@ -180,7 +180,9 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         // The flow command registers no handlers; a dry run still shows each `call` (see Grammar.md).
-        let check = FlowWorkflow.check(contentsOf: file, hostSteps: [], callsAsWarnings: dryRun)
+        // Checked on the main thread, as `flow validate` is (see `Flow.main`).
+        let (file, dryRun) = (file, dryRun)
+        let check = await MainActor.run { FlowWorkflow.check(contentsOf: file, hostSteps: [], callsAsWarnings: dryRun) }
         DiagnosticOutput.writeRunText(check)
         guard let workflow = check.workflow else { throw FlowExit.invalid.exitCode }
         var options = FlowRunOptions()
