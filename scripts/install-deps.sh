@@ -12,6 +12,8 @@ pkg-config --exists libxml-2.0 2>/dev/null || need_apt+=(libxml2-dev pkg-config)
 command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
 # The run journal (FlowJournal) links SQLite through GRDB, which needs the headers on Linux.
 pkg-config --exists sqlite3 2>/dev/null || need_apt+=(libsqlite3-dev pkg-config)
+# Tests build small C programs with cc (ChunkputParityTests' libcurl program, OpenSSLExitTests' spy).
+command -v cc >/dev/null 2>&1 || need_apt+=(gcc libc6-dev)
 # The proxy tests start their own tinyproxy (Debian puts it in /usr/bin).
 command -v tinyproxy >/dev/null 2>&1 || [ -x /usr/sbin/tinyproxy ] || need_apt+=(tinyproxy)
 for extra in "$@"; do
