@@ -8,12 +8,25 @@
 
 #include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
+#include <libxml/xmlmemory.h>
 #include <libxml/xpath.h>
 #include <libxml/xpathInternals.h>
 
 static pthread_once_t initialized = PTHREAD_ONCE_INIT;
 
-static void initialize(void) { xmlInitParser(); }
+/// libxml2's `xmlFree`: libc's `free`, under another address. libxml2 (2.9.11 and later) runs
+/// `xmlCleanupParser` from an ELF destructor at exit when `xmlFree` is `free` itself, freeing its
+/// global state (dictionaries' locks, per-thread keys) while another thread may still be parsing a
+/// response: a process exiting during an evaluation (a lost race's step, Ctrl-C, a FlowKit app
+/// quitting) could crash in libxml2 (1 exit in 100 in a C stress program). With its own free
+/// function the destructor leaves everything to the system, as OpenSSLExit.c does for libcrypto.
+static void release(void *memory) { free(memory); }
+
+static void initialize(void) {
+    // Before anything libxml2 allocates: everything it frees must have come from `malloc`.
+    (void)xmlMemSetup(release, malloc, realloc, strdup);
+    xmlInitParser();
+}
 
 /// Where libxml2's structured errors go while a call runs: the first one is kept (later ones are
 /// usually consequences). libxml2 keeps the handler per thread, so concurrent calls do not mix.
