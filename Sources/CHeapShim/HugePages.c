@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#if defined(__linux__)
 /// Whether /sys says THP is on for advised memory only ("always [madvise] never").
 static int thp_mode_is_madvise(void) {
     int fd = open("/sys/kernel/mm/transparent_hugepage/enabled", O_RDONLY | O_CLOEXEC);
@@ -45,3 +46,11 @@ size_t flow_heap_reserve_huge_pages(size_t bytes, uintptr_t *start) {
     free(block);
     return length;
 }
+#else
+// Transparent huge pages and glibc's thresholds are Linux's: elsewhere there is nothing to advise.
+size_t flow_heap_reserve_huge_pages(size_t bytes, uintptr_t *start) {
+    (void)bytes;
+    *start = 0;
+    return 0;
+}
+#endif
