@@ -46,12 +46,10 @@ import Testing
         #expect(checked.exitCode == 0, "\(checked.stderr)")
         let heap = try String(contentsOfFile: record, encoding: .utf8)
         let advised = heap.split(separator: "\n").contains { $0.hasPrefix("VmFlags:") && $0.contains(" hg") }
-        let huge = heap.split(separator: "\n").contains {
-            $0.hasPrefix("AnonHugePages:") && !$0.hasSuffix(" 0 kB")
-        }
+        // Whether the kernel then found free 2 MiB pages (`AnonHugePages`) depends on the
+        // machine's memory, not on flow: only the advice is checked.
         if Self.mode == "madvise" {
             #expect(advised, "no [heap] mapping of flow's was advised for huge pages:\n\(heap)")
-            #expect(huge, "flow's heap took no huge page:\n\(heap)")
         } else {
             #expect(!advised, "THP mode '\(Self.mode)': flow advised its heap all the same:\n\(heap)")
         }
