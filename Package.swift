@@ -95,10 +95,12 @@ let package = Package(
             dependencies: ["FlowAWS", "FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowTasks"]),
         // `flow export argo`: a workflow as an Argo Workflows manifest, built from the loaded model.
         .target(name: "FlowArgo", dependencies: ["FlowDSL", "FlowDigest", "FlowKit", "FlowTasks"]),
+        // CHeapShim: transparent huge pages for the heap `flow validate` is about to fill.
+        .target(name: "CHeapShim"),
         .executableTarget(
             name: "flow",
             dependencies: [
-                "FlowKit", "FlowArgo", "FlowSandbox",
+                "FlowKit", "FlowArgo", "FlowSandbox", "CHeapShim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // A member (a property, a method) is found only in a module this file imports: the

@@ -44,10 +44,7 @@ struct NodeStack {
         pairs.reserveCapacity((count - start) / 2)
         var position = start
         while position + 1 < count {
-            let keyNode = (base + position).move()
-            var key = ""
-            if case .scalar(let scalar) = keyNode { key = scalar.string }
-            pairs.append(Node.Pair(key: key, keyNode: keyNode, value: (base + position + 1).move()))
+            pairs.append(Node.Pair(keyNode: (base + position).move(), value: (base + position + 1).move()))
             position += 2
         }
         // An odd node left (none in a well-formed mapping) is dropped like the rest.

@@ -41,11 +41,48 @@ enum Node {
 
     /// One key of a mapping with its value. The parsers read a mapping's pairs as they are stored
     /// (`NodeReader.Entry`), so none copies them into an array of its own (issue 32).
+    ///
+    /// A scalar key (the usual case) is not stored a second time as a node: its text is `key` and
+    /// its mark and style are kept beside it, 64 bytes a pair instead of 80 (issue 32: the pairs
+    /// were the largest part of a checked file's heap). A key written as a collection is kept
+    /// whole, in a box.
     struct Pair {
         /// The key's text when the key is a scalar; empty for a key written as a collection.
         let key: String
-        let keyNode: Node
+        private let collectionKey: CollectionKey?
+        private let keyMark: Mark
         let value: Node
+        private let keyStyle: Scalar.Style
+
+        init(keyNode: Node, value: Node) {
+            self.value = value
+            if case .scalar(let scalar) = keyNode {
+                key = scalar.string
+                collectionKey = nil
+                keyMark = scalar.mark
+                keyStyle = scalar.style
+            } else {
+                key = ""
+                collectionKey = CollectionKey(node: keyNode)
+                keyMark = keyNode.mark
+                keyStyle = .any
+            }
+        }
+
+        /// The key as a node, as it was written.
+        var keyNode: Node {
+            if let collectionKey { return collectionKey.node }
+            return .scalar(Scalar(string: key, style: keyStyle, mark: keyMark))
+        }
+    }
+
+    /// A mapping key written as a collection (rare; the parsers refuse it), kept whole.
+    final class CollectionKey {
+        let node: Node
+
+        init(node: Node) {
+            self.node = node
+        }
     }
 
     /// A mapping's pairs in file order (keys are unique: the composer refuses repeats).

@@ -80,7 +80,7 @@ struct NodeReader {
                 error("keys in \(what()) must be plain names, not \(describe(key))", at: key)
                 continue
             }
-            entries.append(Entry(key: scalar.string, keyNode: key, value: value))
+            entries.append(Entry(keyNode: .scalar(scalar), value: value))
         }
         return entries
     }
