@@ -36,8 +36,9 @@ struct ItemEndsTests {
         var out: [Read] = []
         while let change = try decoder.next() {
             // Other changes (starts) are counted by the test that writes them.
-            guard case .finished(let key, let state, let attempts, let startedAt, let finishedAt, let outputs, let error)
-                = change
+            guard
+                case .finished(
+                    let key, let state, let attempts, let startedAt, let finishedAt, let outputs, let error) = change
             else { continue }
             out.append(
                 Read(
@@ -91,9 +92,11 @@ struct ItemEndsTests {
             End(item: 3, state: .failed, attempts: 300, startedAt: at - 86_400 * 400, finishedAt: at, number: .max),
             End(item: 1_000_000, state: .cancelled, startedAt: at + 5, finishedAt: at, number: .min),
             End(step: "é-步骤", item: 0, startedAt: at, finishedAt: Date(timeIntervalSince1970: 0), number: 0),
-            End(step: "é-步骤", item: 1, state: .pending, startedAt: Date(timeIntervalSince1970: -5), finishedAt: at,
+            End(
+                step: "é-步骤", item: 1, state: .pending, startedAt: Date(timeIntervalSince1970: -5), finishedAt: at,
                 number: 42),
-            End(item: 0, startedAt: Date(timeIntervalSince1970: -1e300), finishedAt: Date(timeIntervalSince1970: 1e300),
+            End(
+                item: 0, startedAt: Date(timeIntervalSince1970: -1e300), finishedAt: Date(timeIntervalSince1970: 1e300),
                 number: 1),
             End(item: .max - 1, startedAt: at, finishedAt: at, number: -1),
         ]
