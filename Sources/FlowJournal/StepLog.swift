@@ -189,19 +189,21 @@ struct StepLogEncoder {
             text(step)
             itemRun = (step, -1, 0)
         }
-        let run = itemRun!
+        let (previous, previousEnd) = (itemRun!.item, itemRun!.finished)
         // The code, then five varints of at most 10 bytes each.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1 + 5 * 10) { buffer in
             var out = ByteWriter(buffer.baseAddress!)
             out.byte(UInt8(code) + 1)
-            out.bits(Self.zigzag(item &- (run.item &+ 1)))
+            out.bits(Self.zigzag(item &- (previous &+ 1)))
             out.count(attempts)
-            out.bits(finished ^ run.finished)
+            out.bits(finished ^ previousEnd)
             out.bits(start.map { $0 &+ 1 } ?? 0)
             out.bits(Self.zigzag(Int(wholeNumber) &- item))
             bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: out.written))
         }
-        itemRun = (step, item, finished)
+        // In place: the step's id is not copied again an entry.
+        itemRun!.item = item
+        itemRun!.finished = finished
     }
 
     /// Ends the `itemEnds` change being written, if any (every other change and every reader of
