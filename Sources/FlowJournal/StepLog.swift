@@ -159,8 +159,8 @@ struct StepLogEncoder {
 
     /// An item's end whose outputs are `{"item":N}`, without an error (a `for-each` item of a
     /// whole number without outputs: nearly every item of a long list), as an entry of an
-    /// `itemEnds` change (format 6): the same change `addItemFinished` writes, in about a fifth of
-    /// its bytes. Consecutive ends of one step share the change's tag and id; each entry is its
+    /// `itemEnds` change (format 6): the same change `addItemFinished` writes, in about a seventh
+    /// of its bytes. Consecutive ends of one step share the change's tag and id; each entry is its
     /// state's code + 1, then varints: the item against the one before (zigzag of the difference
     /// from the next index), the attempts, the end date's bits XOR the entry before's (0 in the
     /// first), the start date's bits XOR the end's, + 1 (0: none), and N against the item (zigzag
