@@ -220,6 +220,7 @@ package final class Journal: Sendable {
                 var log = JournalStepLog(encoder: encoder)
                 encoder = StepLogEncoder()
                 encode(&log)
+                log.encoder.closeItemEnds()
                 encoder = log.encoder
             }
         }

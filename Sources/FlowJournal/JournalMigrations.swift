@@ -8,7 +8,7 @@ import GRDB
 enum JournalMigrations {
     static let steps: [@Sendable (Database) throws -> Void] = [
         JournalSchema.createVersion1, JournalSchema.createVersion2, JournalSchema.markVersion3,
-        JournalSchema.createVersion4, JournalSchema.markVersion5,
+        JournalSchema.createVersion4, JournalSchema.markVersion5, JournalSchema.markVersion6,
     ]
 
     static func migrate(_ database: DatabaseQueue, file: String) throws {

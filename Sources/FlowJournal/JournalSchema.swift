@@ -82,6 +82,12 @@ enum JournalSchema {
     /// step as having no items; marking the journal lets it refuse it as written by a newer flow.
     static func markVersion5(_ db: Database) throws {}
 
+    /// Format 6 changes no table: its step log may hold `itemEnds` changes (a `for-each` step's
+    /// items' ends in a few bytes each, `StepLogEncoder.addItemEnd`), which a flow that knows
+    /// format 5 would take for damage. Marking the journal lets it refuse it as written by a newer
+    /// flow instead.
+    static func markVersion6(_ db: Database) throws {}
+
     static func createVersion2(_ db: Database) throws {
         try db.execute(
             sql: """

@@ -22,13 +22,13 @@ package struct JournalStepLog {
     }
 
     /// Adds a succeeded `for-each` item's end whose outputs are `{"item":N}` (a whole-number item
-    /// without outputs, no error): the same bytes as `addFinished` with that text, its digits
-    /// written straight from the number.
+    /// without outputs, no error): the change `addFinished` with that text would add, read back the
+    /// same, in a few bytes (`StepLogEncoder.addItemEnd`, format 6).
     package mutating func addItemFinished(
         step: String, item: Int, state: JournalStepState, attempts: Int, startedAt: Date?, finishedAt: Date,
         wholeNumber: Int64
     ) {
-        encoder.addItemFinished(
+        encoder.addItemEnd(
             step: step, item: item, state: state, attempts: attempts, startedAt: startedAt, finishedAt: finishedAt,
             wholeNumber: wholeNumber)
     }

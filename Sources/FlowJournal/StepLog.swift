@@ -13,10 +13,14 @@ import Foundation
 /// endian; an optional is a byte 0 or 1 and then the value.
 struct StepLogEncoder {
     private(set) var bytes: [UInt8] = []
+    /// The `itemEnds` change being written, if one is open (see `addItemEnd`): its step, and the
+    /// item and end date its next entry is written against.
+    private var itemRun: (step: String, item: Int, finished: UInt64)?
 
     /// Adds `change` when it is a step change (a start, a finish, an unsafe send or a transfer);
     /// changes of the run itself are written as SQL (see `GatheredChanges`), not here.
     mutating func add(_ change: JournalChange) {
+        closeItemEnds()
         switch change {
         case .stepStarted(_, let step, let item, let attempt, let at):
             bytes.append(StepLogTag.started.rawValue)
@@ -52,6 +56,7 @@ struct StepLogEncoder {
         step: String, item: Int?, state: JournalStepState, attempts: Int, startedAt: Date?, finishedAt: Date,
         outputs: JournalOutputs, error: String?
     ) {
+        closeItemEnds()
         // Most finishes: a known state, a record that is that state alone, no error.
         if case .stateOnly = outputs, error == nil, let code = StepLogEncoder.stateCodes.firstIndex(of: state) {
             return addCompactFinish(
@@ -128,6 +133,7 @@ struct StepLogEncoder {
         step: String, item: Int, state: JournalStepState, attempts: Int, startedAt: Date?, finishedAt: Date,
         wholeNumber: Int64
     ) {
+        closeItemEnds()
         guard let code = StepLogEncoder.stateCodes.firstIndex(of: state) else {
             return addFinished(
                 step: step, item: item, state: state, attempts: attempts, startedAt: startedAt,
@@ -149,6 +155,75 @@ struct StepLogEncoder {
                 bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: out.written))
             }
         }
+    }
+
+    /// An item's end whose outputs are `{"item":N}`, without an error (a `for-each` item of a
+    /// whole number without outputs: nearly every item of a long list), as an entry of an
+    /// `itemEnds` change (format 6): the same change `addItemFinished` writes, in about a seventh
+    /// of its bytes. Consecutive ends of one step share the change's tag and id; each entry is its
+    /// state's code + 1, then varints: the item against the one before (zigzag of the difference
+    /// from the next index), the attempts, the end date's bits XOR the entry before's (0 in the
+    /// first), the start date's bits XOR the end's, + 1 (0: none), and N against the item (zigzag
+    /// of the difference). Lossless: the dates are the same 8-byte doubles, only the bits that
+    /// differ from a date close by are written. A byte 0 ends the change (`closeItemEnds`).
+    ///
+    /// Why: the journal's bytes were most of what it cost a long `for-each` — 46 bytes an item,
+    /// written to the write-ahead log, then read back and copied into the database by its
+    /// checkpoint (BENCHMARKS.md, "Run journal", round nine).
+    mutating func addItemEnd(
+        step: String, item: Int, state: JournalStepState, attempts: Int, startedAt: Date?, finishedAt: Date,
+        wholeNumber: Int64
+    ) {
+        let finished = finishedAt.timeIntervalSince1970.bitPattern
+        let start = startedAt.map { $0.timeIntervalSince1970.bitPattern ^ finished }
+        // A start whose bits differ from the end's in every one cannot be written + 1 (none in
+        // practice: a date before 1970 and one after), nor a state without a code.
+        guard start != UInt64.max, let code = StepLogEncoder.stateCodes.firstIndex(of: state) else {
+            return addItemFinished(
+                step: step, item: item, state: state, attempts: attempts, startedAt: startedAt,
+                finishedAt: finishedAt, wholeNumber: wholeNumber)
+        }
+        if itemRun?.step != step {
+            closeItemEnds()
+            bytes.append(StepLogTag.itemEnds.rawValue)
+            text(step)
+            itemRun = (step, -1, 0)
+        }
+        let (previous, previousEnd) = (itemRun!.item, itemRun!.finished)
+        // The code, then five varints of at most 10 bytes each.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1 + 5 * 10) { buffer in
+            var out = ByteWriter(buffer.baseAddress!)
+            out.byte(UInt8(code) + 1)
+            out.bits(Self.zigzag(item &- (previous &+ 1)))
+            out.count(attempts)
+            out.bits(finished ^ previousEnd)
+            out.bits(start.map { $0 &+ 1 } ?? 0)
+            out.bits(Self.zigzag(Int(wholeNumber) &- item))
+            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: out.written))
+        }
+        // In place: the step's id is not copied again an entry.
+        itemRun!.item = item
+        itemRun!.finished = finished
+    }
+
+    /// Ends the `itemEnds` change being written, if any (every other change and every reader of
+    /// `bytes` comes after this).
+    mutating func closeItemEnds() {
+        guard itemRun != nil else { return }
+        bytes.append(0)
+        itemRun = nil
+    }
+
+    /// A signed difference as an unsigned number small when it is near 0 either way.
+    @inline(__always)
+    static func zigzag(_ value: Int) -> UInt64 {
+        UInt64(bitPattern: Int64((value << 1) ^ (value >> 63)))
+    }
+
+    /// The inverse of `zigzag`.
+    @inline(__always)
+    static func unzigzag(_ value: UInt64) -> Int {
+        Int(Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1))
     }
 
     /// A `finishedStateOnly` change, the change of nearly every step: written into a buffer on the
@@ -177,6 +252,7 @@ struct StepLogEncoder {
 
     /// Adds the changes `other` encoded, after this one's.
     mutating func append(_ other: StepLogEncoder) {
+        closeItemEnds()
         if bytes.isEmpty {
             bytes = other.bytes
         } else {
@@ -265,6 +341,16 @@ private struct ByteWriter {
         StepLogEncoder.varint(value) { byte($0) }
     }
 
+    /// All 64 bits of `value` as a varint (7 bits a byte, low bits first): at most 10 bytes.
+    mutating func bits(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            byte(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        byte(UInt8(rest))
+    }
+
     mutating func bytes(_ values: UnsafeBufferPointer<UInt8>) {
         guard let base = values.baseAddress, !values.isEmpty else { return }
         (start + written).update(from: base, count: values.count)
@@ -343,6 +429,9 @@ enum StepLogTag: UInt8 {
     /// A `finished` change with its state as its place in `StepLogEncoder.stateCodes` rather
     /// than its name (format 5): a `for-each` item's end, most often.
     case finishedCoded = 6
+    /// One step's `for-each` items' ends whose outputs are `{"item":N}`, without an error, each
+    /// in a few bytes (format 6; see `StepLogEncoder.addItemEnd`).
+    case itemEnds = 7
 }
 
 /// A `step_log` cell that is not what `StepLogEncoder` writes.
@@ -358,6 +447,9 @@ struct StepLogDecoder {
     /// Whether the changes' outputs, errors and transfer fields are skipped (given as nil or ""):
     /// counting steps by state (`StepStateFold`) needs each change's step and state only.
     private let statesOnly: Bool
+    /// The `itemEnds` change being read, if one is: its step, and the item and end date of the
+    /// entry before.
+    private var itemRun: (step: String, item: Int, finished: UInt64)?
 
     init(_ bytes: [UInt8], statesOnly: Bool = false) {
         self.bytes = bytes
@@ -377,6 +469,7 @@ struct StepLogDecoder {
 
     /// The next change, or nil at the end.
     mutating func next() throws(StepLogDamage) -> Change? {
+        if itemRun != nil, let change = try itemEnd() { return change }
         guard index < bytes.count else { return nil }
         let tag = bytes[index]
         index += 1
@@ -405,6 +498,9 @@ struct StepLogDecoder {
             let key = try key()
             let state = try stateCode()
             return try finished(key: key, state: state)
+        case .itemEnds:
+            itemRun = (try text(), -1, 0)
+            return try next()
         case .unsafeSend:
             return .unsafeSend(key: try key(), at: try date())
         case .transfer:
@@ -435,6 +531,47 @@ struct StepLogDecoder {
         return .finished(
             key: key, state: state, attempts: attempts, startedAt: startedAt, finishedAt: finishedAt,
             outputs: outputs, error: error)
+    }
+
+    /// The next entry of the `itemEnds` change being read, or nil at its end (see
+    /// `StepLogEncoder.addItemEnd`).
+    private mutating func itemEnd() throws(StepLogDamage) -> Change? {
+        guard let run = itemRun else { return nil }
+        let marker = try byte()
+        guard marker != 0 else {
+            itemRun = nil
+            return nil
+        }
+        let code = Int(marker) - 1
+        guard code < StepLogEncoder.stateCodes.count else {
+            throw StepLogDamage(description: "state \(code) at byte \(index - 1)")
+        }
+        let item = run.item &+ 1 &+ StepLogEncoder.unzigzag(try bits())
+        guard item >= 0 else { throw StepLogDamage(description: "item \(item) at byte \(index)") }
+        let attempts = try count()
+        let finished = try bits() ^ run.finished
+        let start = try bits()
+        let number = Int64(item &+ StepLogEncoder.unzigzag(try bits()))
+        itemRun = (run.step, item, finished)
+        return .finished(
+            key: StepLogKey(step: run.step, item: item), state: StepLogEncoder.stateCodes[code], attempts: attempts,
+            startedAt: start == 0 ? nil : Date(timeIntervalSince1970: Double(bitPattern: (start &- 1) ^ finished)),
+            finishedAt: Date(timeIntervalSince1970: Double(bitPattern: finished)),
+            outputs: statesOnly ? .none : .json(#"{"item":\#(number)}"#), error: nil)
+    }
+
+    /// All 64 bits written by `ByteWriter.bits`.
+    private mutating func bits() throws(StepLogDamage) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let next = try byte()
+            value |= UInt64(next & 0x7F) << shift
+            if next < 0x80 { break }
+            shift += 7
+            guard shift < 64 else { throw StepLogDamage(description: "a number too long at byte \(index)") }
+        }
+        return value
     }
 
     /// A state written as its place in `StepLogEncoder.stateCodes`.

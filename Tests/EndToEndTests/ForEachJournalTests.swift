@@ -77,7 +77,7 @@ import Testing
         }
         // The step's record does not repeat its 30 items: it names their count.
         let record = try Self.stepRecord("fetch", stateDirectory: state)
-        #expect(record.format == 5)
+        #expect(record.format == 6)
         let text = try #require(record.text)
         #expect(text.contains(#""items-in-log":30"#) && !text.contains(#""items":["#), "\(text)")
 
@@ -123,7 +123,7 @@ import Testing
             #expect(ResumeRunTests.count("GET /echo?item=\(item)", in: sandbox) == 1)
         }
         #expect(ResumeRunTests.count("GET /status/200?second=b&n=3", in: sandbox) == 1)
-        #expect(try Self.stepRecord("fetch", stateDirectory: setup.state).format == 5)
+        #expect(try Self.stepRecord("fetch", stateDirectory: setup.state).format == 6)
     }
 
     /// Rewrites the journal as a flow of format 4 wrote it: every finish with its state's name

@@ -18,7 +18,7 @@ struct StepLogTests {
         try Self.writeFormatOne(file)
         let journal = try Journal.open(stateDirectory: folder.path)
         defer { journal.close() }
-        #expect(try journal.reading { db in try Int.fetchOne(db, sql: "PRAGMA user_version") } == 5)
+        #expect(try journal.reading { db in try Int.fetchOne(db, sql: "PRAGMA user_version") } == 6)
         // A resume starts item 3 of b again.
         journal.record(
             .stepStarted(run: "old-run", step: "b", item: 3, attempt: 1, at: Date(timeIntervalSince1970: 20)))

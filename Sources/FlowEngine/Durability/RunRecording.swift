@@ -54,6 +54,9 @@ final class RunRecording: Sendable {
         var heldItems: [ItemKey] = []
         /// Whether the recorder was told that a start is held back since it last took them.
         var woken = false
+        /// The latest item's end and its step's position: the date of a start that follows it
+        /// (`ItemProgress.followsEnd`).
+        var lastEnd: (position: Int, date: Date)?
         /// For each step, the succeeded items' ends recorded since its latest attempt began: when
         /// they are all its items, its own end need not repeat them (`JournalEntry.encode`).
         var loggedItems: [Int]
@@ -61,12 +64,22 @@ final class RunRecording: Sendable {
         /// an end costs the run's queue an append under the lock it takes anyway, no encoding
         /// and no call into the recorder (BENCHMARKS.md, "Run journal", round seven).
         var ends: [HeldItemEnd] = []
+        /// An empty array with room, given back by the recorder once it encoded the ends it held
+        /// (see `ItemEndBatch.forEach`): `ends` starts again from it, not from no storage.
+        var spare: [HeldItemEnd] = []
 
         /// The ends held so far, leaving none.
         mutating func takeEnds() -> [HeldItemEnd] {
             guard !ends.isEmpty else { return [] }
-            defer { ends = [] }
-            return ends
+            var taken: [HeldItemEnd] = []
+            swap(&taken, &spare)
+            swap(&taken, &ends)
+            return taken
+        }
+
+        /// Keeps `emptied` as the next `ends`' storage when it has more room than the spare held.
+        mutating func keep(spare emptied: [HeldItemEnd]) {
+            if emptied.capacity > spare.capacity { spare = emptied }
         }
 
         /// Whether the recorder must be told of a start held back now (once a batch).
@@ -129,7 +142,10 @@ final class RunRecording: Sendable {
         startHeld = recorder.holdStarts { steps.withLock { $0.takeHeld() } }
         heldEnds = recorder.holdItemEnds { [masker] in
             let ends = steps.withLock { $0.takeEnds() }
-            return ends.isEmpty ? nil : ItemEndBatch(ends: ends, masker: masker)
+            guard !ends.isEmpty else { return nil }
+            return ItemEndBatch(ends: ends, masker: masker) { emptied in
+                steps.withLock { $0.keep(spare: emptied) }
+            }
         }
     }
 
@@ -141,8 +157,11 @@ final class RunRecording: Sendable {
             default: return
             }
         }
-        // An attempt's progress needs no date (most runs' only progress event a step).
-        let now = event.kind.isAttempt ? .distantPast : date(at: event.at)
+        // An attempt's progress needs no date (most runs' only progress event a step), nor an
+        // item's start right after an end of its step: it starts at that end's reading, one
+        // reading of the clock an item, not two (both were most of what the journal cost the
+        // run's queue; BENCHMARKS.md, "Run journal", round nine).
+        var now = event.kind.isAttempt || event.kind.followsEnd ? .distantPast : date(at: event.at)
         // nil: not one of the run's own steps; then the step's (or for an item's event, the
         // item's) start, if it started; and whether this start is the first held back since the
         // recorder last took them.
@@ -168,18 +187,23 @@ final class RunRecording: Sendable {
                 let key = ItemKey(position: index, index: item.index)
                 switch item.event {
                 case .started:
+                    if item.followsEnd {
+                        now = steps.lastEnd.flatMap { $0.position == index ? $0.date : nil } ?? Date()
+                    }
                     firstHeld = steps.wake()
                     steps.itemStarted(key, at: now)
                     return .some(nil)
                 case .finished(let state, let message):
+                    steps.lastEnd = (index, now)
                     if state == .succeeded { steps.loggedItems[index] += 1 }
                     let begun = steps.itemFinished(key)
                     guard holdsEnds else { return .some(begun) }
                     steps.ends.append(
                         HeldItemEnd(
                             step: steps.ids[index], index: item.index, state: state, attempts: item.attempts,
-                            startedAt: begun?.date, finishedAt: now, item: state == .succeeded ? item.item : .null,
-                            outputs: state == .succeeded ? item.outputs : [:], message: message))
+                            startedAt: begun?.date, finishedAt: now,
+                            kept: state == .succeeded ? .init(item: item.item, outputs: item.outputs) : .nothing,
+                            message: message))
                     heldCount = steps.ends.count
                     return .some(begun)
                 }
@@ -282,6 +306,12 @@ extension SchedulerEvent.Kind {
     /// Whether this is a step's new attempt.
     fileprivate var isAttempt: Bool {
         if case .progress(.attempt) = self { return true }
+        return false
+    }
+
+    /// Whether this is a `for-each` item's start that follows an end (`ItemProgress.followsEnd`).
+    fileprivate var followsEnd: Bool {
+        if case .progress(.item(let item)) = self { return item.followsEnd }
         return false
     }
 }

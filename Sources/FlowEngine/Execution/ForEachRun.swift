@@ -44,6 +44,10 @@ final class ForEachRun: @unchecked Sendable {
     private var failures: [Int: any Error] = [:]
     /// Set while `pump` runs, so an item finishing synchronously does not re-enter it.
     private var pumping = false
+    /// An item ended in this turn of the queue and none started since: the next start follows it
+    /// (`ItemProgress.followsEnd`). Every end is followed by `pump`, in the same turn, which
+    /// clears it when it returns.
+    private var ended = false
 
     private init(plan: Plan, start: StepStart<StepResult>, items: [Value]) {
         self.plan = plan
@@ -88,7 +92,10 @@ final class ForEachRun: @unchecked Sendable {
     private func pump() {
         guard !pumping else { return }
         pumping = true
-        defer { pumping = false }
+        defer {
+            pumping = false
+            ended = false
+        }
         while !decided, running.count < plan.limit, nextIndex < items.count {
             let index = nextIndex
             nextIndex += 1
@@ -99,7 +106,8 @@ final class ForEachRun: @unchecked Sendable {
 
     private func launch(_ index: Int) {
         let item = items[index]
-        report(index, .started)
+        report(index, .started, followsEnd: ended)
+        ended = false
         if let kept = plan.kept[index], kept.item == item {
             // Succeeded before this resume: not sent again, its outputs as they were (no attempt).
             itemFinished(index, .success(StepResult(result: .object([:]), outputs: kept.outputs, attempts: 0)))
@@ -157,6 +165,7 @@ final class ForEachRun: @unchecked Sendable {
             report(index, .finished(.failed, message: message))
         }
         decideEarly()
+        ended = true
     }
 
     /// Decides before every item is final when the policy allows.
@@ -246,7 +255,8 @@ final class ForEachRun: @unchecked Sendable {
     }
 
     private func report(
-        _ index: Int, _ event: ItemProgress.Event, outputs: [String: Value] = [:], attempts: Int = 1
+        _ index: Int, _ event: ItemProgress.Event, outputs: [String: Value] = [:], attempts: Int = 1,
+        followsEnd: Bool = false
     ) {
         // The label costs a JSON rendering and a mask: only where it is shown (failures, small lists).
         let shown: Bool =
@@ -258,7 +268,8 @@ final class ForEachRun: @unchecked Sendable {
             .item(
                 ItemProgress(
                     index: index, total: items.count, event: event, finished: finished, failed: failed,
-                    label: shown ? label(index) : "", item: items[index], outputs: outputs, attempts: attempts)))
+                    label: shown ? label(index) : "", item: items[index], outputs: outputs, attempts: attempts,
+                    followsEnd: followsEnd)))
     }
 
     /// Lists up to this long label every item's events; longer ones only failures.

@@ -57,12 +57,18 @@ package struct ItemProgress: Sendable, Equatable {
     package let outputs: [String: Value]
     /// A finished item's attempts, as its `ItemResult` has them (0 for an item kept by a resume).
     package let attempts: Int
+    /// For a start: it came right after an end of another of the step's items, in the same turn
+    /// of the run's queue (the next item of the list once one ends), so that its start is that
+    /// end's reading of the clock: the journal reads the clock once an item, not twice (Grammar,
+    /// "What 'on disk' means"; BENCHMARKS.md, "Run journal", round nine).
+    package let followsEnd: Bool
 
     /// Creates an item's progress.
     package init(
         index: Int, total: Int, event: Event, finished: Int, failed: Int, label: String, item: Value = .null,
-        outputs: [String: Value] = [:], attempts: Int = 1
+        outputs: [String: Value] = [:], attempts: Int = 1, followsEnd: Bool = false
     ) {
+        self.followsEnd = followsEnd
         self.item = item
         self.outputs = outputs
         self.attempts = attempts
