@@ -87,8 +87,14 @@ final class ForEachRun: @unchecked Sendable {
         pump()
     }
 
+    /// Items `pump` starts in one turn of the queue before it gives the queue back. A cancel (Ctrl-C,
+    /// a decided group, a timeout) and the run's other steps wait their turn on the same queue: without
+    /// a pause, a million items that finish at once (a zero wait, items kept by a resume) held them
+    /// for seconds and the step ran to its end after an interrupt.
+    static let itemsInOneTurn = 1_000
+
     /// Starts items while slots are free; handles items that finish at once in the same loop,
-    /// so 100,000 zero-length items neither recurse nor hop threads.
+    /// so 100,000 zero-length items neither recurse nor hop threads (one hop a thousand items).
     private func pump() {
         guard !pumping else { return }
         pumping = true
@@ -96,7 +102,13 @@ final class ForEachRun: @unchecked Sendable {
             pumping = false
             ended = false
         }
+        var startedInThisTurn = 0
         while !decided, running.count < plan.limit, nextIndex < items.count {
+            if startedInThisTurn == Self.itemsInOneTurn {
+                queue.async { [self] in pump() }
+                return
+            }
+            startedInThisTurn += 1
             let index = nextIndex
             nextIndex += 1
             launch(index)
