@@ -324,15 +324,23 @@ package final class WorkflowRun: Sendable {
         case .sleep:
             // A zero wait is finished at once: the scheduler takes its result without a future.
             // Without outputs it reads nothing of its step (a cache miss a step at 10,000 steps).
-            let empty = StepResult(result: .object([:]), outputs: [:], attempts: 1)
-            let outputs = !step.outputs.isEmpty
-            let finished: @Sendable (StepStart<StepResult>) -> Result<StepResult, any Error> = { start in
-                start.report(.attempt(1))
-                guard outputs else { return .success(empty) }
-                do {
-                    return .success(try waitResult(step, values: values, start: start))
-                } catch {
-                    return .failure(error)
+            let finished: @Sendable (StepStart<StepResult>) -> Result<StepResult, any Error>
+            if step.outputs.isEmpty {
+                // Captures nothing of the step: a closure holding the step kept a copy of the
+                // whole `Step` (a heap box, every field retained) for each of 10,000 steps (issue 32).
+                let empty = StepResult(result: .object([:]), outputs: [:], attempts: 1)
+                finished = { start in
+                    start.report(.attempt(1))
+                    return .success(empty)
+                }
+            } else {
+                finished = { start in
+                    start.report(.attempt(1))
+                    do {
+                        return .success(try waitResult(step, values: values, start: start))
+                    } catch {
+                        return .failure(error)
+                    }
                 }
             }
             immediate = finished

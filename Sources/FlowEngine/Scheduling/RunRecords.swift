@@ -96,4 +96,13 @@ package final class RunRecords<Output: Sendable>: Sendable {
             storage.plan.values[storage.slots[slot]] = record
         }
     }
+
+    /// Changes the record of the plan's step `slot` in place (see `register`): only the fields
+    /// `change` sets are written. Writing the whole record copied it into its slot of a
+    /// 10,000-record table, its id retained and the old fields released (issue 32).
+    func update(at slot: Int, _ change: (inout StepRecord<Output>) -> Void) {
+        storage.withLock { storage in
+            change(&storage.plan.values[storage.slots[slot]])
+        }
+    }
 }

@@ -211,8 +211,13 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
     func markStarted(_ node: SchedulerNode<Output>) {
         node.record.state = .running
         let now = DispatchTime.now().uptimeNanoseconds
-        node.record.startedAt = elapsed(at: now)
-        records.update(node.record, at: node.position)
+        let startedAt = elapsed(at: now)
+        node.record.startedAt = startedAt
+        // The table's record is the node's as it was when pending: the two fields that changed.
+        records.update(at: node.position) { record in
+            record.state = .running
+            record.startedAt = startedAt
+        }
         onEvent(SchedulerEvent(id: node.step.id, kind: .started, record: node.record, position: node.position, at: now))
     }
 
@@ -258,15 +263,27 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
         node.record.error = error
         node.record.failureIgnored = state == .failed && node.step.continueOnError
         let now = DispatchTime.now().uptimeNanoseconds
-        node.record.finishedAt = elapsed(at: now)
-        settle(node, state: state, emittedAt: now)
+        let finishedAt = elapsed(at: now)
+        node.record.finishedAt = finishedAt
+        // Every field but the id and the start may have changed since the start (a group's winner).
+        let (failureIgnored, winner) = (node.record.failureIgnored, node.record.winner)
+        records.update(at: node.position) { record in
+            record.state = state
+            record.output = output
+            record.error = error
+            record.failureIgnored = failureIgnored
+            record.winner = winner
+            record.finishedAt = finishedAt
+        }
+        settle(node, state: state, emittedAt: now, written: true)
     }
 
     /// Publishes a final record and releases what waited for it: the group, children never
     /// reached, and dependents. A `.finished` event says so when `emittedAt` (the clock's
     /// reading for the end) is given.
-    private func settle(_ node: SchedulerNode<Output>, state: StepState, emittedAt: UInt64?) {
-        records.update(node.record, at: node.position)
+    /// `written`: the records table already holds the node's record (`finish` wrote its fields).
+    private func settle(_ node: SchedulerNode<Output>, state: StepState, emittedAt: UInt64?, written: Bool = false) {
+        if !written { records.update(node.record, at: node.position) }
         finalCount += 1
         if let emittedAt {
             onEvent(
