@@ -95,12 +95,20 @@ let package = Package(
             dependencies: ["FlowAWS", "FlowDSL", "FlowDigest", "FlowEngine", "FlowHTTP", "FlowJournal", "FlowTasks"]),
         // `flow export argo`: a workflow as an Argo Workflows manifest, built from the loaded model.
         .target(name: "FlowArgo", dependencies: ["FlowDSL", "FlowDigest", "FlowKit", "FlowTasks"]),
-        // CHeapShim: transparent huge pages for the heap `flow validate` is about to fill.
-        .target(name: "CHeapShim"),
+        // The `flow` executable allocates with mimalloc instead of glibc's malloc (Debian's
+        // libmimalloc-dev): glibc gives each Dispatch worker thread an arena of its own and grows it
+        // one `mprotect` call a page, which cost `flow validate` and `flow run` of 10,000 steps a
+        // tenth of their time; one glibc arena for all threads (M_ARENA_MAX) removed that but made
+        // concurrent requests wait on its lock. mimalloc's per-thread heaps grow by whole segments.
+        // Linked here, in the executable only (FlowKit apps keep their own allocator); measured in
+        // BENCHMARKS.md, "Issue 32, round eight" and "round nine" (kept once the upload's file
+        // reads stopped freeing DispatchIO's pieces on other threads); why in README.md's "Dependencies".
+        .target(name: "CAllocator", linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]),
         .executableTarget(
             name: "flow",
             dependencies: [
-                "FlowKit", "FlowArgo", "FlowSandbox", "CHeapShim",
+                "FlowKit", "FlowArgo", "FlowSandbox",
+                .target(name: "CAllocator", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // A member (a property, a method) is found only in a module this file imports: the

@@ -14,6 +14,8 @@ command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
 pkg-config --exists sqlite3 2>/dev/null || need_apt+=(libsqlite3-dev pkg-config)
 # Tests build small C programs with cc (ChunkputParityTests' libcurl program, OpenSSLExitTests' spy).
 command -v cc >/dev/null 2>&1 || need_apt+=(gcc libc6-dev)
+# The `flow` executable allocates with mimalloc instead of glibc's malloc (Package.swift's CAllocator).
+[ -f /usr/include/mimalloc.h ] || need_apt+=(libmimalloc-dev)
 # The proxy tests start their own tinyproxy (Debian puts it in /usr/bin).
 command -v tinyproxy >/dev/null 2>&1 || [ -x /usr/sbin/tinyproxy ] || need_apt+=(tinyproxy)
 for extra in "$@"; do

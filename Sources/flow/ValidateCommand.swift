@@ -29,7 +29,6 @@ struct ValidateCommand: ParsableCommand {
     }
 
     func run() throws {
-        HugePageHeap.prepare(forChecking: files)
         // The flow command registers no handlers: a `call` step names one only an app has.
         let results = files.map { FlowWorkflow.check(contentsOf: $0, hostSteps: []) }
         // The process exits right after: the checked workflows (their steps, texts and tables) are

@@ -48,12 +48,9 @@ enum ChunkChecksum {
     ) -> Future<(header: String, body: HTTPBody?)> {
         let hasher = LockedBox(AnyHasher(algorithm))
         let kept = buffer.flatMap { $0.capacity >= length ? $0 : nil }
-        return FileRangeReader.read(path: path, offset: offset, length: length, queue: queue) { at, bytes in
+        // Read straight into the kept buffer, when there is one: no copy of the chunk.
+        return FileRangeReader.read(path: path, offset: offset, length: length, into: kept, queue: queue) { _, bytes in
             hasher.withLock { $0.update(bytes) }
-            // The reader hands pieces over one at a time, in order: the buffer has one writer.
-            if let kept {
-                UnsafeMutableRawBufferPointer(rebasing: kept.mutableBytes[Int(at - offset)...]).copyMemory(from: bytes)
-            }
         }
         .map(on: queue) {
             let header = algorithm.rawValue + " " + hasher.withLock { $0.base64Digest() }

@@ -1,4 +1,5 @@
 import Dispatch
+import FlowHTTP
 import FlowTasks
 import Foundation
 
@@ -8,78 +9,79 @@ import Foundation
     import Musl
 #endif
 
-/// Reads a range of a file through DispatchIO (no Dispatch worker waits on the disk) a piece of
-/// at most 1 MiB at a time, handing each piece and its file offset to `onBytes` in order. The one
-/// way the upload code reads a file for hashing (chunk checksums, catching up a resumed digest).
+/// Reads a range of a file a piece of at most 1 MiB at a time, handing each piece and its file
+/// offset to `onBytes` in order: the one way the upload code reads a file for hashing (chunk
+/// checksums, S3 parts, catching up a resumed digest). The reads run on `FileReaderThreads`,
+/// threads of their own (no Dispatch worker waits on the disk), with `pread` into a buffer each
+/// thread keeps, or straight into the caller's when given one.
 ///
-/// The next piece is asked for only once the last one was handed over: one read of the whole
-/// range would let DispatchIO read far ahead of a slower `onBytes` (hashing), holding up to the
-/// whole range in memory — a chunk's size for a checksum, the file's for a catch-up.
+/// Not DispatchIO: it allocated every 1 MiB piece on libdispatch's threads and freed it on others,
+/// which an allocator with per-thread heaps (mimalloc, jemalloc) keeps resident for a while, so
+/// that an upload's peak memory grew with the pieces read (BENCHMARKS.md, issue 32, round eight).
+/// A piece is read only once the last one was handed over, so a slower `onBytes` (hashing) never
+/// has more than a piece read ahead of it.
 enum FileRangeReader {
-    /// The most bytes read ahead of `onBytes`.
+    /// The most bytes read at once, and the size of each reading thread's buffer.
     static let piece: Int64 = 1 << 20
 
-    /// Completes when all `length` bytes at `offset` were handed over; fails naming the file when
-    /// it cannot be read or turns out shorter. Cancelling the future stops after the piece in hand.
+    /// Completes (on `queue`) when all `length` bytes at `offset` were handed over; fails naming
+    /// the file when it cannot be read or turns out shorter. Given `buffer` (of at least `length`
+    /// bytes, which no request in flight sends), the range is read into it, its first byte at
+    /// `offset`, and `onBytes` sees the pieces there. `onBytes` runs on the reading thread, one
+    /// call after another. Cancelling the future stops after the piece in hand.
     static func read(
-        path: String, offset: Int64, length: Int64, queue: DispatchQueue,
+        path: String, offset: Int64, length: Int64, into buffer: ReusableBytes? = nil, queue: DispatchQueue,
         onBytes: @escaping @Sendable (_ offset: Int64, UnsafeRawBufferPointer) -> Void
     ) -> Future<Void> {
         let promise = Promise<Void>(on: queue)
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            promise.fail(UploadFileError(message: "cannot read '\(path)': \(String(cString: strerror(errno)))"))
-            return promise.future
-        }
-        let channel = DispatchIO(type: .random, fileDescriptor: descriptor, queue: queue) { _ in close(descriptor) }
-        channel.setLimit(highWater: Int(piece))
-        PieceReads(channel: channel, queue: queue, path: path, end: offset + length, onBytes: onBytes, promise: promise)
-            .read(from: offset)
+        precondition(buffer.map { Int64($0.capacity) >= length } ?? true, "the buffer is smaller than the range")
+        let read = FileRangeRead(
+            path: path, offset: offset, length: length, buffer: buffer, onBytes: onBytes, promise: promise)
+        FileReaderThreads.shared.submit(read)
         return promise.future
     }
 }
 
-/// One range being read by `FileRangeReader`, a piece after another.
-private struct PieceReads: Sendable {
-    let channel: DispatchIO
-    let queue: DispatchQueue
+/// One range for `FileRangeReader` to read, taken by one of `FileReaderThreads`.
+struct FileRangeRead: Sendable {
     let path: String
-    let end: Int64
+    let offset: Int64
+    let length: Int64
+    let buffer: ReusableBytes?
     let onBytes: @Sendable (_ offset: Int64, UnsafeRawBufferPointer) -> Void
     let promise: Promise<Void>
 
-    func read(from start: Int64) {
-        guard start < end, !promise.isCompleted else {
-            channel.close()
-            promise.succeed(())
+    /// Reads the range on the calling thread (one of `FileReaderThreads`), into `buffer` when the
+    /// caller gave one, else piece by piece into `piece`, the thread's own.
+    func run(piece: UnsafeMutableRawBufferPointer) {
+        guard !promise.isCompleted else { return }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            promise.fail(UploadFileError(message: "cannot read '\(path)': \(String(cString: strerror(errno)))"))
             return
         }
-        let length = min(FileRangeReader.piece, end - start)
-        // The handler runs on `queue`, one call after another: `position` has one owner at a time.
-        let position = LockedBox(start)
-        channel.read(offset: off_t(start), length: Int(length), queue: queue) { done, data, error in
-            if let data, !data.isEmpty {
-                data.regions.forEach { region in
-                    region.withUnsafeBytes { bytes in
-                        let at = position.withLock { at in
-                            defer { at += Int64(bytes.count) }
-                            return at
-                        }
-                        onBytes(at, bytes)
-                    }
-                }
+        defer { close(descriptor) }
+        let end = offset + length
+        var at = offset
+        while at < end {
+            // Cancelled (the promise completed by its cancel): stop after the piece in hand.
+            guard !promise.isCompleted else { return }
+            let count = Int(min(FileRangeReader.piece, end - at))
+            let target =
+                buffer.map { UnsafeMutableRawBufferPointer(rebasing: $0.mutableBytes[Int(at - offset)...]) } ?? piece
+            let got = pread(descriptor, target.baseAddress!, count, off_t(at))
+            if got < 0 {
+                if errno == EINTR { continue }
+                promise.fail(UploadFileError(message: "reading '\(path)' failed: \(String(cString: strerror(errno)))"))
+                return
             }
-            guard done else { return }
-            let reached = position.withLock { $0 }
-            if error != 0 {
-                channel.close()
-                promise.fail(UploadFileError(message: "reading '\(path)' failed: \(String(cString: strerror(error)))"))
-            } else if reached != start + length {
-                channel.close()
+            guard got > 0 else {
                 promise.fail(UploadFileError(message: "'\(path)' became shorter while it was being uploaded"))
-            } else {
-                read(from: reached)
+                return
             }
+            onBytes(at, UnsafeRawBufferPointer(rebasing: target[..<got]))
+            at += Int64(got)
         }
+        promise.succeed(())
     }
 }

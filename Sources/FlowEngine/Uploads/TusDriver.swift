@@ -123,7 +123,7 @@ final class TusDriver: UploadProtocolDriver {
         if length <= ChunkBuffer.readHereLimit, InlineCallbacks.areAllowed {
             // On the HTTP client's thread, handling the last chunk's answer inline: it reads
             // request bodies with `pread` anyway, and reading the chunk here spares the hops
-            // through DispatchIO's threads and back.
+            // through `FileReaderThreads` and back.
             do {
                 let read = try ChunkChecksum.readHere(
                     path: target.file.path, offset: offset, length: length, algorithm: algorithm,

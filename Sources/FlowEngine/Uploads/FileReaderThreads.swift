@@ -1,0 +1,58 @@
+import Foundation
+
+/// The threads that read files for `FileRangeReader`: threads of their own, not Dispatch workers,
+/// since a read may wait on the disk (see DESIGN.md). Started as reads are asked for, up to
+/// `limit` (reads beyond wait their turn, in order), and kept for the process's life, each with
+/// one buffer of `FileRangeReader.piece` bytes made on it once: memory allocated and freed on the
+/// same thread, once, rather than a piece a read (see `FileRangeReader`).
+final class FileReaderThreads: @unchecked Sendable {
+    /// The process's readers: an upload reads one range at a time, so a few serve several uploads.
+    static let shared = FileReaderThreads(limit: 4)
+
+    /// The threads' name, as debuggers and /proc show it.
+    static let threadName = "flow.files"
+
+    // Safe to share: every mutable field below is read and written only with `condition` locked.
+    private let condition = NSCondition()
+    private var waiting: [FileRangeRead] = []
+    private var idle = 0
+    private var started = 0
+    /// The most threads started.
+    let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Hands `read` to an idle thread, or to a new one while fewer than `limit` run.
+    func submit(_ read: FileRangeRead) {
+        condition.lock()
+        defer { condition.unlock() }
+        waiting.append(read)
+        if waiting.count > idle, started < limit {
+            started += 1
+            Thread { [self] in
+                // Named from inside: on Linux a name set before `start` is not applied.
+                Thread.current.name = Self.threadName
+                serve()
+            }.start()
+        }
+        condition.signal()
+    }
+
+    /// One thread's life: takes the reads in turn, each into this thread's one buffer.
+    private func serve() {
+        let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(FileRangeReader.piece), alignment: 64)
+        while true {
+            condition.lock()
+            while waiting.isEmpty {
+                idle += 1
+                condition.wait()
+                idle -= 1
+            }
+            let read = waiting.removeFirst()
+            condition.unlock()
+            read.run(piece: piece)
+        }
+    }
+}
