@@ -562,6 +562,12 @@ struct StepLogDecoder {
 
     /// All 64 bits written by `ByteWriter.bits`.
     private mutating func bits() throws(StepLogDamage) -> UInt64 {
+        try groupsOfSeven(below: 64)
+    }
+
+    /// A number written 7 bits a byte, low bits first, the high bit set on every byte but the last;
+    /// a number whose groups reach `limit` bits is damage.
+    private mutating func groupsOfSeven(below limit: UInt64) throws(StepLogDamage) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -569,7 +575,7 @@ struct StepLogDecoder {
             value |= UInt64(next & 0x7F) << shift
             if next < 0x80 { break }
             shift += 7
-            guard shift < 64 else { throw StepLogDamage(description: "a number too long at byte \(index)") }
+            guard shift < limit else { throw StepLogDamage(description: "a number too long at byte \(index)") }
         }
         return value
     }
@@ -604,17 +610,8 @@ struct StepLogDecoder {
     }
 
     private mutating func count() throws(StepLogDamage) -> Int {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            let next = try byte()
-            value |= UInt64(next & 0x7F) << shift
-            if next < 0x80 { break }
-            shift += 7
-            // Nine groups of 7 bits are 63 bits: more cannot be an Int this encoder wrote.
-            guard shift < 63 else { throw StepLogDamage(description: "a number too long at byte \(index)") }
-        }
-        return Int(value)
+        // Nine groups of 7 bits are 63 bits: more cannot be an Int this encoder wrote.
+        Int(try groupsOfSeven(below: 63))
     }
 
     private mutating func text() throws(StepLogDamage) -> String {
