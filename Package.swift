@@ -113,7 +113,15 @@ let package = Package(
             ],
             // A member (a property, a method) is found only in a module this file imports: the
             // command line cannot use the engine's members on a value FlowKit hands it.
-            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+            swiftSettings: [
+                .enableUpcomingFeature("MemberImportVisibility"),
+                .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+            ],
+            // Release builds carry the Swift runtime, Foundation and Dispatch inside the binary:
+            // loading and relocating their shared libraries was a third of `flow --version` (19.7 →
+            // 12.5 ms) and about 19 ms of a 10,000-step `flow run` (BENCHMARKS.md, Start-up,
+            // "round ten"). Debug and thread-sanitizer builds (the tests) keep the shared ones.
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
         ),
         // An app that embeds flow through FlowKit alone; EndToEndTests run it against the sandbox.
         .executableTarget(name: "FlowKitExample", dependencies: ["FlowKit"], path: "Examples/FlowKitExample"),
