@@ -7,3 +7,14 @@
 int flow_allocator_version(void) {
     return mi_version();
 }
+
+bool flow_allocator_prefer_large_pages(size_t bytes) {
+    // The option is read each time mimalloc maps memory, so it applies to the reservation and to
+    // every segment after it (mimalloc's os.c: `madvise(MADV_HUGEPAGE)` where MAP_HUGETLB fails).
+    mi_option_enable(mi_option_large_os_pages);
+    // A thread's first segment is otherwise committed lazily and never from large pages.
+    mi_option_set(mi_option_eager_commit_delay, 0);
+    // Committed, because mimalloc maps large pages only for committed memory; committing maps the
+    // range readable and writable, and the kernel still makes resident only what is touched.
+    return mi_reserve_os_memory(bytes, true, true) == 0;
+}
