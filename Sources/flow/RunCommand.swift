@@ -180,9 +180,13 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         // The flow command registers no handlers; a dry run still shows each `call` (see Grammar.md).
-        // Checked on the main thread, as `flow validate` is (see `Flow.main`).
+        // Checked on the main thread, as `flow validate` is (see `Flow.main`); a large file on a
+        // thread of its own over large pages (`LargeCheckHeap`).
         let (file, dryRun) = (file, dryRun)
-        let check = await MainActor.run { FlowWorkflow.check(contentsOf: file, hostSteps: [], callsAsWarnings: dryRun) }
+        let checkFile = { @Sendable in FlowWorkflow.check(contentsOf: file, hostSteps: [], callsAsWarnings: dryRun) }
+        let checked = await LargeCheckHeap.runBeforeMore(files: [file], checkFile)
+        let check: FlowValidation
+        if let checked { check = checked } else { check = await MainActor.run(body: checkFile) }
         DiagnosticOutput.writeRunText(check)
         guard let workflow = check.workflow else { throw FlowExit.invalid.exitCode }
         var options = FlowRunOptions()

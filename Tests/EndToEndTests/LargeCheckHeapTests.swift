@@ -35,6 +35,22 @@ import Testing
         #expect((threads?.dropFirst().first ?? 0) >= 1, "threads line: \(String(describing: threads))")
     }
 
+    /// `flow run` checks a large file the same way, then runs it with ordinary pages.
+    @Test func aLargeRunIsCheckedOverLargePagesAndRunsWhole() async throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write(Array(Self.chain(5_000).utf8), to: "large.yaml")
+
+        let outcome = try await FlowProcess.run(
+            ["run", "--no-journal", "--log-format", "json", file], environment: ["MIMALLOC_VERBOSE": "1"])
+
+        #expect(outcome.exitCode == 0, "stderr: \(outcome.stderr.suffix(2_000))")
+        let reserved = outcome.stderr.split(separator: "\n")
+            .first { $0.contains("reserved") && $0.contains("KiB memory") }
+        #expect(reserved?.contains("in large os pages") == true, "mimalloc said: \(outcome.stderr.prefix(2_000))")
+        let summary = (outcome.stdout + outcome.stderr).split(separator: "\n").last { $0.contains("\"summary\"") }
+        #expect(summary?.contains("\"succeeded\":5000") == true, "summary: \(String(describing: summary))")
+    }
+
     @Test func aSmallFileIsCheckedAsBefore() async throws {
         let folder = try TemporaryFolder()
         let file = try folder.write(Array(Self.chain(5).utf8), to: "small.yaml")

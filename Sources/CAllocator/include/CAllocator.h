@@ -19,4 +19,9 @@ int flow_allocator_version(void);
 /// reservation could not be made (the allocator then goes on as before).
 bool flow_allocator_prefer_large_pages(size_t bytes);
 
+/// Undoes `flow_allocator_prefer_large_pages` for what is mapped from now on (the reservation
+/// stays, with whatever was built in it): for a process that goes on, such as `flow run` after
+/// checking its file, whose memory bounds were measured with ordinary pages.
+void flow_allocator_prefer_ordinary_pages(void);
+
 #endif
