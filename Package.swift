@@ -115,13 +115,15 @@ let package = Package(
             // command line cannot use the engine's members on a value FlowKit hands it.
             swiftSettings: [
                 .enableUpcomingFeature("MemberImportVisibility"),
-                .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release)),
             ],
             // Release builds carry the Swift runtime, Foundation and Dispatch inside the binary:
             // loading and relocating their shared libraries was a third of `flow --version` (19.7 →
             // 12.5 ms) and about 19 ms of a 10,000-step `flow run` (BENCHMARKS.md, Start-up,
             // "round ten"). Debug and thread-sanitizer builds (the tests) keep the shared ones.
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
+            ]
         ),
         // An app that embeds flow through FlowKit alone; EndToEndTests run it against the sandbox.
         .executableTarget(name: "FlowKitExample", dependencies: ["FlowKit"], path: "Examples/FlowKitExample"),
