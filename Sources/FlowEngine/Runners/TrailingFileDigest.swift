@@ -148,8 +148,9 @@ final class TrailingFileDigest: Sendable {
         guard written > from else { return finishReadBack() }
         // pread(2) into one buffer kept for the digest's life: behind the writer (on `queue`) the
         // bytes were just written, so they come from the page cache without waiting on a disk
-        // (a restart's older bytes are read on `FileReaderThreads`, which may wait), and no buffer is allocated a read (DispatchIO's 1 MiB pieces, freed on other threads,
-        // grew malloc's per-thread arenas by 20 MiB and more over a 1 GiB download).
+        // (a restart's older bytes are read on `FileReaderThreads`, which may wait), and no
+        // buffer is allocated a read (DispatchIO's 1 MiB pieces, freed on other threads, grew
+        // malloc's per-thread arenas by 20 MiB and more over a 1 GiB download).
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor >= 0 {
             defer { close(descriptor) }
