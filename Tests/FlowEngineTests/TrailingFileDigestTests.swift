@@ -1,5 +1,6 @@
 import Dispatch
 import FlowDigest
+import FlowTasks
 import FlowTestSupport
 import Foundation
 import Testing
@@ -44,5 +45,31 @@ import Testing
         digest.wrote(offset: 0, count: 2 << 20)
         try await digest.caughtUp(on: DispatchQueue(label: "test")).value
         #expect(digest.finalHex(size: 2 << 20) == nil)
+    }
+
+    /// A resumed download hashes the partial file an earlier attempt left, which may no longer be
+    /// in the page cache: those reads run on `FileReaderThreads`, not on a Dispatch worker that
+    /// would wait on the disk (they ran on the digest's own queue before), and the hash is the
+    /// file's.
+    @Test func aRestartReadsTheFileOnAReadingThreadNotADispatchWorker() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/partial.bin"
+        let size = (2 << 20) + 12_345
+        let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 11) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let threads = LockedBox<(names: Set<String>, hashed: Int)>(([], 0))
+        let digest = TrailingFileDigest(path: path) { _, count in
+            let name = Thread.current.name ?? ""
+            threads.withLock { seen in
+                seen.names.insert(name)
+                seen.hashed += count
+            }
+        }
+        digest.restart(from: Int64(size))
+        try await digest.caughtUp(on: DispatchQueue(label: "test")).value
+        let seen = threads.withLock { $0 }
+        #expect(seen.names == [FileReaderThreads.threadName], "\(seen.names)")
+        #expect(seen.hashed == size)
+        #expect(digest.finalHex(size: Int64(size)) == Hex.encode(SHA256.hash(data: bytes)))
     }
 }

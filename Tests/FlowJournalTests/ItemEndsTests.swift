@@ -49,17 +49,24 @@ struct ItemEndsTests {
         return out
     }
 
-    /// The ends written as `itemEnds` changes (what a tail writes) and as `finishedCoded` ones.
-    static func both(_ ends: [End]) -> (compact: [UInt8], coded: [UInt8]) {
+    /// The ends written as `itemEnds` changes (what a tail writes) and as `finishedCoded` ones;
+    /// `other` written to both after each end whose index is in `otherAfter`.
+    static func both(_ ends: [End], other: JournalChange? = nil, otherAfter: Set<Int> = []) -> (
+        compact: [UInt8], coded: [UInt8]
+    ) {
         var compact = StepLogEncoder()
         var coded = StepLogEncoder()
-        for end in ends {
+        for (index, end) in ends.enumerated() {
             compact.addItemEnd(
                 step: end.step, item: end.item, state: end.state, attempts: end.attempts, startedAt: end.startedAt,
                 finishedAt: end.finishedAt, wholeNumber: end.number)
             coded.addItemFinished(
                 step: end.step, item: end.item, state: end.state, attempts: end.attempts, startedAt: end.startedAt,
                 finishedAt: end.finishedAt, wholeNumber: end.number)
+            if let other, otherAfter.contains(index) {
+                compact.add(other)
+                coded.add(other)
+            }
         }
         compact.closeItemEnds()
         return (compact.bytes, coded.bytes)
@@ -100,36 +107,22 @@ struct ItemEndsTests {
                 number: 1),
             End(item: .max - 1, startedAt: at, finishedAt: at, number: -1),
         ]
-        var compact = StepLogEncoder()
-        var coded = StepLogEncoder()
         // Other changes between the ends: each ends the change being written.
         let other = JournalChange.stepStarted(run: "r", step: "next", item: 2, attempt: 1, at: at)
-        for (index, end) in ends.enumerated() {
-            compact.addItemEnd(
-                step: end.step, item: end.item, state: end.state, attempts: end.attempts, startedAt: end.startedAt,
-                finishedAt: end.finishedAt, wholeNumber: end.number)
-            coded.addItemFinished(
-                step: end.step, item: end.item, state: end.state, attempts: end.attempts, startedAt: end.startedAt,
-                finishedAt: end.finishedAt, wholeNumber: end.number)
-            if index == 1 || index == 5 {
-                compact.add(other)
-                coded.add(other)
-            }
-        }
-        compact.closeItemEnds()
-        var decoder = StepLogDecoder(compact.bytes)
+        let (compact, coded) = Self.both(ends, other: other, otherAfter: [1, 5])
+        var decoder = StepLogDecoder(compact)
         var starts = 0
         while let change = try decoder.next() {
             if case .started = change { starts += 1 }
         }
         #expect(starts == 2)
-        let finishes = try Self.read(compact.bytes)
-        #expect(finishes == (try Self.read(coded.bytes)))
+        let finishes = try Self.read(compact)
+        #expect(finishes == (try Self.read(coded)))
         #expect(try Self.read(Self.both(ends).compact) == finishes)
         #expect(finishes.map(\.item) == ends.map(\.item))
         #expect(finishes[2].outputs == .json(#"{"item":9223372036854775807}"#))
         #expect(finishes[3].outputs == .json(#"{"item":-9223372036854775808}"#))
-        #expect(compact.bytes.count < coded.bytes.count)
+        #expect(compact.count < coded.count)
     }
 
     @Test("a cut-short or damaged run of items' ends is reported as damage, never a crash")

@@ -94,7 +94,7 @@ struct AWSRequestSigning: Sendable {
     }
 
     /// What the signature says of `body`: the hash of a body in memory; for a file, the hash of
-    /// its bytes, read on a thread of its own (file reads stay off the Dispatch pool), unless the
+    /// its bytes, read on `FileReaderThreads` (file reads stay off the Dispatch pool), unless the
     /// payload is unsigned (the default for S3, which then does not read the file twice).
     func payload(of body: HTTPBody, on queue: DispatchQueue) -> Future<SigV4Payload> {
         let unsigned = unsignedPayload ?? false
@@ -111,32 +111,23 @@ struct AWSRequestSigning: Sendable {
                 on: queue)
         case .file(let path, let offset, let length):
             if unsignedPayload ?? signer.s3 { return Future.succeeded(.unsigned, on: queue) }
-            let promise = Promise<SigV4Payload>(on: queue)
             let location = location
-            Thread {
-                do {
-                    promise.succeed(.sha256(try Self.sha256(path: path, offset: offset, length: length)))
-                } catch {
-                    promise.fail(StepError("cannot read '\(path)' to sign it: \(error)", at: location))
+            return Self.sha256(path: path, offset: offset, length: length, queue: queue)
+                .map(on: queue) { SigV4Payload.sha256($0) }
+                .flatMapError(on: queue) { error in
+                    let reason = (error as? UploadFileError)?.message ?? "\(error)"
+                    throw StepError("cannot read '\(path)' to sign it: \(reason)", at: location)
                 }
-            }.start()
-            return promise.future
         }
     }
 
-    /// The hex SHA-256 of `length` bytes of the file at `path` from `offset`.
-    static func sha256(path: String, offset: Int64, length: Int64) throws -> String {
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        try handle.seek(toOffset: UInt64(offset))
-        var hash = SHA256()
-        var left = length
-        while left > 0 {
-            let piece = try handle.read(upToCount: Int(min(left, 1 << 20))) ?? Data()
-            if piece.isEmpty { throw CocoaError(.fileReadTooLarge) }
-            hash.update(data: piece)
-            left -= Int64(piece.count)
-        }
-        return hash.finalize().hexString
+    /// The hex SHA-256 of `length` bytes of the file at `path` from `offset`, hashed a piece at a
+    /// time as `FileRangeReader` reads it into its thread's kept buffer: no memory made a piece,
+    /// and no more than one piece of the file held at once.
+    static func sha256(path: String, offset: Int64, length: Int64, queue: DispatchQueue) -> Future<String> {
+        let hash = LockedBox(SHA256())
+        return FileRangeReader.read(path: path, offset: offset, length: length, queue: queue) { _, piece in
+            hash.withLock { $0.update(bufferPointer: piece) }
+        }.map(on: queue) { _ in hash.withLock { $0.finalize() }.hexString }
     }
 }

@@ -51,9 +51,10 @@ final class HTTPDownload: Sendable {
     }
 
     /// What the next attempt sends: the partial file and, when resuming, its size and validator.
-    /// Hashes what the partial file already holds first (read off the queue's thread by DispatchIO),
-    /// and waits for the last attempt's bytes to be hashed, so no read-back is in flight when this
-    /// attempt's response rewrites the file.
+    /// Hashes what the partial file already holds first (read with `pread` on `FileReaderThreads`,
+    /// not on the queue's thread: see `TrailingFileDigest.restart`), and waits for the last
+    /// attempt's bytes to be hashed, so no read-back is in flight when this attempt's response
+    /// rewrites the file.
     func prepare(queue: DispatchQueue) -> Future<(target: HTTPSaveTarget, validator: String?)> {
         let size = resume ? Self.size(of: partialPath) : 0
         let validator = size > 0 ? (try? String(contentsOfFile: validatorPath, encoding: .utf8)) : nil

@@ -34,7 +34,7 @@ final class TrailingFileDigest: Sendable {
         var waiters: [Promise<Void>] = []
     }
 
-    /// The hash itself, touched by read-backs on `queue` (and by `finalHex` once caught up).
+    /// The hash itself, touched by read-backs (and by `finalHex` once caught up).
     private struct Hashing {
         var generation = 0
         var hasher = SHA256()
@@ -47,11 +47,15 @@ final class TrailingFileDigest: Sendable {
     private let marks = LockedBox(Marks())
     private let hashing = LockedBox(Hashing())
     private let queue = DispatchQueue(label: "flow.download.digest")
-    /// What each read-back reads into, made once (read-backs run one at a time, on `queue`).
+    /// What each read-back reads into, made once (read-backs run one at a time: `Marks.reading`).
     private let buffer = LockedBox(UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64))
 
-    init(path: String) {
+    /// Told of each piece hashed, on the thread that read it: lets tests see where reads run.
+    private let onPiece: (@Sendable (_ offset: Int64, _ count: Int) -> Void)?
+
+    init(path: String, onPiece: (@Sendable (_ offset: Int64, _ count: Int) -> Void)? = nil) {
         self.path = path
+        self.onPiece = onPiece
     }
 
     deinit {
@@ -81,7 +85,10 @@ final class TrailingFileDigest: Sendable {
     }
 
     /// Forgets the hash and hashes the file's first `size` bytes again (a resumed download's
-    /// partial file, whose hash this run does not hold).
+    /// partial file, whose hash this run does not hold). That read-back runs on
+    /// `FileReaderThreads`, not on `queue`: the partial file was written by an earlier attempt or
+    /// run, so its bytes may have left the page cache and the reads may wait on the disk, which
+    /// no Dispatch worker may do (DESIGN.md). `Marks.reading` keeps it the only read-back.
     func restart(from size: Int64) {
         let start = marks.withLock { marks -> Bool in
             marks.generation += 1
@@ -91,7 +98,7 @@ final class TrailingFileDigest: Sendable {
             marks.reading = true
             return true
         }
-        if start { queue.async { self.readBack() } }
+        if start { FileReaderThreads.shared.submit { _ in self.readBack() } }
     }
 
     /// Completes once all bytes written so far are hashed (or the hash is known to be lost).
@@ -122,9 +129,9 @@ final class TrailingFileDigest: Sendable {
     }
 
     /// Reads back and hashes what was written since the last read-back, then goes on while a
-    /// batch (or a waiter) is pending. On `queue`, one at a time (`Marks.reading`). A loop, not a
-    /// call from `finishReadBack`: a writer that stays ahead for a whole download would otherwise
-    /// deepen the stack a batch at a time.
+    /// batch (or a waiter) is pending. On `queue` (or, after `restart`, on `FileReaderThreads`),
+    /// one at a time (`Marks.reading`). A loop, not a call from `finishReadBack`: a writer that
+    /// stays ahead for a whole download would otherwise deepen the stack a batch at a time.
     private func readBack() {
         while readBackOnce() {}
     }
@@ -139,10 +146,11 @@ final class TrailingFileDigest: Sendable {
             return hashing.broken ? written : hashing.hashedUpTo
         }
         guard written > from else { return finishReadBack() }
-        // pread(2) into one buffer kept for the digest's life, on this one serial queue: the bytes
-        // were just written, so they come from the page cache without waiting on a disk, and
-        // no buffer is allocated a read (DispatchIO's 1 MiB pieces, freed on other threads,
-        // grew malloc's per-thread arenas by 20 MiB and more over a 1 GiB download).
+        // pread(2) into one buffer kept for the digest's life: behind the writer (on `queue`) the
+        // bytes were just written, so they come from the page cache without waiting on a disk
+        // (a restart's older bytes are read on `FileReaderThreads`, which may wait), and no
+        // buffer is allocated a read (DispatchIO's 1 MiB pieces, freed on other threads, grew
+        // malloc's per-thread arenas by 20 MiB and more over a 1 GiB download).
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor >= 0 {
             defer { close(descriptor) }
@@ -164,6 +172,7 @@ final class TrailingFileDigest: Sendable {
                         return true
                     }
                     guard stillCurrent else { break }
+                    onPiece?(at, count)
                     at += Int64(count)
                 }
             }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The threads that read files for `FileRangeReader`: threads of their own, not Dispatch workers,
+/// The threads that read files for `FileRangeReader` (and for `TrailingFileDigest`'s restart):
+/// threads of their own, not Dispatch workers,
 /// since a read may wait on the disk (see DESIGN.md). Started as reads are asked for, up to
 /// `limit` (reads beyond wait their turn, in order), and kept for the process's life, each with
 /// one buffer of `FileRangeReader.piece` bytes made on it once: memory allocated and freed on the
@@ -14,7 +15,7 @@ final class FileReaderThreads: @unchecked Sendable {
 
     // Safe to share: every mutable field below is read and written only with `condition` locked.
     private let condition = NSCondition()
-    private var waiting: [FileRangeRead] = []
+    private var waiting: [@Sendable (UnsafeMutableRawBufferPointer) -> Void] = []
     private var idle = 0
     private var started = 0
     /// The most threads started.
@@ -26,9 +27,15 @@ final class FileReaderThreads: @unchecked Sendable {
 
     /// Hands `read` to an idle thread, or to a new one while fewer than `limit` run.
     func submit(_ read: FileRangeRead) {
+        submit { piece in read.run(piece: piece) }
+    }
+
+    /// Hands `reading` (work that reads a file, given the thread's buffer) to a thread as `submit`
+    /// does a range: for readers whose bookkeeping is their own, as a download's resumed digest.
+    func submit(_ reading: @escaping @Sendable (_ piece: UnsafeMutableRawBufferPointer) -> Void) {
         condition.lock()
         defer { condition.unlock() }
-        waiting.append(read)
+        waiting.append(reading)
         if waiting.count > idle, started < limit {
             started += 1
             Thread { [self] in
@@ -50,9 +57,9 @@ final class FileReaderThreads: @unchecked Sendable {
                 condition.wait()
                 idle -= 1
             }
-            let read = waiting.removeFirst()
+            let reading = waiting.removeFirst()
             condition.unlock()
-            read.run(piece: piece)
+            reading(piece)
         }
     }
 }
