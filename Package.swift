@@ -135,7 +135,13 @@ let package = Package(
             name: "BenchValidate", dependencies: ["FlowDSL", .product(name: "Yams", package: "Yams")],
             path: "bench/validate-core"),
         // bench/flowkit's in-process run observed through FlowKit's events.
-        .executableTarget(name: "BenchFlowKit", dependencies: ["FlowKit"], path: "bench/flowkit-driver"),
+        // Linked as `flow` is (the Swift runtime inside in release builds), so that bench/flowkit
+        // compares FlowKit's events with the command line, not two ways of loading the runtime.
+        .executableTarget(
+            name: "BenchFlowKit", dependencies: ["FlowKit"], path: "bench/flowkit-driver",
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+        ),
         .executableTarget(name: "BenchHTTP", dependencies: ["FlowHTTP", "FlowTasks"], path: "bench/http-client"),
         // bench/journal's workload; FlowJournalTests also run it as a second process on one journal.
         .executableTarget(name: "BenchJournal", dependencies: ["FlowJournal"], path: "bench/journal-writer"),
