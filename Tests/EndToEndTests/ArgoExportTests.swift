@@ -289,7 +289,7 @@ import Testing
         let file = examples.appendingPathComponent(name).path
         let server = try await sandboxBeforeFreePorts(1)
         defer { Task { await server.stop() } }
-        defer { forgetPartialDownloads() }
+        defer { forgetPartialDownloads(of: file) }
         // The first step's task, whose pod is lost (read from the manifest before it runs).
         var first = ""
         let run = try await runExportedDAG(
@@ -318,7 +318,7 @@ import Testing
         let random = randomPayloads.contains(name)
         let plainServer = try await Sandbox.start(SandboxConfiguration(recordsBodies: true))
         defer { Task { await plainServer.stop() } }
-        forgetPartialDownloads()
+        forgetPartialDownloads(of: file)
         let plain = try await FlowProcess.run(
             ["run", file, "--service", "sandbox=\(plainServer.baseURL)"],
             environment: ["FLOW_SECRET_PASSWORD": "s3cret"])
@@ -347,8 +347,12 @@ import Testing
     /// Removes the partial files that `resume: true` downloads of the examples keep in their fixed
     /// folders: a pod the lost-pod test kills leaves one there (the harness's pods share the host's
     /// /tmp), and a plain run after it would continue it with a `Range` request the DAG never sends.
-    static func forgetPartialDownloads() {
-        for folder in ["/tmp/flow-download-example", "/tmp/flow-https-example/out"] {
+    /// Only the folders the example at `file` names: the examples run `width` at a time, and
+    /// clearing another example's folder removed its partial file between two attempts, so its
+    /// plain run started again from zero where its DAG resumed (a `200` against a `206`).
+    static func forgetPartialDownloads(of file: String) {
+        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        for folder in ["/tmp/flow-download-example", "/tmp/flow-https-example/out"] where text.contains(folder) {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
             for name in names where name.contains(".flow-partial") {
                 try? FileManager.default.removeItem(atPath: folder + "/" + name)
