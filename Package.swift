@@ -3,6 +3,15 @@
 
 import PackageDescription
 
+/// The Swift runtime, Foundation and Dispatch linked into a release executable on Linux: both
+/// settings are needed, the compile one so that the modules name the static libraries Foundation
+/// needs (`_FoundationICU`, `_FoundationCollections`), the link one to link them (BENCHMARKS.md,
+/// Start-up, "round ten").
+let staticRuntime = (
+    swift: SwiftSetting.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release)),
+    linker: LinkerSetting.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
+)
+
 let package = Package(
     name: "flow",
     platforms: [.macOS(.v15)],
@@ -113,17 +122,12 @@ let package = Package(
             ],
             // A member (a property, a method) is found only in a module this file imports: the
             // command line cannot use the engine's members on a value FlowKit hands it.
-            swiftSettings: [
-                .enableUpcomingFeature("MemberImportVisibility"),
-                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release)),
-            ],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), staticRuntime.swift],
             // Release builds carry the Swift runtime, Foundation and Dispatch inside the binary:
             // loading and relocating their shared libraries was a third of `flow --version` (19.7 →
             // 12.5 ms) and about 19 ms of a 10,000-step `flow run` (BENCHMARKS.md, Start-up,
             // "round ten"). Debug and thread-sanitizer builds (the tests) keep the shared ones.
-            linkerSettings: [
-                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
-            ]
+            linkerSettings: [staticRuntime.linker]
         ),
         // An app that embeds flow through FlowKit alone; EndToEndTests run it against the sandbox.
         .executableTarget(name: "FlowKitExample", dependencies: ["FlowKit"], path: "Examples/FlowKitExample"),
@@ -139,8 +143,7 @@ let package = Package(
         // compares FlowKit's events with the command line, not two ways of loading the runtime.
         .executableTarget(
             name: "BenchFlowKit", dependencies: ["FlowKit"], path: "bench/flowkit-driver",
-            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+            swiftSettings: [staticRuntime.swift], linkerSettings: [staticRuntime.linker]
         ),
         .executableTarget(name: "BenchHTTP", dependencies: ["FlowHTTP", "FlowTasks"], path: "bench/http-client"),
         // bench/journal's workload; FlowJournalTests also run it as a second process on one journal.

@@ -1,11 +1,11 @@
 import Foundation
 
 /// The threads that read files for `FileRangeReader` (and for `TrailingFileDigest`'s restart):
-/// threads of their own, not Dispatch workers,
-/// since a read may wait on the disk (see DESIGN.md). Started as reads are asked for, up to
-/// `limit` (reads beyond wait their turn, in order), and kept for the process's life, each with
-/// one buffer of `FileRangeReader.piece` bytes made on it once: memory allocated and freed on the
-/// same thread, once, rather than a piece a read (see `FileRangeReader`).
+/// threads of their own, not Dispatch workers, since a read may wait on the disk (see DESIGN.md).
+/// Started as reads are asked for, up to `limit` (reads beyond wait their turn, in order), and
+/// kept for the process's life, each with one buffer of `FileRangeReader.piece` bytes made on it
+/// once: memory allocated and freed on the same thread, once, rather than a piece a read (see
+/// `FileRangeReader`).
 final class FileReaderThreads: @unchecked Sendable {
     /// The process's readers: an upload reads one range at a time, so a few serve several uploads.
     static let shared = FileReaderThreads(limit: 4)
