@@ -21,8 +21,9 @@ build: deps
 # and the end-to-end suites that exercise the CLI's own threads (signals, process groups, services, output pacing, the journal's
 # write-ahead on resume) in an instrumented `flow`. The other
 # end-to-end suites drive the same engine code the in-process suites cover, and the DSL is
-# single-threaded; running them twice kept `make test` over its 15-minute budget.
-TSAN_SUITES := FlowTasksTests|FlowHTTPTests|FlowEngineTests|FlowSandboxTests|FlowJournalTests|FlowKitTests|EndToEndTests\.(ProcessLifetimeTests|RunCommandTests|ServiceRunTests|SecretMaskingTests|ResumeRunTests)
+# single-threaded but for the two-core check of large files (TwoCoreCheckTests); running them
+# twice kept `make test` over its 15-minute budget.
+TSAN_SUITES := FlowTasksTests|FlowHTTPTests|FlowEngineTests|FlowSandboxTests|FlowJournalTests|FlowKitTests|FlowDSLTests\.TwoCoreCheckTests|EndToEndTests\.(ProcessLifetimeTests|RunCommandTests|ServiceRunTests|SecretMaskingTests|ResumeRunTests)
 test: deps
 	@date +'make test: %T peers'
 	scripts/install-deps.sh chromium nginx

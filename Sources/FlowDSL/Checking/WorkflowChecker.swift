@@ -1,7 +1,12 @@
 /// Parses a composed document and runs every check, collecting all diagnostics.
 enum WorkflowChecker {
-    static func check(root: Node, file: String, sourceLines: [Substring], context: UsesContext) -> CheckResult {
-        var parser = WorkflowParser(file: file)
+    /// `streamed` are the top-level steps when they were parsed while the file was read; with
+    /// `twoCores`, the expression check runs on a thread of its own beside the other checks.
+    static func check(
+        root: Node, file: String, sourceLines: [Substring], context: UsesContext,
+        streamed: StepStream.Parsed? = nil, twoCores: Bool = false
+    ) -> CheckResult {
+        var parser = WorkflowParser(file: file, streamed: streamed)
         let parts = parser.parse(root)
         var diagnostics = parser.reader.diagnostics
         var workflow = Workflow(
@@ -23,18 +28,26 @@ enum WorkflowChecker {
         // The called files first: checking expressions needs their inputs and outputs.
         let uses = UsesCheck.run(&workflow, context: context)
         diagnostics += uses.diagnostics
+        // The checks only read the workflow. The expression check, the longest, may run on a
+        // second core; the messages are put together in the same order either way.
+        let checked = workflow
+        let expressionCheck = { @Sendable in
+            var expressions = ExpressionCheck(workflow: checked)
+            expressions.run()
+            return expressions.diagnostics
+        }
+        let secondCore = twoCores ? SecondCore.start(expressionCheck) : nil
         var graph = GraphCheck(workflow: workflow)
         graph.run()
         diagnostics += graph.diagnostics
-        var expressions = ExpressionCheck(workflow: workflow)
-        expressions.run()
-        diagnostics += expressions.diagnostics
-        diagnostics += ShellQuoteCheck.diagnostics(in: workflow)
-        diagnostics += URLCheck.diagnostics(in: workflow)
-        diagnostics += ForEachCheck.diagnostics(in: workflow)
-        diagnostics += RepeatCheck.diagnostics(in: workflow)
-        diagnostics += RetryCheck.diagnostics(in: workflow)
-        diagnostics += HeaderExpectationCheck.diagnostics(in: workflow)
+        var others = ShellQuoteCheck.diagnostics(in: workflow)
+        others += URLCheck.diagnostics(in: workflow)
+        others += ForEachCheck.diagnostics(in: workflow)
+        others += RepeatCheck.diagnostics(in: workflow)
+        others += RetryCheck.diagnostics(in: workflow)
+        others += HeaderExpectationCheck.diagnostics(in: workflow)
+        diagnostics += secondCore?.join() ?? expressionCheck()
+        diagnostics += others
         return CheckResult(
             workflow: workflow, diagnostics: diagnostics, file: file, sourceLines: sourceLines,
             calledFiles: uses.files)

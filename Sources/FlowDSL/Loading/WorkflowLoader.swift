@@ -31,10 +31,16 @@ package enum WorkflowLoader {
         check(bytes: bytes, file: file, context: UsesContext(root: file))
     }
 
-    static func check(bytes: [UInt8], file: String, context: UsesContext) -> CheckResult {
+    /// The same, on two cores (`true`) or one (`false`) whatever the size: the result must be
+    /// the same either way (by default files of `StepStream.threshold` bytes and more get two).
+    package static func check(bytes: [UInt8], file: String, twoCores: Bool) -> CheckResult {
+        check(bytes: bytes, file: file, context: UsesContext(root: file), twoCores: twoCores)
+    }
+
+    static func check(bytes: [UInt8], file: String, context: UsesContext, twoCores: Bool? = nil) -> CheckResult {
         // A UTF-8 byte-order mark, as some Windows editors write, is not part of the text.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            return check(bytes: Array(bytes.dropFirst(3)), file: file, context: context)
+            return check(bytes: Array(bytes.dropFirst(3)), file: file, context: context, twoCores: twoCores)
         }
         func failure(_ message: String, line: Int? = nil, column: Int = 1, hint: String? = nil, lines: [Substring] = [])
             -> CheckResult
@@ -63,8 +69,15 @@ package enum WorkflowLoader {
         if source.allSatisfy({ $0.isWhitespace }) {
             return failure("the file is empty", hint: "a workflow starts with 'version: 1' and has 'steps:'")
         }
-        // One libyaml pass checks the YAML and builds the tree the parsers read.
-        switch YAMLComposer.compose(bytes) {
+        // One libyaml pass checks the YAML and builds the tree the parsers read; a large file's
+        // steps are parsed on a second core meanwhile.
+        let stream = StepStream.start(file: file, wanted: twoCores ?? (bytes.count >= StepStream.threshold))
+        let outcome = YAMLComposer.compose(bytes, stream: stream)
+        var streamed: StepStream.Parsed?
+        if let stream {
+            if case .document = outcome { streamed = stream.finish(keep: true) } else { _ = stream.finish(keep: false) }
+        }
+        switch outcome {
         case .problems(let problems):
             let diagnostics = problems.map { LayoutHint.improve($0, lines: lines) }.map { problem in
                 Diagnostic.error(
@@ -75,7 +88,9 @@ package enum WorkflowLoader {
         case .noDocument:
             return failure("the file has no YAML document", hint: "a workflow starts with 'version: 1'")
         case .document(let root):
-            return WorkflowChecker.check(root: root, file: file, sourceLines: lines, context: context)
+            return WorkflowChecker.check(
+                root: root, file: file, sourceLines: lines, context: context, streamed: streamed,
+                twoCores: stream != nil)
         }
     }
 }

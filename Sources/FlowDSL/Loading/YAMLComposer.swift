@@ -52,6 +52,8 @@ enum YAMLComposer {
         let canonStart: Int
         /// Whether an alias inside it was not written to `StepCanon`: no fingerprint then.
         var unwritten = false
+        /// Whether it is the workflow's `steps:` mapping, whose entries go to a `StepStream`.
+        var streamed = false
     }
 
     /// Mappings with more scalar keys than this look repeats up in a dictionary.
@@ -61,7 +63,10 @@ enum YAMLComposer {
     /// pass (a syntax error, a limit), or every duplicate key and tagged value (each found on
     /// its own, so one round fixes them all); then, as a YAML composer reports them, a repeated
     /// alias or collection key, or a second document.
-    static func compose(_ bytes: [UInt8]) -> Outcome {
+    ///
+    /// With a `stream`, each entry of the workflow's own `steps:` mapping is sent to it as soon
+    /// as its value is built (the caller finishes the stream).
+    static func compose(_ bytes: [UInt8], stream: StepStream? = nil) -> Outcome {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             return .problems([Problem(message: "the YAML parser could not start", line: 1, column: 1, hint: nil)])
@@ -69,7 +74,7 @@ enum YAMLComposer {
         defer { yaml_parser_delete(&parser) }
         return bytes.withUnsafeBufferPointer { buffer in
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-            var walk = Walk()
+            var walk = Walk(stream: stream)
             defer {
                 walk.canon.release()
                 walk.stack.release()
@@ -79,6 +84,10 @@ enum YAMLComposer {
     }
 
     private struct Walk {
+        /// Where the entries of the workflow's `steps:` mapping go as they are built, if anywhere.
+        let stream: StepStream?
+        /// Whether that mapping has started (a second one is a duplicate key: the file is refused).
+        var streamOpened = false
         var frames: [Frame] = []
         /// The nodes of the collections being built, innermost last (see `Frame`).
         var stack = NodeStack()
@@ -159,11 +168,17 @@ enum YAMLComposer {
                 let canonical = isStep || frames.last?.canonical == true
                 let canonStart = canon.count
                 if canonical { canon.append(isMapping ? UInt8(ascii: "{") : UInt8(ascii: "[")) }
+                // The workflow's own step list: the root mapping's `steps`, in the first document.
+                let streamed = isStepList && frames.count == 1 && documents == 1 && stream != nil && !streamOpened
                 frames.append(
                     Frame(
                         anchor: YAMLComposer.string(anchorPointer), mark: mark, isMapping: isMapping,
                         start: stack.count, canonical: canonical, isStepList: isStepList, isStep: isStep,
-                        canonStart: canonStart))
+                        canonStart: canonStart, streamed: streamed))
+                if streamed {
+                    streamOpened = true
+                    stream?.open()
+                }
                 if frames.count > InputLimits.maximumDepth {
                     return Problem(
                         message: "the YAML is nested more than \(InputLimits.maximumDepth) levels deep",
@@ -271,10 +286,16 @@ enum YAMLComposer {
                     noteKey(scalar.string, style: style, at: scalar.mark, in: parent)
                 } else {
                     frames[parent].otherKeys.append((stack.count - frames[parent].start) / 2)
+                    // The one-thread parse reports such keys before any step: the stream cannot.
+                    if frames[parent].streamed { stream?.abandon() }
                 }
             }
             stack.append(node)
             canon.pushStart(canonStart)
+            // A step of the workflow's step list is complete: its key and value go to the stream.
+            if frames[parent].streamed, (stack.count - frames[parent].start) % 2 == 0 {
+                stream?.send(key: stack[stack.count - 2], value: stack[stack.count - 1])
+            }
         }
 
         /// The key of pair `position` of the mapping of frame `parent`.
@@ -356,11 +377,14 @@ enum YAMLComposer {
             var names: [String] = []
             var firstMark: Node.Mark?
             var reported = Set<Int>()
+            // Only pairs where one key is such a key are compared: a scalar key against every
+            // other key would cost the square of a large mapping's size (a step list of 100,000).
+            let others = Set(frame.otherKeys)
             for (position, pair) in pairs.enumerated() where !reported.contains(position) {
-                let repeats = pairs.indices.filter { other in
-                    other > position && (frame.otherKeys.contains(position) || frame.otherKeys.contains(other))
-                        && pairs[other].keyNode.sameValue(as: pair.keyNode)
-                }
+                let later =
+                    others.contains(position)
+                    ? Array(pairs.indices[(position + 1)...]) : frame.otherKeys.filter { $0 > position }
+                let repeats = later.filter { other in pairs[other].keyNode.sameValue(as: pair.keyNode) }
                 guard !repeats.isEmpty else { continue }
                 reported.formUnion(repeats)
                 names.append(pair.keyNode.scalar?.string ?? "<uncovertable>")

@@ -31,7 +31,8 @@ struct StepParser {
         return fingerprint.value
     }
 
-    private mutating func parseStep(_ entry: NodeReader.Entry, parent: String?) -> Step? {
+    /// One entry of a `steps:` mapping as a step; nil when its value is not a mapping.
+    mutating func parseStep(_ entry: NodeReader.Entry, parent: String?) -> Step? {
         let id = entry.key
         if !IdentifierSyntax.isValidName(id) {
             reader.error(

@@ -24,9 +24,12 @@ struct WorkflowParser {
     }
 
     var reader: NodeReader
+    /// The top-level steps, already parsed while the file was read (see `StepStream`).
+    let streamed: StepStream.Parsed?
 
-    init(file: String) {
+    init(file: String, streamed: StepStream.Parsed? = nil) {
         reader = NodeReader(file: file)
+        self.streamed = streamed
     }
 
     mutating func parse(_ root: Node) -> Parts {
@@ -68,9 +71,16 @@ struct WorkflowParser {
         }
         if let steps = byKey["steps"] {
             parts.stepsLocation = reader.location(steps.keyNode)
-            var stepParser = StepParser(reader: reader)
-            parts.steps = stepParser.parseSteps(steps.value, parent: nil)
-            reader = stepParser.reader
+            if let streamed {
+                // Parsed last, as below: their messages and settings come after the others.
+                parts.steps = streamed.steps
+                reader.diagnostics += streamed.diagnostics
+                reader.settings += streamed.settings
+            } else {
+                var stepParser = StepParser(reader: reader)
+                parts.steps = stepParser.parseSteps(steps.value, parent: nil)
+                reader = stepParser.reader
+            }
             if parts.steps.isEmpty, case .mapping = steps.value {
                 reader.error("'steps' is empty", at: steps.keyNode, hint: "a workflow needs at least one step")
             }
