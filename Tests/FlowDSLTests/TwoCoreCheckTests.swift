@@ -92,6 +92,19 @@ import Testing
                 lines.append("      c\(index)a: { sleep: 0s }")
                 lines.append("      c\(index)b: { sleep: forever }")
             case 13 where collectionKey: lines.append("  ? [s\(index)]\n  : { sleep: 0s }")
+            case 14:
+                // A `for-each` group whose children read its item, one of them a name it lacks.
+                lines.append("  s\(index):")
+                lines.append("    parallel: all")
+                lines.append("    for-each: ${{ [1, 2] }}")
+                lines.append("    as: n")
+                lines.append("    steps:")
+                lines.append("      c\(index)a: { run: [echo, \"${{ n }}\"] }")
+                lines.append("      c\(index)b: { run: [echo, \"${{ item }}\"] }")
+            case 15: lines.append("  s\(index): { run: [echo], outputs: { kept: \"${{ result.stdout }}\", lost: x } }")
+            case 16:
+                lines.append(
+                    "  s\(index): { needs: s\(index - 1), run: [echo, \"${{ steps.s\(index - 1).outputs.kept }}\"] }")
             default: lines.append("  s\(index): { needs: s\(max(0, index - 1)), run: [echo, \"${{ inputs.width }}\"] }")
             }
         }
@@ -108,6 +121,10 @@ import Testing
         #expect(result.diagnostics.count >= 20)
         #expect(result.renderedDiagnostics().contains("unknown key 'colour' in step 's508'"))
         #expect(result.renderedDiagnostics().contains("unknown key 'unknown-top' in the workflow"))
+        #expect(result.renderedDiagnostics().contains("output 'lost' of step 's2515' is never read"))
+        #expect(
+            result.renderedDiagnostics().contains("'item' is only available in a 'for-each' step, and step 'c2514b'"))
+        #expect(!result.renderedDiagnostics().contains("'n' is only available"))
     }
 
     @Test func aLargeValidFileGivesTheSameStepsAndSettings() {

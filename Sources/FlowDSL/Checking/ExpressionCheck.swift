@@ -67,6 +67,39 @@ struct ExpressionCheck {
 
     mutating func run() {
         ExpressionSite.visit(workflow) { check($0) }
+        reportUnreadOutputs()
+    }
+
+    /// Checks the sites of workflow-level values (the first of `run`'s).
+    mutating func checkWorkflowLevel() {
+        ExpressionSite.visitWorkflowLevel(workflow) { check($0) }
+    }
+
+    /// Checks the sites of the steps at `positions` of `workflow.allSteps`; `inherited` is
+    /// `ExpressionSite.inheritedNames(in: workflow)`.
+    mutating func checkSteps(at positions: Range<Int>, inherited: [String: [String]]) {
+        ExpressionSite.visitSteps(of: workflow, at: positions, inherited: inherited) { check($0) }
+    }
+
+    /// Checks the sites of the workflow's `outputs` (the last of `run`'s).
+    mutating func checkOutputs() {
+        ExpressionSite.visitOutputs(workflow) { check($0) }
+    }
+
+    /// The diagnostics found so far, which the check then forgets.
+    mutating func takeDiagnostics() -> [Diagnostic] {
+        defer { diagnostics.removeAll() }
+        return diagnostics
+    }
+
+    /// Counts the outputs another check of the same workflow saw read as read here too.
+    mutating func absorbReads(of other: ExpressionCheck) {
+        readOutputs.formUnion(other.readOutputs)
+        wholeOutputsRead.formUnion(other.wholeOutputsRead)
+    }
+
+    /// Warns of each declared output that no site read: after every site is checked.
+    mutating func reportUnreadOutputs() {
         for step in workflow.allSteps {
             if wholeOutputsRead.contains(step.id) { continue }
             if step.outputs.isEmpty && step.repeat == nil { continue }

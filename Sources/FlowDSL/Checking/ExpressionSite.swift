@@ -50,6 +50,13 @@ struct ExpressionSite {
     /// Hands every site of a workflow to `body`, in the order of `all(in:)`, without collecting
     /// them (issue 19: no array of texts per step, no array of every site).
     static func visit(_ workflow: Workflow, _ body: (ExpressionSite) -> Void) {
+        visitWorkflowLevel(workflow, body)
+        visitSteps(of: workflow, at: workflow.allSteps.indices, inherited: inheritedNames(in: workflow), body)
+        visitOutputs(workflow, body)
+    }
+
+    /// The sites of workflow-level values (`env`, `defaults`, settings, services): the first ones.
+    static func visitWorkflowLevel(_ workflow: Workflow, _ body: (ExpressionSite) -> Void) {
         for named in workflow.env { body(ExpressionSite(named.value, .workflow)) }
         if let baseURL = workflow.defaults.http.baseURL { body(ExpressionSite(baseURL, .workflow)) }
         for header in workflow.defaults.http.headers { body(ExpressionSite(header.value, .workflow)) }
@@ -58,18 +65,39 @@ struct ExpressionSite {
         for service in workflow.services {
             for text in service.texts { body(ExpressionSite(text, .workflow)) }
         }
-        // The item names of enclosing `for-each` groups, which run their children once per item
-        // (kept only once some group has names: most files have none).
-        var inherited: [String: [String]] = [:]
-        for step in workflow.allSteps {
+    }
+
+    /// The sites of the steps at `positions` of `workflow.allSteps`, in order; `inherited` is
+    /// `inheritedNames(in:)`. Any part of the steps can be visited apart from the others.
+    static func visitSteps(
+        of workflow: Workflow, at positions: Range<Int>, inherited: [String: [String]],
+        _ body: (ExpressionSite) -> Void
+    ) {
+        for position in positions {
+            let step = workflow.allSteps[position]
             let outer = inherited.isEmpty ? [] : step.parent.flatMap { inherited[$0] } ?? []
-            if case .group = step.kind {
-                let names = outer + (step.forEach?.localNames ?? [])
-                if !names.isEmpty || !inherited.isEmpty { inherited[step.id] = names }
-            }
             visitSites(of: step, inherited: outer, body)
         }
+    }
+
+    /// The sites of the workflow's top-level `outputs`: the last ones.
+    static func visitOutputs(_ workflow: Workflow, _ body: (ExpressionSite) -> Void) {
         for output in workflow.outputs { body(ExpressionSite(output.value, .workflowOutputs)) }
+    }
+
+    /// The item names of the enclosing `for-each` groups of each group's children, by the
+    /// group's id (groups run their children once per item); empty when no group has names,
+    /// as in most files.
+    static func inheritedNames(in workflow: Workflow) -> [String: [String]] {
+        var inherited: [String: [String]] = [:]
+        // A group comes before its children in `allSteps`, so its own entry is known by then.
+        for step in workflow.allSteps {
+            guard case .group = step.kind else { continue }
+            let outer = inherited.isEmpty ? [] : step.parent.flatMap { inherited[$0] } ?? []
+            let names = outer + (step.forEach?.localNames ?? [])
+            if !names.isEmpty || !inherited.isEmpty { inherited[step.id] = names }
+        }
+        return inherited
     }
 
     private static func visitSites(of step: Step, inherited: [String], _ body: (ExpressionSite) -> Void) {

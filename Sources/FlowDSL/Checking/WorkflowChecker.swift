@@ -28,26 +28,29 @@ enum WorkflowChecker {
         // The called files first: checking expressions needs their inputs and outputs.
         let uses = UsesCheck.run(&workflow, context: context)
         diagnostics += uses.diagnostics
-        // The checks only read the workflow. The expression check, the longest, may run on a
-        // second core; the messages are put together in the same order either way.
+        // The checks only read the workflow. On two cores, the expression check (the longest)
+        // is shared with a second thread while this one does the others; the messages are put
+        // together in the same order either way.
         let checked = workflow
-        let expressionCheck = { @Sendable in
-            var expressions = ExpressionCheck(workflow: checked)
-            expressions.run()
-            return expressions.diagnostics
+        let others = { () -> (graph: [Diagnostic], rest: [Diagnostic]) in
+            var graph = GraphCheck(workflow: checked)
+            graph.run()
+            var rest = ShellQuoteCheck.diagnostics(in: checked)
+            rest += URLCheck.diagnostics(in: checked)
+            rest += ForEachCheck.diagnostics(in: checked)
+            rest += RepeatCheck.diagnostics(in: checked)
+            rest += RetryCheck.diagnostics(in: checked)
+            rest += HeaderExpectationCheck.diagnostics(in: checked)
+            return (graph.diagnostics, rest)
         }
-        let secondCore = twoCores ? SecondCore.start(expressionCheck) : nil
-        var graph = GraphCheck(workflow: workflow)
-        graph.run()
-        diagnostics += graph.diagnostics
-        var others = ShellQuoteCheck.diagnostics(in: workflow)
-        others += URLCheck.diagnostics(in: workflow)
-        others += ForEachCheck.diagnostics(in: workflow)
-        others += RepeatCheck.diagnostics(in: workflow)
-        others += RetryCheck.diagnostics(in: workflow)
-        others += HeaderExpectationCheck.diagnostics(in: workflow)
-        diagnostics += secondCore?.join() ?? expressionCheck()
-        diagnostics += others
+        if twoCores, let shared = ExpressionCheck.diagnosticsOnTwoCores(of: workflow, besides: others) {
+            diagnostics += shared.besides.graph + shared.expressions + shared.besides.rest
+        } else {
+            let (graph, rest) = others()
+            var expressions = ExpressionCheck(workflow: workflow)
+            expressions.run()
+            diagnostics += graph + expressions.diagnostics + rest
+        }
         return CheckResult(
             workflow: workflow, diagnostics: diagnostics, file: file, sourceLines: sourceLines,
             calledFiles: uses.files)
