@@ -1,7 +1,8 @@
 /// Parses a composed document and runs every check, collecting all diagnostics.
 enum WorkflowChecker {
     /// `streamed` are the top-level steps when they were parsed while the file was read; with
-    /// `twoCores`, the expression check runs on a thread of its own beside the other checks.
+    /// `twoCores`, the expression check is shared with a second thread (see
+    /// `ExpressionCheck.diagnosticsOnTwoCores`).
     static func check(
         root: Node, file: String, sourceLines: [Substring], context: UsesContext,
         streamed: StepStream.Parsed? = nil, twoCores: Bool = false
