@@ -27,9 +27,8 @@ extension ExpressionCheck {
         var found = check.checkChunks(chunks, inherited: inherited)
         let (secondCheck, secondFound) = secondCore.join()
         found.merge(secondFound) { first, _ in first }
-        check.absorbReads(of: secondCheck)
         check.checkOutputs()
-        check.reportUnreadOutputs()
+        check.reportUnreadOutputs(readBy: [secondCheck])
         var diagnostics = workflowLevel
         for number in 0..<chunks.total { diagnostics += found[number] ?? [] }
         diagnostics += check.takeDiagnostics()

@@ -92,19 +92,20 @@ struct ExpressionCheck {
         return diagnostics
     }
 
-    /// Counts the outputs another check of the same workflow saw read as read here too.
-    mutating func absorbReads(of other: ExpressionCheck) {
-        readOutputs.formUnion(other.readOutputs)
-        wholeOutputsRead.formUnion(other.wholeOutputsRead)
-    }
-
-    /// Warns of each declared output that no site read: after every site is checked.
-    mutating func reportUnreadOutputs() {
+    /// Warns of each declared output that no site read, here or in `others` (checks of other
+    /// parts of the same workflow): after every site is checked.
+    mutating func reportUnreadOutputs(readBy others: [ExpressionCheck] = []) {
+        // The other checks' sets are asked as they are: merging them cost a millisecond on a
+        // 10,000-step file (issue 32).
+        let reads = [readOutputs] + others.map(\.readOutputs)
+        let wholeReads = [wholeOutputsRead] + others.map(\.wholeOutputsRead)
         for step in workflow.allSteps {
-            if wholeOutputsRead.contains(step.id) { continue }
             if step.outputs.isEmpty && step.repeat == nil { continue }
+            if wholeReads.contains(where: { $0.contains(step.id) }) { continue }
             let declared = step.outputs + (step.repeat?.collect ?? [])
-            for output in declared where !readOutputs.contains(OutputRead(step: step.id, name: output.name)) {
+            for output in declared {
+                let read = OutputRead(step: step.id, name: output.name)
+                if reads.contains(where: { $0.contains(read) }) { continue }
                 var warning = Diagnostic.warning(
                     "output '\(Echo.text(output.name))' of step '\(Echo.text(step.id))' is never read",
                     at: output.location,
