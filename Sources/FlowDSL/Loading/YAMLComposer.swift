@@ -74,7 +74,7 @@ enum YAMLComposer {
         defer { yaml_parser_delete(&parser) }
         return bytes.withUnsafeBufferPointer { buffer in
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-            var walk = Walk(stream: stream)
+            var walk = Walk(stream: stream, size: bytes.count)
             defer {
                 walk.canon.release()
                 walk.stack.release()
@@ -88,6 +88,8 @@ enum YAMLComposer {
         let stream: StepStream?
         /// Whether that mapping has started (a second one is a duplicate key: the file is refused).
         var streamOpened = false
+        /// The file's size in bytes, to size the workflow's step list's key index once.
+        let size: Int
         var frames: [Frame] = []
         /// The nodes of the collections being built, innermost last (see `Frame`).
         var stack = NodeStack()
@@ -317,6 +319,10 @@ enum YAMLComposer {
                     reportDuplicate(key, style: style, at: mark, first: first)
                 } else if count >= YAMLComposer.scanLimit {
                     var index: [String: Int] = [:]
+                    // The workflow's own step list holds most keys of a large file: its index is
+                    // made as large as a step every 32 bytes needs, not grown by rehashing
+                    // (issue 32: the growth was 1% of validating a 10,000-step file).
+                    if parent == 1, frames[parent].isStepList { index.reserveCapacity(size / 32) }
                     for position in 0..<count where !frames[parent].otherKeys.contains(position) {
                         if let text = self.key(position, in: parent).scalar?.string, index[text] == nil {
                             index[text] = position
