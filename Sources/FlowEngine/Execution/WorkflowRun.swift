@@ -125,6 +125,8 @@ package final class WorkflowRun: Sendable {
         // Sized once: grown step by step, the plan moved to a larger buffer about fourteen times at 10,000 steps.
         var plan: [PlannedStep<StepResult>] = []
         plan.reserveCapacity(resolved.allSteps.count)
+        // Read once: only a `for-each` step has items kept from an earlier run.
+        let priorItems = options.priorItems
         for step in resolved.allSteps {
             // The children of a `for-each` group run in each item's own run, not in this one.
             if repeatsGroups, resolved.forEachGroup(enclosing: step) != nil { continue }
@@ -133,7 +135,7 @@ package final class WorkflowRun: Sendable {
             plan.append(
                 Self.repeated(
                     planned, step: step, values: runValues, masker: masker, concurrency: concurrency,
-                    kept: options.priorItems[step.id] ?? [:]))
+                    kept: step.forEach == nil ? [:] : priorItems[step.id] ?? [:]))
         }
         // The journal hears of each step's start and end before the caller's printer does.
         var recorded = onEvent
@@ -145,9 +147,12 @@ package final class WorkflowRun: Sendable {
                 onEvent(event)
             }
         }
+        // Without `for-each` groups the plan has a step for each of `allSteps`, in order: the
+        // checks' positions of ids, needs and groups serve the scheduler as they are.
+        let known = plan.count == resolved.allSteps.count ? resolved.stepPositions : nil
         scheduler = Scheduler(
             steps: plan, concurrency: concurrency, queue: queue, records: records, prior: options.prior,
-            onEvent: recorded)
+            known: known, onEvent: recorded)
     }
 
     /// Starts the run; the future completes with every step's record when all are final and the
@@ -328,7 +333,10 @@ package final class WorkflowRun: Sendable {
             if step.outputs.isEmpty {
                 // Captures nothing of the step: a closure holding the step kept a copy of the
                 // whole `Step` (a heap box, every field retained) for each of 10,000 steps (issue 32).
-                let empty = StepResult(result: .object([:]), outputs: [:], attempts: 1)
+                // One result for every such wait: it never changes, and a result of its own for each
+                // step was an allocation at set-up and, at the end, a cold object to retain for every
+                // copy of the step's record (three passes over 10,000 records, issue 32).
+                let empty = StepResult.zeroWait
                 finished = { start in
                     start.report(.attempt(1))
                     return .success(empty)
