@@ -125,8 +125,6 @@ package final class WorkflowRun: Sendable {
         // Sized once: grown step by step, the plan moved to a larger buffer about fourteen times at 10,000 steps.
         var plan: [PlannedStep<StepResult>] = []
         plan.reserveCapacity(resolved.allSteps.count)
-        // Read once: only a `for-each` step has items kept from an earlier run.
-        let priorItems = options.priorItems
         for step in resolved.allSteps {
             // The children of a `for-each` group run in each item's own run, not in this one.
             if repeatsGroups, resolved.forEachGroup(enclosing: step) != nil { continue }
@@ -135,7 +133,7 @@ package final class WorkflowRun: Sendable {
             plan.append(
                 Self.repeated(
                     planned, step: step, values: runValues, masker: masker, concurrency: concurrency,
-                    kept: step.forEach == nil ? [:] : priorItems[step.id] ?? [:]))
+                    kept: options.priorItems[step.id] ?? [:]))
         }
         // The journal hears of each step's start and end before the caller's printer does.
         var recorded = onEvent
