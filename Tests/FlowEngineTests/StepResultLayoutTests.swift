@@ -20,4 +20,17 @@ import Testing
         #expect(copy.repetitions == 2)
         #expect(copy.request == nil)
     }
+
+    /// The record's one-byte fields come after its words: placed between them, their padding
+    /// made the record 112 bytes.
+    @Test func aRecordTakesNoPaddingBetweenItsWords() {
+        #expect(MemoryLayout<StepRecord<StepResult>>.stride <= 96)
+    }
+
+    /// Every zero wait without outputs finishes with the one shared result (no object a step).
+    @Test func zeroWaitsShareOneResult() {
+        #expect(StepResult.zeroWait.result == .object([:]))
+        #expect(StepResult.zeroWait.outputs.isEmpty)
+        #expect(StepResult.zeroWait.attempts == 1)
+    }
 }

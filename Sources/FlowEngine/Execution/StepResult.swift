@@ -45,6 +45,10 @@ package struct StepResult: Sendable {
     /// For an `http` step: the request it sent (its last attempt's, unmasked), as reports show it.
     package var request: HTTPRequestLine? { fields.request }
 
+    /// The result of a zero `sleep` without outputs: an empty object, one attempt. Shared by every
+    /// such step (its fields never change, so a copy could not tell them apart).
+    package static let zeroWait = StepResult(result: .object([:]), outputs: [:], attempts: 1)
+
     /// Creates a step result.
     package init(
         result: Value, outputs: [String: Value], attempts: Int, items: [ItemResult]? = nil, repetitions: Int? = nil,

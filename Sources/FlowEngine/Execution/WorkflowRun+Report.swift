@@ -20,12 +20,13 @@ extension WorkflowRun {
     }
 
     /// `outcome(of:records:interrupted:setupFailed:)` of this run, `records` being its
-    /// `allRecords`: a run none of whose records failed or was cancelled succeeded, which needs
-    /// no look-up of each step's record by id (a tenth of a 10,000-step run's end, issue 32).
+    /// `allRecords` and `tally` theirs: a run none of whose records failed or was cancelled
+    /// succeeded, which needs no look-up of each step's record by id (a tenth of a 10,000-step
+    /// run's end, issue 32).
     package func outcome(
-        records: [String: StepRecord<StepResult>], interrupted: Bool, setupFailed: Bool
+        records: [String: StepRecord<StepResult>], interrupted: Bool, setupFailed: Bool, tally: RecordTally
     ) -> RunOutcome {
-        if !interrupted, !setupFailed, !self.records.someFailedOrCancelled { return .succeeded }
+        if !interrupted, !setupFailed, !tally.someFailedOrCancelled { return .succeeded }
         return Self.outcome(of: workflow, records: records, interrupted: interrupted, setupFailed: setupFailed)
     }
 

@@ -145,9 +145,12 @@ package final class WorkflowRun: Sendable {
                 onEvent(event)
             }
         }
+        // Without `for-each` groups the plan has a step for each of `allSteps`, in order: the
+        // checks' positions of ids, needs and groups serve the scheduler as they are.
+        let known = plan.count == resolved.allSteps.count ? resolved.stepPositions : nil
         scheduler = Scheduler(
             steps: plan, concurrency: concurrency, queue: queue, records: records, prior: options.prior,
-            onEvent: recorded)
+            known: known, onEvent: recorded)
     }
 
     /// Starts the run; the future completes with every step's record when all are final and the
@@ -328,7 +331,10 @@ package final class WorkflowRun: Sendable {
             if step.outputs.isEmpty {
                 // Captures nothing of the step: a closure holding the step kept a copy of the
                 // whole `Step` (a heap box, every field retained) for each of 10,000 steps (issue 32).
-                let empty = StepResult(result: .object([:]), outputs: [:], attempts: 1)
+                // One result for every such wait: it never changes, and a result of its own for each
+                // step was an allocation at set-up and, at the end, a cold object to retain for every
+                // copy of the step's record (three passes over 10,000 records, issue 32).
+                let empty = StepResult.zeroWait
                 finished = { start in
                     start.report(.attempt(1))
                     return .success(empty)

@@ -39,6 +39,12 @@ struct ConnectionsAhead: Sendable {
         for step in workflow.steps {
             if let origin = Self.origin(of: step, baseURL: baseURL, values: values) { origins[step.id] = origin }
         }
+        // A step and a dependent both with an origin, or nothing to open: a workflow without such
+        // requests skips the two walks below, each a copy of every step (issue 32).
+        guard origins.count > 1 else {
+            byStep = [:]
+            return
+        }
         // Counted need by need, once for the whole workflow: a search of every step for each
         // step's dependents would be quadratic in a 10,000-step file.
         var together: [String: Int] = [:]

@@ -53,33 +53,23 @@ package final class RunRecords<Output: Sendable>: Sendable {
         }
     }
 
-    /// Whether some record (this run's own, not the outer run's) failed without its failure
-    /// being ignored, or was cancelled: when none did, no step can fail the run, and its outcome
-    /// needs no walk of the workflow's steps by id (`WorkflowRun.outcome(records:interrupted:setupFailed:)`).
-    var someFailedOrCancelled: Bool {
-        func failsRun(_ record: StepRecord<Output>) -> Bool {
-            (record.state == .failed && !record.failureIgnored) || record.state == .cancelled
-        }
-        return storage.withLock { storage in
-            // By index: each record's state read in place, no record copied.
-            for index in storage.plan.values.indices where failsRun(storage.plan.values[index]) {
-                return true
-            }
-            return storage.records.values.contains(where: failsRun)
-        }
-    }
-
     /// Sets the records of a plan's steps, so that the record of the plan's step `n` can then be
     /// written with `update(_:at: n)`: `positions` gives each id's place in the plan (the
-    /// scheduler graph's table), `record(n)` the record of step n.
-    func register(positions: [String: Int], record: (Int) -> StepRecord<Output>) {
-        let plan = positions.mapValues(record)
+    /// scheduler graph's table), `record(id, n)` the record of step n, whose id is `id`.
+    ///
+    /// The records are made in the table's own order, from its ids: made by position, each read
+    /// a scheduler node in hash order, a cache miss for every step of a large plan (issue 32).
+    func register(positions: [String: Int], record: (String, Int) -> StepRecord<Output>) {
+        // `mapValues` keeps the buckets, so both tables list the ids in one order: each slot is
+        // then filled where the walk of `positions` is (checked, and looked up where it would not be).
+        let placeholder = StepRecord<Output>(id: "", state: .pending)
+        var plan = positions.mapValues { _ in placeholder }
         var slots = [Dictionary<String, StepRecord<Output>>.Index](repeating: plan.startIndex, count: positions.count)
-        // `mapValues` keeps the buckets, so both tables list the ids in one order; checked, and
-        // looked up where it would not hold.
         var index = plan.startIndex
         for (id, position) in positions {
-            slots[position] = plan.keys[index] == id ? index : plan.index(forKey: id)!
+            let slot = plan.keys[index] == id ? index : plan.index(forKey: id)!
+            slots[position] = slot
+            plan.values[slot] = record(id, position)
             plan.formIndex(after: &index)
         }
         storage.withLock { storage in

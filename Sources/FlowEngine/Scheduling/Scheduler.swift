@@ -1,4 +1,5 @@
 import Dispatch
+import FlowDSL
 import FlowTasks
 
 /// Runs a plan of steps: each starts when its needs are finished and its condition holds, at most
@@ -42,9 +43,12 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
     /// final with the given record, without running or emitting events, and release their
     /// dependents as if they had just finished. A group's prior record applies only with its
     /// children's (a group is resumed as a whole); a child's applies only with its group's.
+    ///
+    /// `known`: the positions of the workflow's `allSteps` that `steps` were planned from, one
+    /// planned step for each in that order; the graph then reuses them (see `SchedulerGraph`).
     package init(
         steps: [PlannedStep<Output>], concurrency: Int, queue: DispatchQueue, records: RunRecords<Output>? = nil,
-        prior: [String: StepRecord<Output>] = [:],
+        prior: [String: StepRecord<Output>] = [:], known: Workflow.StepPositions? = nil,
         onEvent: @escaping @Sendable (SchedulerEvent<Output>) -> Void = { _ in }
     ) {
         self.queue = queue
@@ -52,10 +56,11 @@ package final class Scheduler<Output: Sendable>: @unchecked Sendable {
         self.onEvent = onEvent
         self.prior = prior
         done = Promise(on: queue)
-        graph = SchedulerGraph(steps)
+        graph = SchedulerGraph(steps, known: known)
         let records = records ?? RunRecords([:])
-        let nodes = graph.nodes
-        records.register(positions: graph.positions) { nodes[$0].record }
+        // Every node starts pending (`SchedulerNode.init`): its record is made again from the id,
+        // rather than read from 10,000 nodes in the table's hash order.
+        records.register(positions: graph.positions) { id, _ in StepRecord(id: id, state: .pending) }
         self.records = records
         queue.setSpecific(key: onQueue, value: true)
     }

@@ -1,3 +1,4 @@
+import FlowDSL
 import FlowTasks
 
 /// One step's scheduling state: its place in the graph and what is known of its needs. Lives on
@@ -83,25 +84,45 @@ struct SchedulerGraph<Output: Sendable> {
     private let dependentList: [Int]
     private let dependentStart: [Int]
 
-    init(_ steps: [PlannedStep<Output>]) {
+    /// The graph of `steps`. `known`, when given, are the positions of a workflow's `allSteps`
+    /// with their needs and groups resolved, which the checks made: used when `steps` are those
+    /// steps in that order (the plan of a workflow without `for-each` groups), so that no id and
+    /// no need is hashed again; otherwise the ids are hashed here.
+    init(_ steps: [PlannedStep<Output>], known: Workflow.StepPositions? = nil) {
         let plan = PlanSteps(steps)
         let nodes = steps.indices.map { SchedulerNode(plan: plan, position: $0) }
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(nodes.count)
-        for node in nodes {
-            positions[node.step.id] = node.position
-        }
-        // The needs in the plan, resolved once, and how many steps need each step.
         var needPositions: [Int] = []
+        needPositions.reserveCapacity(nodes.count * 2)
         var start = [Int](repeating: 0, count: nodes.count + 1)
-        for node in nodes {
-            node.group = node.step.group.flatMap { positions[$0] }
-            for need in node.step.needs {
-                guard let position = positions[need] else { continue }
-                node.needsInPlan += 1
-                needPositions.append(position)
-                start[position + 1] += 1
+        let positions: [String: Int]
+        if let known, Self.matches(known, steps) {
+            positions = known.index
+            for node in nodes {
+                let group = known.group(node.position)
+                node.group = group < 0 ? nil : group
+                for position in known.needs(node.position) where position >= 0 {
+                    node.needsInPlan += 1
+                    needPositions.append(position)
+                    start[position + 1] += 1
+                }
             }
+        } else {
+            var table: [String: Int] = [:]
+            table.reserveCapacity(nodes.count)
+            for node in nodes {
+                table[node.step.id] = node.position
+            }
+            // The needs in the plan, resolved once, and how many steps need each step.
+            for node in nodes {
+                node.group = node.step.group.flatMap { table[$0] }
+                for need in node.step.needs {
+                    guard let position = table[need] else { continue }
+                    node.needsInPlan += 1
+                    needPositions.append(position)
+                    start[position + 1] += 1
+                }
+            }
+            positions = table
         }
         for position in nodes.indices {
             start[position + 1] += start[position]
@@ -121,6 +142,23 @@ struct SchedulerGraph<Output: Sendable> {
         self.positions = positions
         dependentList = list
         dependentStart = start
+    }
+
+    /// Whether `known` describes `steps`: as many, each id at its own position (compared, not
+    /// hashed: a few instructions a step).
+    private static func matches(_ known: Workflow.StepPositions, _ steps: [PlannedStep<Output>]) -> Bool {
+        guard known.count == steps.count else { return false }
+        let index = known.index
+        return steps.withUnsafeBufferPointer { steps in
+            // Ids are unique (see `Workflow.stepPositions`), so checking one id per position
+            // against the index's own order is enough: every index entry is then a plan id.
+            var position = 0
+            for (id, at) in index {
+                guard at < steps.count, steps[at].id == id else { return false }
+                position += 1
+            }
+            return position == steps.count
+        }
     }
 
     /// The positions of the steps that need the step at `position`, in declaration order.

@@ -76,9 +76,11 @@ final class FlowEventTranslator: Sendable {
         _ ended: RunSessionOutcome, records: [String: StepRecord<StepResult>], messages: [String],
         allRecords: Bool = false
     ) -> FlowOutcome {
+        // The run's own count of its every record, else `records` counted now.
+        let tally = (allRecords ? ended.tally : nil) ?? RecordTally(records)
         // Only looked for when something failed: a 10,000-step run that succeeded skips the walk.
         var failed: [FlowStepFailure] = []
-        if records.values.contains(where: { $0.state == .failed }) {
+        if tally.someFailed {
             for step in workflow.qualifiedSteps(items: { WorkflowRun.itemCount(records[$0]) }) {
                 guard let record = records[step.id], record.state == .failed else { continue }
                 // A child that failed inside a group that still succeeded (a lost race) did not fail the run.
@@ -97,7 +99,8 @@ final class FlowEventTranslator: Sendable {
                 of: workflow, records: records, interrupted: ended.interrupted, setupFailed: ended.setupFailed)
         var outcome = FlowOutcome(
             state: FlowOutcome.State(ended.verdict),
-            results: FlowStepResults(records: records, workflow: workflow, masker: masker), duration: ended.duration,
+            results: FlowStepResults(records: records, tally: tally, workflow: workflow, masker: masker),
+            duration: ended.duration,
             messages: messages,
             failedSteps: failed, stepsState: FlowOutcome.State(stepsState))
         outcome.stepsRan = ended.ran

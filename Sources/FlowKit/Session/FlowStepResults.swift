@@ -8,12 +8,16 @@ import FlowTasks
 /// (issue 32).
 final class FlowStepResults: Sendable {
     private let records: [String: StepRecord<StepResult>]
+    /// `records` counted by state (see `RecordTally`).
+    private let tally: RecordTally
     private let workflow: Workflow
     private let masker: SecretMasker
     private let made = LockedBox<[String: FlowStepResult]?>(nil)
 
-    init(records: [String: StepRecord<StepResult>], workflow: Workflow, masker: SecretMasker) {
+    /// `tally` is that of `records`.
+    init(records: [String: StepRecord<StepResult>], tally: RecordTally, workflow: Workflow, masker: SecretMasker) {
         self.records = records
+        self.tally = tally
         self.workflow = workflow
         self.masker = masker
     }
@@ -34,33 +38,15 @@ final class FlowStepResults: Sendable {
         return records[id].map { FlowStepResult($0, workflow: workflow, masker: masker) }
     }
 
-    /// How many steps are in each state, and how many items of `for-each` steps are: counted
-    /// from the records, no result made. States with none are left out.
+    /// How many steps are in each state, and how many items of `for-each` steps are: read from
+    /// the tally, no result made and no record copied. States with none are left out.
     var counts: (steps: [FlowStepState: Int], items: [FlowStepState: Int]) {
-        // Plain counters by state: a dictionary would hash a state for every step.
-        var steps = [Int](repeating: 0, count: StepState.allCases.count)
+        var steps: [FlowStepState: Int] = [:]
+        for state in StepState.allCases where tally.count(state) > 0 {
+            steps[FlowStepState(state)] = tally.count(state)
+        }
         var items: [FlowStepState: Int] = [:]
-        for record in records.values {
-            steps[Self.slot(record.state)] += 1
-            if let stepItems = record.items {
-                for item in stepItems { items[FlowStepState(item.state), default: 0] += 1 }
-            }
-        }
-        var counted: [FlowStepState: Int] = [:]
-        for state in StepState.allCases where steps[Self.slot(state)] > 0 {
-            counted[FlowStepState(state)] = steps[Self.slot(state)]
-        }
-        return (counted, items)
-    }
-
-    private static func slot(_ state: StepState) -> Int {
-        switch state {
-        case .pending: 0
-        case .running: 1
-        case .succeeded: 2
-        case .failed: 3
-        case .skipped: 4
-        case .cancelled: 5
-        }
+        for (state, count) in tally.items { items[FlowStepState(state)] = count }
+        return (steps, items)
     }
 }

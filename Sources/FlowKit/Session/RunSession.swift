@@ -99,6 +99,8 @@ package struct RunSessionOutcome: Sendable {
     /// far as its steps; nil otherwise. Kept so that the summary and the outcome an app gets do
     /// not walk every step again (issue 32).
     package var stepsOutcome: RunOutcome? = nil
+    /// `records` counted (see `RecordTally`), once the run got as far as its steps; nil otherwise.
+    package var tally: RecordTally? = nil
 }
 
 /// One run of a workflow, owned whole by the engine: its secrets' warnings, its services, its
@@ -332,7 +334,10 @@ package final class RunSession: Sendable {
         if setupFailure != nil, !records.values.contains(where: { $0.startedAt != nil }) {
             observer.message("flow: \(interrupted ? "interrupted" : "failed") — no step ran\n")
         }
-        let outcome = run.outcome(records: records, interrupted: interrupted, setupFailed: setupFailure != nil)
+        // One pass over the records for the outcome, the summary's counts and its failed steps.
+        let tally = RecordTally(records)
+        let outcome = run.outcome(
+            records: records, interrupted: interrupted, setupFailed: setupFailure != nil, tally: tally)
         switch outcome {
         case .cancelled: await finishJournal(.interrupted)
         case .succeeded: await finishJournal(.succeeded)
@@ -361,7 +366,7 @@ package final class RunSession: Sendable {
             // With --only the other steps' records are given, not run: the summary shows the step's own.
             shownRecords: only?.ownRecords(records) ?? records, interrupted: interrupted,
             setupFailed: setupFailure != nil, duration: duration, ran: true, workflow: run.workflow,
-            stepsOutcome: outcome)
+            stepsOutcome: outcome, tally: tally)
     }
 
     /// Runtime problems found before the run, as parse errors are written: place, source line with
