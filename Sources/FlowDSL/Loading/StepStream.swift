@@ -21,7 +21,7 @@
 /// from the finished tree as before.
 ///
 /// `@unchecked Sendable`: `pending`, `nextBatch`, `parts`, `ended` and `abandoned` are touched
-/// only while `mutex` is held; `batch`, `opened` and `worker` only by the composer's thread.
+/// only while `mutex` is held; `batch`, `isOpen` and `worker` only by the composer's thread.
 final class StepStream: @unchecked Sendable {
     /// Files of at least this many bytes have their steps parsed this way: below it a thread
     /// costs more than it saves.
@@ -53,7 +53,8 @@ final class StepStream: @unchecked Sendable {
     private var ended = false
     private var abandoned = false
     private var batch: [Node.Pair] = []
-    private var opened = false
+    /// Whether the composer has started the `steps:` mapping (`open()`).
+    private(set) var isOpen = false
     private var worker: SecondCore<Void>?
     private let file: String
 
@@ -85,7 +86,7 @@ final class StepStream: @unchecked Sendable {
 
     /// The composer starts the workflow's `steps:` mapping: what is sent from now on are its entries.
     func open() {
-        opened = true
+        isOpen = true
     }
 
     /// One entry of the `steps:` mapping, its value complete.
@@ -112,7 +113,7 @@ final class StepStream: @unchecked Sendable {
         parseBatches(waiting: false)
         worker?.join()
         return locked { () -> Parsed? in
-            guard opened, !abandoned else { return nil }
+            guard isOpen, !abandoned else { return nil }
             var parsed = Parsed()
             for number in 0..<nextBatch {
                 guard let part = parts[number] else { continue }

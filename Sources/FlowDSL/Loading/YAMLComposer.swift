@@ -86,8 +86,6 @@ enum YAMLComposer {
     private struct Walk {
         /// Where the entries of the workflow's `steps:` mapping go as they are built, if anywhere.
         let stream: StepStream?
-        /// Whether that mapping has started (a second one is a duplicate key: the file is refused).
-        var streamOpened = false
         /// The file's size in bytes, to size the workflow's step list's key index once.
         let size: Int
         var frames: [Frame] = []
@@ -170,17 +168,15 @@ enum YAMLComposer {
                 let canonical = isStep || frames.last?.canonical == true
                 let canonStart = canon.count
                 if canonical { canon.append(isMapping ? UInt8(ascii: "{") : UInt8(ascii: "[")) }
-                // The workflow's own step list: the root mapping's `steps`, in the first document.
-                let streamed = isStepList && frames.count == 1 && documents == 1 && stream != nil && !streamOpened
+                // The workflow's own step list: the root mapping's `steps`, in the first document;
+                // only the first such mapping (a second one is a duplicate key: the file is refused).
+                let streamed = isStepList && frames.count == 1 && documents == 1 && stream?.isOpen == false
                 frames.append(
                     Frame(
                         anchor: YAMLComposer.string(anchorPointer), mark: mark, isMapping: isMapping,
                         start: stack.count, canonical: canonical, isStepList: isStepList, isStep: isStep,
                         canonStart: canonStart, streamed: streamed))
-                if streamed {
-                    streamOpened = true
-                    stream?.open()
-                }
+                if streamed { stream?.open() }
                 if frames.count > InputLimits.maximumDepth {
                     return Problem(
                         message: "the YAML is nested more than \(InputLimits.maximumDepth) levels deep",
