@@ -65,6 +65,40 @@ import Testing
         }
     }
 
+    /// A log larger than the output's 64 KiB buffer (written whole as it fills) comes out
+    /// complete and in order: every step's start before its end, each line one JSON object; a
+    /// skipped step's end has no duration.
+    @Test func aLongJSONLogArrivesWholeAndInOrder() async throws {
+        var yaml = "version: 1\nsteps:\n"
+        let count = 1_500
+        for index in 0..<count {
+            let needs = index == 0 ? "" : ", needs: [step_with_a_long_name_\(index - 1)]"
+            yaml += "  step_with_a_long_name_\(index): { sleep: 0s\(needs) }\n"
+        }
+        yaml += "  never: { run: \"exit 1\", needs: [step_with_a_long_name_\(count - 1)], if: \"failure()\" }\n"
+        let outcome = try await FlowProcess.run(["run", try write(yaml), "--log-format", "json"])
+        #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.utf8.count > 3 * 64 << 10)
+        let lines = outcome.stdout.split(separator: "\n")
+        #expect(lines.count == 2 * count + 2)
+        var expected: [String] = []
+        for index in 0..<count {
+            expected += ["started step_with_a_long_name_\(index)", "finished step_with_a_long_name_\(index)"]
+        }
+        expected += ["finished never", "summary "]
+        var seen: [String] = []
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let event = object["event"] as? String ?? "?"
+            seen.append("\(event) \(object["step"] as? String ?? "")")
+            if object["step"] as? String == "never" {
+                #expect(object["state"] as? String == "skipped")
+                #expect(object["duration"] == nil, "a step that did not run has no duration: \(line)")
+            }
+        }
+        #expect(seen == expected)
+    }
+
     @Test func plainLinesCarryTimeStepStateAndDuration() async throws {
         let file = try write(workflow)
         let outcome = try await FlowProcess.run(["run", file])

@@ -17,4 +17,15 @@ public enum FlowJSON {
     public static func append(_ text: String, to bytes: inout [UInt8]) {
         JSONWriter.appendString(text, to: &bytes)
     }
+
+    /// The most bytes `writeQuoted` writes for a text of `utf8Count` bytes.
+    package static func quotedLimit(utf8Count: Int) -> Int {
+        JSONWriter.quotedLimit(utf8Count: utf8Count)
+    }
+
+    /// `text` as a JSON string literal written at `at`, which has room for `quotedLimit` of its
+    /// UTF-8 count; returns the end (the event log writes its lines through a pointer).
+    package static func writeQuoted(_ text: String, at: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        JSONWriter.writeQuoted(text, at: at)
+    }
 }

@@ -111,55 +111,121 @@ struct EventFields {
     /// `step`, `stream`, `time`, `total`); counts, byte counts and durations (seconds) are JSON
     /// numbers, the rest strings.
     func writeJSON(into line: inout EventLine) {
-        line.append("{" as StaticString)
+        line.write(limit: jsonLimit) { writeJSON(to: &$0) }
+    }
+
+    /// The JSON line of a step's start, as `writeJSON` writes it, straight from the step's id:
+    /// half of a run's lines, which then make no `EventFields` (issue 32 round twelve: making,
+    /// copying and destroying one was a third of what a line cost).
+    static func writeStartedJSON(step: String, into line: inout EventLine) {
+        line.write(limit: FlowJSON.quotedLimit(utf8Count: step.utf8.count) + 64 + LineCursor.timestampLength) {
+            $0.put("{\"event\":\"started\",\"step\":" as StaticString)
+            $0.putQuoted(step)
+            $0.put(",\"time\":\"" as StaticString)
+            $0.putTimestamp()
+            $0.put("\"}" as StaticString)
+        }
+    }
+
+    /// The JSON line of a step's end, as `writeJSON` writes it, for a result without a failure,
+    /// items or repetitions (nearly every step's end).
+    struct FinishedLine {
+        let step: String
+        let state: FlowStepState
+        let duration: Duration?
+
+        /// The line of `result`, or nil when it needs the whole `EventFields` path.
+        init?(_ result: FlowStepResult) {
+            guard result.failure == nil, result.items == nil, result.repetitions == nil else { return nil }
+            (step, state, duration) = (result.step, result.state, result.duration)
+        }
+
+        func write(into line: inout EventLine) {
+            line.write(limit: FlowJSON.quotedLimit(utf8Count: step.utf8.count) + 128 + LineCursor.timestampLength) {
+                $0.put("{" as StaticString)
+                if let duration { $0.putSecondsMember("duration", duration) }
+                $0.put("\"event\":\"finished\",\"state\":\"" as StaticString)
+                $0.put(state.rawValue)
+                $0.put("\",\"step\":" as StaticString)
+                $0.putQuoted(step)
+                $0.put(",\"time\":\"" as StaticString)
+                $0.putTimestamp()
+                $0.put("\"}" as StaticString)
+            }
+        }
+    }
+
+    /// The most `writeJSON` writes: the texts' own worst case, and room for every key, number and
+    /// the time beside them.
+    private var jsonLimit: Int {
+        var texts = step.utf8.count + (items?.utf8.count ?? 0)
+        switch kind {
+        case .repetition(_, _, let previous): texts += previous?.utf8.count ?? 0
+        case .output(let text, _): texts += text.utf8.count
+        case .itemFailed(let item, let message): texts += item.utf8.count + message.utf8.count
+        case .finished(_, _, let failure, _):
+            texts += (failure?.message.utf8.count ?? 0) + (failure?.location.utf8.count ?? 0)
+        case .started, .retry, .progress, .items: break
+        }
+        // Up to five texts, each quoted; up to four numbers; keys and punctuation; the time.
+        return FlowJSON.quotedLimit(utf8Count: texts) + 5 * 2 + 4 * LineCursor.numberLimit + 160
+            + LineCursor.timestampLength
+    }
+
+    private func writeJSON(to line: inout LineCursor) {
+        line.put("{" as StaticString)
         switch kind {
         case .started:
-            line.append("\"event\":\"started\"," as StaticString)
+            line.put("\"event\":\"started\"," as StaticString)
         case .retry(let attempt):
-            line.appendNumberMember("attempt", Int64(attempt))
-            line.appendMember("event", "retry")
+            line.putNumberMember("attempt", Int64(attempt))
+            line.put("\"event\":\"retry\"," as StaticString)
         case .repetition(let attempt, let max, let previous):
-            line.appendNumberMember("attempt", Int64(attempt))
-            line.appendMember("event", "repeat")
-            line.appendNumberMember("max-attempts", Int64(max))
-            if let previous { line.appendMember("previous", previous) }
+            line.putNumberMember("attempt", Int64(attempt))
+            line.put("\"event\":\"repeat\"," as StaticString)
+            line.putNumberMember("max-attempts", Int64(max))
+            if let previous { line.putMember("previous", previous) }
         case .output(let text, _):
-            line.appendMember("event", "output")
-            line.appendMember("line", text)
+            line.put("\"event\":\"output\"," as StaticString)
+            line.putMember("line", text)
         case .progress(let done, _):
-            line.appendNumberMember("bytes", done)
-            line.appendMember("event", "progress")
+            line.putNumberMember("bytes", done)
+            line.put("\"event\":\"progress\"," as StaticString)
         case .itemFailed(let item, let message):
-            line.appendMember("error", message)
-            line.appendMember("event", "item")
-            line.appendMember("item", item)
-            line.appendMember("state", "failed")
+            line.putMember("error", message)
+            line.put("\"event\":\"item\"," as StaticString)
+            line.putMember("item", item)
+            line.put("\"state\":\"failed\"," as StaticString)
         case .items(let finished, _, let failed):
-            line.appendMember("event", "items")
-            line.appendNumberMember("failed", Int64(failed))
-            line.appendNumberMember("finished", Int64(finished))
+            line.put("\"event\":\"items\"," as StaticString)
+            line.putNumberMember("failed", Int64(failed))
+            line.putNumberMember("finished", Int64(finished))
         case .finished(let state, let duration, let failure, let repetitions):
-            if let duration { line.appendSecondsMember("duration", duration) }
-            if let failure { line.appendMember("error", failure.message) }
-            line.append("\"event\":\"finished\"," as StaticString)
-            if let items { line.appendMember("items", items) }
-            if let failure { line.appendMember("location", failure.location) }
-            if let repetitions { line.appendNumberMember("repetitions", Int64(repetitions.count)) }
-            line.appendMember("state", state.rawValue)
+            if let duration { line.putSecondsMember("duration", duration) }
+            if let failure { line.putMember("error", failure.message) }
+            line.put("\"event\":\"finished\"," as StaticString)
+            if let items { line.putMember("items", items) }
+            if let failure { line.putMember("location", failure.location) }
+            if let repetitions { line.putNumberMember("repetitions", Int64(repetitions.count)) }
+            line.put("\"state\":\"" as StaticString)
+            line.put(state.rawValue)
+            line.put("\"," as StaticString)
         }
-        line.appendMember("step", step)
-        if case .output(_, let isError) = kind { line.appendMember("stream", isError ? "stderr" : "stdout") }
-        line.append("\"time\":\"" as StaticString)
-        line.appendTimestamp()
-        line.append("\"" as StaticString)
+        line.putMember("step", step)
+        if case .output(_, let isError) = kind {
+            line.put(isError ? "\"stream\":\"stderr\"," as StaticString : "\"stream\":\"stdout\"," as StaticString)
+        }
+        line.put("\"time\":\"" as StaticString)
+        line.putTimestamp()
+        line.put("\"" as StaticString)
         if case .progress(_, let total?) = kind {
-            line.append("," as StaticString)
-            line.appendNumberMember("total", total, last: true)
+            line.put("," as StaticString)
+            line.putNumberMember("total", total, last: true)
         }
         if case .items(_, let total, _) = kind {
-            line.append("," as StaticString)
-            line.appendNumberMember("total", Int64(total), last: true)
+            line.put("," as StaticString)
+            line.putNumberMember("total", Int64(total), last: true)
         }
-        line.append("}" as StaticString)
+        line.put("}" as StaticString)
     }
 }

@@ -32,6 +32,17 @@ struct EventPrinter: Sendable {
 
     /// Prints `event` when it has a line; `hold` (a command's line) is let go once it is written.
     func handle(_ event: FlowEvent, hold: (AnyObject & Sendable)?) {
+        // Nearly every line of a JSON log: a step's start, and its end without a failure.
+        if format == .json {
+            if case .stepStarted(let id) = event {
+                StandardOutput.line(holding: hold) { EventFields.writeStartedJSON(step: id, into: &$0) }
+                return
+            }
+            if case .stepFinished(let result) = event, let finished = EventFields.FinishedLine(result) {
+                StandardOutput.line(holding: hold) { finished.write(into: &$0) }
+                return
+            }
+        }
         guard let fields = EventFields(event) else { return }
         var elapsed = 0.0
         if case .repetition(let attempt, let limit, let previous) = fields.kind,

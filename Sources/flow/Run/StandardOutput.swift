@@ -40,14 +40,17 @@ enum StandardOutput {
 /// The pending output: appended under a lock (no thread hop per line), written by a timer on one
 /// serial queue, or at once when it grows large. The holds of the pending lines are kept until
 /// they are written, so commands cannot print faster than standard output takes it.
-/// `@unchecked Sendable`: `pending`, `holds` and `scheduled` are touched only while holding `lock`,
+/// `@unchecked Sendable`: `pending`, `holds`, `scheduled` and `writeQueued` are touched only while holding `lock`,
 /// and writes to the file descriptor happen only on `queue`, in order.
 private final class OutputBuffer: @unchecked Sendable {
     private let queue = DispatchQueue(label: "flow.output")
     private let lock = NSLock()
     private var pending: [UInt8] = []
     private var holds: [AnyObject] = []
+    /// A write is queued for 50 ms after the first pending line.
     private var scheduled = false
+    /// A write is queued at once (the pending output is full) and has not yet taken it.
+    private var writeQueued = false
 
     func append(_ text: String) {
         append(Array(text.utf8), newline: false)
@@ -59,15 +62,9 @@ private final class OutputBuffer: @unchecked Sendable {
         // Consecutive lines of a batch share one hold: keep it once.
         if let hold, holds.last !== hold { holds.append(hold) }
         if newline { pending.append(UInt8(ascii: "\n")) }
-        let full = pending.count >= 64 << 10
-        let schedule = !scheduled && !full
-        if schedule { scheduled = true }
+        let due = writeDue()
         lock.unlock()
-        if full {
-            queue.async { self.write() }
-        } else if schedule {
-            queue.asyncAfter(deadline: .now() + .milliseconds(50)) { self.write() }
-        }
+        schedule(due)
     }
 
     /// Like `append(_:newline:holding:)`, the bytes being what `build` appends.
@@ -79,14 +76,37 @@ private final class OutputBuffer: @unchecked Sendable {
         pending = line.takeBytes()
         if let hold, holds.last !== hold { holds.append(hold) }
         pending.append(UInt8(ascii: "\n"))
-        let full = pending.count >= 64 << 10
-        let schedule = !scheduled && !full
-        if schedule { scheduled = true }
+        let due = writeDue()
         lock.unlock()
-        if full {
-            queue.async { self.write() }
-        } else if schedule {
-            queue.asyncAfter(deadline: .now() + .milliseconds(50)) { self.write() }
+        schedule(due)
+    }
+
+    /// When a write should be queued, if one is not already (call holding `lock`): now when the
+    /// pending output is full, else 50 ms from the first pending line.
+    private func writeDue() -> WriteDue? {
+        if pending.count >= 64 << 10 {
+            // Once: until the write takes the pending bytes, later lines add to them. Queuing a
+            // write for each of them queued thousands of empty writes in a 10,000-step run,
+            // each taking the lock the run's lines need (callgrind, issue 32 round twelve).
+            guard !writeQueued else { return nil }
+            writeQueued = true
+            return .now
+        }
+        guard !scheduled else { return nil }
+        scheduled = true
+        return .later
+    }
+
+    private enum WriteDue {
+        case now
+        case later
+    }
+
+    private func schedule(_ due: WriteDue?) {
+        switch due {
+        case .now: queue.async { self.write() }
+        case .later: queue.asyncAfter(deadline: .now() + .milliseconds(50)) { self.write() }
+        case nil: break
         }
     }
 
@@ -102,6 +122,7 @@ private final class OutputBuffer: @unchecked Sendable {
         let written = holds
         holds.removeAll()
         scheduled = false
+        writeQueued = false
         lock.unlock()
         // Released once the bytes are out (after the loop below).
         defer { withExtendedLifetime(written) {} }
