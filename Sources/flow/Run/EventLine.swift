@@ -161,24 +161,25 @@ struct LineCursor {
         put("\":" as StaticString)
     }
 
-    /// A number in decimal, zero-padded to at least `width` digits, written from its last digit.
+    /// A number in decimal, zero-padded to at least `width` digits, written from its last digit
+    /// (the padding zeros are the digits of what is left of the number: none).
     mutating func putDecimal(_ value: Int64, width: Int = 1) {
         if value < 0 { put(UInt8(ascii: "-")) }
         var rest = value.magnitude
+        // Digits counted by comparing with powers of ten, not by dividing.
         var count = 1
-        var probe = rest
-        while probe >= 10 {
-            probe /= 10
+        var bound: UInt64 = 10
+        while count < 20, rest >= bound {
             count += 1
+            bound &*= 10
         }
         let digits = max(width, count)
         var index = digits - 1
-        for zero in 0..<digits { at[zero] = UInt8(ascii: "0") }
-        repeat {
+        while index >= 0 {
             at[index] = UInt8(ascii: "0") + UInt8(rest % 10)
             rest /= 10
             index -= 1
-        } while rest > 0
+        }
         at += digits
     }
 

@@ -32,6 +32,8 @@ struct EventPrinter: Sendable {
 
     /// Prints `event` when it has a line; `hold` (a command's line) is let go once it is written.
     func handle(_ event: FlowEvent, hold: (AnyObject & Sendable)?) {
+        // A step's first attempt has no line (later ones are retries): the commonest event.
+        if case .attempt(_, let number) = event, number <= 1 { return }
         // Nearly every line of a JSON log: a step's start, and its end without a failure.
         if format == .json {
             if case .stepStarted(let id) = event {
