@@ -61,11 +61,6 @@ struct EventLine {
     /// A duration in seconds with `places` decimals (1 to 9), rounded half up: what `%.3f` prints
     /// for the span's value, computed from its integer parts without a format string.
     mutating func appendSeconds(_ duration: Duration, places: Int) {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0, attoseconds >= 0 else {
-            append(String(format: "%.\(places)f", duration.seconds))
-            return
-        }
         write(limit: LineCursor.numberLimit) { $0.putSeconds(duration, places: places) }
     }
 
@@ -183,10 +178,14 @@ struct LineCursor {
         at += digits
     }
 
-    /// A duration of zero or more in seconds with `places` decimals (1 to 9), rounded half up
-    /// (see `EventLine.appendSeconds`, which takes the others).
+    /// A duration in seconds with `places` decimals (1 to 9), rounded half up: what `%.3f` prints
+    /// for the span's value, computed from its integer parts without a format string.
     mutating func putSeconds(_ duration: Duration, places: Int) {
         let (whole, attoseconds) = duration.components
+        if whole < 0 || attoseconds < 0 {
+            put(UInt8(ascii: "-"))
+            return putSeconds(.zero - duration, places: places)
+        }
         var seconds = whole
         var unit: Int64 = 1_000_000_000_000_000_000
         for _ in 0..<places { unit /= 10 }
