@@ -225,6 +225,33 @@ import Testing
         #expect(parts.status != 0 && parts.output.contains("NoSuchUpload"), "\(parts.output)")
     }
 
+    /// The parts are hashed while CreateMultipartUpload is on its way, a whole window ahead: with
+    /// its answer held 3 s by the proxy (a slow link), flow has read the first `chunks-in-flight`
+    /// parts of the file before any part is sent, so they all go out as soon as the answer comes.
+    @Test(.timeLimit(.minutes(2))) func partsAreHashedWhileTheUploadIsCreated() async throws {
+        let partSize = 5 * 1024 * 1024
+        let (peer, proxy, test) = try await Self.throughFaults(
+            "ahead", size: 4 * partSize, faults: ["post=1:hold:3000"], keys: "chunk-size: 5MiB\nchunks-in-flight: 4")
+        defer { proxy.stop(); test.remove() }
+        let child = try FlowChild(
+            ["run", test.workflow.path, "--state-dir", test.state], environment: peer.environment)
+        /// Bytes the child has read so far (`rchar` of /proc/PID/io: the file's reads for hashing).
+        func bytesRead() -> Int {
+            let io = (try? String(contentsOfFile: "/proc/\(child.pid)/io", encoding: .utf8)) ?? ""
+            let line = io.split(separator: "\n").first { $0.hasPrefix("rchar:") }
+            return line.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) } ?? 0
+        }
+        let held = await FlowChild.wait(for: .seconds(30)) { proxy.lines().contains { $0.contains("fault hold") } }
+        #expect(held, "\(proxy.lines())")
+        let hashed = await FlowChild.wait(for: .seconds(2)) { bytesRead() >= 4 * partSize }
+        let putsMeanwhile = proxy.lines().filter { $0.contains(" PUT ") }.count
+        #expect(hashed, "read \(bytesRead()) bytes while Create was held")
+        #expect(putsMeanwhile == 0, "\(proxy.lines())")
+        let status = await child.exitCode(within: .seconds(60))
+        #expect(status == 0, "\(child.output)\(child.errors)")
+        try await peer.expectObject(test.bucket, test.key, equals: test.file)
+    }
+
     /// `kill -9` five times while a 200 MiB file goes up, each time `--resume`: the object is the
     /// file, and moto was sent each byte at most once more than the parts in flight at each kill.
     @Test(.timeLimit(.minutes(3))) func killNineFiveTimesThenResumeSendsOnlyWhatIsMissing() async throws {

@@ -9,14 +9,16 @@ would with a real server. Each request is logged to LOG_FILE as one line:
 
     <n> conn=<c> reused=<0|1> <METHOD> <Content-Range or Upload-Offset or -> <body length>
 
-A FAULT is TARGET:KIND[:N], where TARGET is chunk=K (the K-th PUT/PATCH with a body) or query=K
-(the K-th PUT with an empty body, or HEAD), counted from 1, and KIND is
+A FAULT is TARGET:KIND[:N], where TARGET is chunk=K (the K-th PUT/PATCH/POST with a body), query=K
+(the K-th PUT with an empty body, or HEAD) or post=K (the K-th POST with an empty body, such as S3's
+CreateMultipartUpload), counted from 1, and KIND is
   cut             forward N body bytes, then close both connections (FIN)
   reset           forward N body bytes, then reset the client's connection (RST)
   drop-response   forward the whole request, let the server answer, close without the answer
   corrupt         forward the request with body byte N flipped
   fake-done       answer 200 with `Range: bytes=0-0` without asking the server
   stall           forward N body bytes, then neither read nor answer for a minute
+  hold            forward the request, then keep the server's answer N ms before passing it on
   error-200       read the request, answer 200 with an S3 <Error> body (InvalidPart, its message
                   holding an ESC character) without asking the server, as S3 may answer a Complete
 Faults are logged as `<n> fault <KIND>`.
@@ -27,7 +29,7 @@ import sys
 import threading
 
 lock = threading.Lock()
-counters = {"request": 0, "chunk": 0, "query": 0, "conn": 0}
+counters = {"request": 0, "chunk": 0, "query": 0, "post": 0, "conn": 0}
 
 
 def log(line):
@@ -89,6 +91,9 @@ def serve(client):
                 elif method == "HEAD" or (method == "PUT" and length == 0):
                     counters["query"] += 1
                     target = "query=%d" % counters["query"]
+                elif method == "POST":
+                    counters["post"] += 1
+                    target = "post=%d" % counters["post"]
             log("%d conn=%d reused=%d %s %s %d" % (n, conn, 1 if count > 1 else 0, method, where, length))
             kind, amount = FAULTS.get(target, (None, 0))
             if kind:
@@ -151,6 +156,8 @@ def serve(client):
                     break
                 answer += data
             upstream.close()
+            if kind == "hold":
+                threading.Event().wait(amount / 1000)
             if kind == "drop-response":
                 client.shutdown(socket.SHUT_RDWR)
                 client.close()

@@ -11,9 +11,10 @@ import Foundation
 /// parts' ETags in order.
 ///
 /// The file is read once in order to hash it (the whole file's SHA-256, each part's SHA-256 for its
-/// checksum and signature, its MD5 where needed), at most one part ahead of the parts in flight,
-/// and read again by libcurl as each part is sent: memory stays at a few 1 MiB buffers per part in
-/// flight, whatever the part size.
+/// checksum and signature, its MD5 where needed), up to `partsInFlight` parts ahead of the parts in
+/// flight and from the moment CreateMultipartUpload is sent, and read again by libcurl as each part
+/// is sent: memory stays at a few 1 MiB buffers per part in flight, whatever the part size (a
+/// hashed part waiting to be sent is its digests only).
 ///
 /// Every `var` below is owned by `queue` (a serial queue): every callback hops onto it. The cancel
 /// handler reaches the requests in flight and the upload id through their own locks.
@@ -50,6 +51,11 @@ final class S3MultipartSession: @unchecked Sendable {
     private var budget: RetryBudget
     /// Parts the server listed when continuing an interrupted run, by number.
     private var listed: [Int: S3XML.ListedPart] = [:]
+    /// Whether the parts the server holds are known (none for a new upload, the listed ones once
+    /// ListParts answered), so parts may be hashed: a part hashed before would not be checked
+    /// against the server's. And whether parts may be sent: the upload exists (and is recorded).
+    private var mayHash = false
+    private var maySend = false
     /// The next part to hash (from 1), whether a hash is under way, and the whole file's digest.
     private var nextToHash = 1
     private var hashing = false
@@ -187,6 +193,11 @@ final class S3MultipartSession: @unchecked Sendable {
     // MARK: Create, list
 
     private func create() {
+        // A new upload holds no part: parts are hashed while Create is on its way (over a slow link
+        // the first parts are then ready to go when the answer arrives).
+        mayHash = true
+        maySend = false
+        pump()
         var headers: [(String, String)] = [("Content-Type", target.contentType)]
         if let storageClass = target.storageClass { headers.append(("x-amz-storage-class", storageClass)) }
         if target.checksum == .sha256 { headers.append(("x-amz-checksum-algorithm", "SHA256")) }
@@ -209,6 +220,7 @@ final class S3MultipartSession: @unchecked Sendable {
                 uploadIDBox.withLock { $0 = id }
                 guard let recordDurably else {
                     record(id)
+                    maySend = true
                     return pump()
                 }
                 // On disk before the first part goes: a kill from here on leaves an upload that
@@ -217,6 +229,7 @@ final class S3MultipartSession: @unchecked Sendable {
                     [self] result in
                     guard !finished else { return }
                     if case .failure(let error) = result { return fail(error) }
+                    maySend = true
                     pump()
                 }
             case .success(let response):
@@ -270,22 +283,31 @@ final class S3MultipartSession: @unchecked Sendable {
             .line(
                 "the server holds \(listed.count) of \(target.partCount) parts (\(bytes) of \(file.size) bytes); "
                     + "checking each against the file, then sending the rest", stream: .stderr))
+        mayHash = true
+        maySend = true
         pump()
     }
 
     // MARK: The loop
 
-    /// Hashes the next part when the window allows, and sends waiting parts while fewer than
-    /// `partsInFlight` are in flight; completes once every part is confirmed.
+    /// Sends waiting parts while fewer than `partsInFlight` are in flight, and hashes the next part
+    /// while fewer than `partsInFlight` hashed parts wait; completes once every part is confirmed.
+    ///
+    /// Hashing a whole window ahead (not one part) matters when several answers arrive together, as
+    /// they do from a server that works on its requests side by side: every freed slot gets its
+    /// next part at once instead of one hash (a few ms for 8 MiB) after the other.
     private func pump() {
-        guard !finished, let id = uploadIDBox.withLock({ $0 }) else { return }
-        while sending.count < target.partsInFlight, !waiting.isEmpty {
-            sendPart(waiting.removeFirst(), id: id)
+        guard !finished else { return }
+        let id = maySend ? uploadIDBox.withLock({ $0 }) : nil
+        if let id {
+            while sending.count < target.partsInFlight, !waiting.isEmpty {
+                sendPart(waiting.removeFirst(), id: id)
+            }
         }
-        if !hashing, nextToHash <= target.partCount, waiting.count + sending.count <= target.partsInFlight {
+        if mayHash, !hashing, nextToHash <= target.partCount, waiting.count < max(1, target.partsInFlight) {
             hashPart(nextToHash)
         }
-        if confirmed.count == target.partCount, !hashing, sending.isEmpty {
+        if let id, confirmed.count == target.partCount, !hashing, sending.isEmpty {
             complete(id: id)
         }
     }
@@ -359,6 +381,8 @@ final class S3MultipartSession: @unchecked Sendable {
                     + "uploading it from the start in a new multipart upload", stream: .stderr))
         if let id = uploadIDBox.withLock({ $0 }) { abortQuietly(id) }
         uploadIDBox.withLock { $0 = nil }
+        mayHash = false
+        maySend = false
         listed = [:]
         confirmed = [:]
         confirmedBytes = 0
