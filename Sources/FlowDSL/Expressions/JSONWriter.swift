@@ -284,32 +284,10 @@ package struct JSONWriter: ~Copyable {
     package static func writeQuoted(_ text: String, at: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         var text = text
         return text.withUTF8 { utf8 in
-            var at = at
             at.pointee = UInt8(ascii: "\"")
-            at += 1
-            var index = 0
-            while index < utf8.count {
-                // As in `putQuoted`: eight bytes at a time while none needs an escape.
-                if index + 8 <= utf8.count {
-                    let word = UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self)
-                    if !needsEscape(anyOf: word) {
-                        UnsafeMutableRawPointer(at).storeBytes(of: word, as: UInt64.self)
-                        at += 8
-                        index += 8
-                        continue
-                    }
-                }
-                let byte = utf8[index]
-                if needsEscape(byte) {
-                    at += escape(byte, at: at)
-                } else {
-                    at.pointee = byte
-                    at += 1
-                }
-                index += 1
-            }
-            at.pointee = UInt8(ascii: "\"")
-            return at + 1
+            let end = writeEscaped(utf8, at: at + 1) { at, _ in at }
+            end.pointee = UInt8(ascii: "\"")
+            return end + 1
         }
     }
 
@@ -321,30 +299,9 @@ package struct JSONWriter: ~Copyable {
             // Room for the text as it is and its quotes; each escape makes room for its own.
             var at = reserve(utf8.count + 2)
             at.pointee = UInt8(ascii: "\"")
-            at += 1
-            var index = 0
-            while index < utf8.count {
-                // Eight bytes at a time while none of them needs an escape: most texts are short
-                // ASCII (ids, states) or have no character JSON escapes.
-                if index + 8 <= utf8.count {
-                    let word = UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self)
-                    if !Self.needsEscape(anyOf: word) {
-                        UnsafeMutableRawPointer(at).storeBytes(of: word, as: UInt64.self)
-                        at += 8
-                        index += 8
-                        continue
-                    }
-                }
-                let byte = utf8[index]
-                if Self.needsEscape(byte) {
-                    count = at - start
-                    at = reserve(6 + (utf8.count - index))
-                    at += Self.escape(byte, at: at)
-                } else {
-                    at.pointee = byte
-                    at += 1
-                }
-                index += 1
+            at = Self.writeEscaped(utf8, at: at + 1) { at, left in
+                count = at - start
+                return reserve(6 + left)
             }
             if closed {
                 at.pointee = UInt8(ascii: "\"")
@@ -352,6 +309,41 @@ package struct JSONWriter: ~Copyable {
             }
             count = at - start
         }
+    }
+
+    /// `utf8` escaped for a JSON string (no quotes) at `at`, which has room for the bytes as they
+    /// are; before each escape, `roomForEscape(at, bytes left)` gives where to go on with room for
+    /// the escape and the rest (the same place when the room is already there). Returns the end.
+    @inline(__always)
+    private static func writeEscaped(
+        _ utf8: UnsafeBufferPointer<UInt8>, at start: UnsafeMutablePointer<UInt8>,
+        roomForEscape: (UnsafeMutablePointer<UInt8>, Int) -> UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        var at = start
+        var index = 0
+        while index < utf8.count {
+            // Eight bytes at a time while none of them needs an escape: most texts are short
+            // ASCII (ids, states) or have no character JSON escapes.
+            if index + 8 <= utf8.count {
+                let word = UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                if !needsEscape(anyOf: word) {
+                    UnsafeMutableRawPointer(at).storeBytes(of: word, as: UInt64.self)
+                    at += 8
+                    index += 8
+                    continue
+                }
+            }
+            let byte = utf8[index]
+            if needsEscape(byte) {
+                at = roomForEscape(at, utf8.count - index)
+                at += escape(byte, at: at)
+            } else {
+                at.pointee = byte
+                at += 1
+            }
+            index += 1
+        }
+        return at
     }
 
     /// Whether JSON escapes `byte`: `"`, `\` and the control characters. Every other byte, the
