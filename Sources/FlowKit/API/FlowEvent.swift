@@ -13,7 +13,7 @@ public enum FlowEvent: Sendable {
     /// Where a `for-each` step's items stand: how many are final and how many of those failed.
     case items(step: String, finished: Int, failed: Int, total: Int)
     /// One item of a `for-each` step started or ended (see `FlowItemEvent`).
-    case item(FlowItemEvent)
+    indirect case item(FlowItemEvent)
     /// Attempt `number` (from 1) of a step with `repeat` is starting, out of at most `limit`;
     /// `previous` sums up what the attempt before gave (`status 202`), when it says.
     case repetition(step: String, number: Int, limit: Int, previous: String?)
@@ -22,9 +22,9 @@ public enum FlowEvent: Sendable {
     /// A line a step's command printed (secrets masked).
     case output(step: String, line: String, isError: Bool)
     /// A step reached its final state. Never dropped for the workflow's own steps.
-    case stepFinished(FlowStepResult)
+    indirect case stepFinished(FlowStepResult)
     /// Events the buffer dropped so far because the consumer was slow (see `FlowEvents`).
     case dropped(count: Int)
     /// The run ended; always the last event.
-    case runFinished(FlowOutcome)
+    indirect case runFinished(FlowOutcome)
 }
