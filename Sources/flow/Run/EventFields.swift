@@ -77,15 +77,10 @@ struct EventFields {
             step = item.step
             kind = .items(finished: item.finished, total: item.total, failed: item.failed)
         case .stepFinished(let result):
-            step = result.step
-            let failure = result.failure.map {
-                Failure(message: $0.message, location: $0.location?.description ?? "", ignored: result.failureIgnored)
-            }
-            let repetitions = result.repetitions.map { Repetitions(count: $0.count, max: $0.limit) }
-            kind = .finished(result.state, duration: result.duration, failure: failure, repetitions: repetitions)
-            if let results = result.items {
-                items = Self.count(results)
-            }
+            let end = FinishedLine(result)
+            step = end.step
+            kind = .finished(end.state, duration: end.duration, failure: end.failure, repetitions: end.repetitions)
+            items = end.items
         }
     }
 
@@ -114,44 +109,78 @@ struct EventFields {
         line.write(limit: jsonLimit) { writeJSON(to: &$0) }
     }
 
-    /// The JSON line of a step's start, as `writeJSON` writes it, straight from the step's id:
-    /// half of a run's lines, which then make no `EventFields` (issue 32 round twelve: making,
-    /// copying and destroying one was a third of what a line cost).
+    /// The JSON line of a step's start, straight from the step's id: half of a run's lines, which
+    /// then make no `EventFields` (issue 32 round twelve: making, copying and destroying one was a
+    /// third of what a line cost).
     static func writeStartedJSON(step: String, into line: inout EventLine) {
         line.write(limit: FlowJSON.quotedLimit(utf8Count: step.utf8.count) + 64 + LineCursor.timestampLength) {
-            $0.put("{\"event\":\"started\",\"step\":" as StaticString)
-            $0.putQuoted(step)
-            $0.put(",\"time\":\"" as StaticString)
-            $0.putTimestamp()
-            $0.put("\"}" as StaticString)
+            putStartedJSON(step: step, to: &$0)
         }
     }
 
-    /// The JSON line of a step's end, as `writeJSON` writes it, for a result without a failure,
-    /// items or repetitions (nearly every step's end).
+    private static func putStartedJSON(step: String, to line: inout LineCursor) {
+        line.put("{\"event\":\"started\",\"step\":" as StaticString)
+        line.putQuoted(step)
+        line.put(",\"time\":\"" as StaticString)
+        line.putTimestamp()
+        line.put("\"}" as StaticString)
+    }
+
+    /// A step's end as its line says it: made straight from the result for the JSON log (the other
+    /// half of a run's lines, without an `EventFields`), and the fields of `EventFields.finished`.
     struct FinishedLine {
         let step: String
         let state: FlowStepState
         let duration: Duration?
+        let failure: Failure?
+        /// For a `for-each` step: its items by state (see `EventFields.count`).
+        let items: String?
+        let repetitions: Repetitions?
 
-        /// The line of `result`, or nil when it needs the whole `EventFields` path.
-        init?(_ result: FlowStepResult) {
-            guard result.failure == nil, result.items == nil, result.repetitions == nil else { return nil }
-            (step, state, duration) = (result.step, result.state, result.duration)
+        init(_ result: FlowStepResult) {
+            step = result.step
+            state = result.state
+            duration = result.duration
+            failure = result.failure.map {
+                Failure(message: $0.message, location: $0.location?.description ?? "", ignored: result.failureIgnored)
+            }
+            items = result.items.map(EventFields.count)
+            repetitions = result.repetitions.map { Repetitions(count: $0.count, max: $0.limit) }
+        }
+
+        fileprivate init(
+            step: String, state: FlowStepState, duration: Duration?, failure: Failure?, items: String?,
+            repetitions: Repetitions?
+        ) {
+            (self.step, self.state, self.duration) = (step, state, duration)
+            (self.failure, self.items, self.repetitions) = (failure, items, repetitions)
         }
 
         func write(into line: inout EventLine) {
-            line.write(limit: FlowJSON.quotedLimit(utf8Count: step.utf8.count) + 128 + LineCursor.timestampLength) {
-                $0.put("{" as StaticString)
-                if let duration { $0.putSecondsMember("duration", duration) }
-                $0.put("\"event\":\"finished\",\"state\":\"" as StaticString)
-                $0.put(state.rawValue)
-                $0.put("\",\"step\":" as StaticString)
-                $0.putQuoted(step)
-                $0.put(",\"time\":\"" as StaticString)
-                $0.putTimestamp()
-                $0.put("\"}" as StaticString)
+            let texts =
+                step.utf8.count + (items?.utf8.count ?? 0) + (failure?.message.utf8.count ?? 0)
+                + (failure?.location.utf8.count ?? 0)
+            line.write(limit: FlowJSON.quotedLimit(utf8Count: texts) + 160 + LineCursor.timestampLength) {
+                put(to: &$0)
             }
+        }
+
+        /// The line's members in `writeJSON`'s order.
+        fileprivate func put(to line: inout LineCursor) {
+            line.put("{" as StaticString)
+            if let duration { line.putSecondsMember("duration", duration) }
+            if let failure { line.putMember("error", failure.message) }
+            line.put("\"event\":\"finished\"," as StaticString)
+            if let items { line.putMember("items", items) }
+            if let failure { line.putMember("location", failure.location) }
+            if let repetitions { line.putNumberMember("repetitions", Int64(repetitions.count)) }
+            line.put("\"state\":\"" as StaticString)
+            line.put(state.rawValue)
+            line.put("\",\"step\":" as StaticString)
+            line.putQuoted(step)
+            line.put(",\"time\":\"" as StaticString)
+            line.putTimestamp()
+            line.put("\"}" as StaticString)
         }
     }
 
@@ -173,10 +202,21 @@ struct EventFields {
     }
 
     private func writeJSON(to line: inout LineCursor) {
-        line.put("{" as StaticString)
+        // A start and an end have their own writers (the JSON log's fast path uses them too).
         switch kind {
         case .started:
-            line.put("\"event\":\"started\"," as StaticString)
+            return Self.putStartedJSON(step: step, to: &line)
+        case .finished(let state, let duration, let failure, let repetitions):
+            let end = FinishedLine(
+                step: step, state: state, duration: duration, failure: failure, items: items, repetitions: repetitions)
+            return end.put(to: &line)
+        case .retry, .repetition, .output, .progress, .itemFailed, .items:
+            break
+        }
+        line.put("{" as StaticString)
+        switch kind {
+        case .started, .finished:
+            break
         case .retry(let attempt):
             line.putNumberMember("attempt", Int64(attempt))
             line.put("\"event\":\"retry\"," as StaticString)
@@ -200,16 +240,6 @@ struct EventFields {
             line.put("\"event\":\"items\"," as StaticString)
             line.putNumberMember("failed", Int64(failed))
             line.putNumberMember("finished", Int64(finished))
-        case .finished(let state, let duration, let failure, let repetitions):
-            if let duration { line.putSecondsMember("duration", duration) }
-            if let failure { line.putMember("error", failure.message) }
-            line.put("\"event\":\"finished\"," as StaticString)
-            if let items { line.putMember("items", items) }
-            if let failure { line.putMember("location", failure.location) }
-            if let repetitions { line.putNumberMember("repetitions", Int64(repetitions.count)) }
-            line.put("\"state\":\"" as StaticString)
-            line.put(state.rawValue)
-            line.put("\"," as StaticString)
         }
         line.putMember("step", step)
         if case .output(_, let isError) = kind {

@@ -113,7 +113,7 @@ struct LineCursor {
         at += text.utf8CodeUnitCount
     }
 
-    /// `text` as it is (no escape: the plain log's pieces); room: its UTF-8 count.
+    /// `text` as it is, for a text JSON never escapes (a state's name); room: its UTF-8 count.
     mutating func put(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in

@@ -34,14 +34,15 @@ struct EventPrinter: Sendable {
     func handle(_ event: FlowEvent, hold: (AnyObject & Sendable)?) {
         // A step's first attempt has no line (later ones are retries): the commonest event.
         if case .attempt(_, let number) = event, number <= 1 { return }
-        // Nearly every line of a JSON log: a step's start, and its end without a failure.
+        // Nearly every line of a JSON log: a step's start and its end, written without EventFields.
         if format == .json {
             if case .stepStarted(let id) = event {
                 StandardOutput.line(holding: hold) { EventFields.writeStartedJSON(step: id, into: &$0) }
                 return
             }
-            if case .stepFinished(let result) = event, let finished = EventFields.FinishedLine(result) {
-                StandardOutput.line(holding: hold) { finished.write(into: &$0) }
+            if case .stepFinished(let result) = event {
+                let end = EventFields.FinishedLine(result)
+                StandardOutput.line(holding: hold) { end.write(into: &$0) }
                 return
             }
         }
