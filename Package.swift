@@ -62,7 +62,9 @@ let package = Package(
         ),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         // CDigest: OpenSSL is set up without its exit-time cleanup before curl sets it up (CurlGlobal).
-        .target(name: "FlowHTTP", dependencies: ["FlowTasks", "CCurlShim", "CDigest"]),
+        .target(name: "FlowHTTP", dependencies: ["FlowTasks", "CCurlShim", "CDigest", "CThreadName"]),
+        // Names a thread for the system from inside it (`pthread_setname_np` needs _GNU_SOURCE).
+        .target(name: "CThreadName"),
         // sha256, sha1 and md5 from the system's libcrypto (libssl-dev), instead of swift-crypto's
         // own BoringSSL: see "Dependencies" in README.md.
         .target(name: "CDigest", linkerSettings: [.linkedLibrary("crypto")]),
@@ -76,7 +78,7 @@ let package = Package(
                 "FlowDSL", "FlowTasks", "FlowHTTP",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
-                "FlowDigest", "FlowAWS",
+                "FlowDigest", "FlowAWS", "CThreadName",
             ]
         ),
         .target(
@@ -95,7 +97,7 @@ let package = Package(
             name: "FlowJournal",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                "CSQLiteShim",
+                "CSQLiteShim", "CThreadName",
             ]),
         // flow as a library: the one public API (load, validate, dry-run, run, observe, cancel), and
         // the engine's owner of a whole run (services, processes, journal, reports, outcome).

@@ -1,3 +1,4 @@
+internal import CThreadName
 import Foundation
 import GRDB
 
@@ -51,9 +52,9 @@ final class JournalWriter: @unchecked Sendable {
         self.batchLimit = batchLimit
         self.window = window
         Thread { [self] in
-            // Named from inside: on Linux a name set before `start` is not applied, and the thread
-            // would carry its creator's name (Linux keeps 15 characters of it).
-            Thread.current.name = JournalWriter.threadName
+            // Named from inside, for the system: Foundation's `Thread.name` may not apply it (see
+            // CThreadName.h), and the thread would carry its creator's name.
+            flow_name_this_thread(JournalWriter.threadName)
             condition.withLock { thread = pthread_self() }
             run()
         }.start()

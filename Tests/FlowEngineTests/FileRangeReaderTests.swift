@@ -123,3 +123,38 @@ import Testing
         #expect(!waitedAlone.withLock { $0 }, "one read waited for the other to start")
     }
 }
+
+/// The reading threads' name, which tests and `top -H` rely on, when a thread outruns its own
+/// start: Foundation's `Thread.name`, set from inside the new thread, did nothing until `start`
+/// had stored the thread's handle, and the thread kept its creator's name ("oot.default-qos", a
+/// Dispatch worker's), which failed `TrailingFileDigestTests` now and then under the sanitizer.
+/// The window is the creator's few instructions after `clone`, so this test, which starts many
+/// threads, catches that race only sometimes; it holds every time once names are set for the system.
+@Suite struct FileReaderThreadNameTests {
+    @Test func everyNewReadingThreadIsNamedEvenWhenStartedFromADispatchWorker() async throws {
+        let names = LockedBox<[String]>([])
+        let pools = 24
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<pools {
+                group.addTask {
+                    // A pool of its own, so each submit starts a new thread, from a Dispatch worker.
+                    let pool = FileReaderThreads(limit: 1)
+                    let queue = DispatchQueue(label: "test.reader-names")
+                    let promise = Promise<Void>(on: queue)
+                    queue.async {
+                        pool.submit { _ in
+                            let name = Thread.current.name ?? ""
+                            names.withLock { $0.append(name) }
+                            promise.succeed(())
+                        }
+                    }
+                    try await promise.future.value
+                }
+            }
+            try await group.waitForAll()
+        }
+        let seen = names.withLock { $0 }
+        #expect(seen.count == pools)
+        #expect(Set(seen) == [FileReaderThreads.threadName], "\(seen)")
+    }
+}

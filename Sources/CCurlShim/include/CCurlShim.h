@@ -42,10 +42,6 @@ long flow_max_http_header(void);
 /// The running libcurl's version data (CURLVERSION_NOW is a macro Swift cannot see).
 const curl_version_info_data *flow_curl_version_info(void);
 
-/// Names the calling thread for the system (at most 15 bytes on Linux; a longer name is refused):
-/// what crash reports, gdb and `top -H` show. Foundation's `Thread.name` does not set it on Linux.
-void flow_name_this_thread(const char *name);
-
 #pragma clang assume_nonnull end
 
 #endif

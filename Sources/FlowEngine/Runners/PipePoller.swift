@@ -1,3 +1,4 @@
+internal import CThreadName
 import FlowTasks
 import Foundation
 
@@ -26,9 +27,12 @@ final class PipePoller: Sendable {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
         }
         (wakeRead, wakeWrite) = (ends[0], ends[1])
-        let thread = Thread { [wakeRead, waiters] in Self.loop(wakeRead: wakeRead, waiters: waiters) }
-        thread.name = "flow.pipes"
-        thread.start()
+        // Named from inside, for the system: `Thread.name` set before `start` is never applied (see
+        // CThreadName.h).
+        Thread { [wakeRead, waiters] in
+            flow_name_this_thread("flow.pipes")
+            Self.loop(wakeRead: wakeRead, waiters: waiters)
+        }.start()
     }
 
     /// Returns once `descriptor` is readable (or at its end), or when `wake` is called for it, or

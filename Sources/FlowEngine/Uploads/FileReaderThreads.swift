@@ -1,3 +1,4 @@
+internal import CThreadName
 import Foundation
 
 /// The threads that read files for `FileRangeReader` (and for `TrailingFileDigest`'s restart):
@@ -39,8 +40,8 @@ final class FileReaderThreads: @unchecked Sendable {
         if waiting.count > idle, started < limit {
             started += 1
             Thread { [self] in
-                // Named from inside: on Linux a name set before `start` is not applied.
-                Thread.current.name = Self.threadName
+                // Named from inside, for the system: see CThreadName.h for why not `Thread.name`.
+                flow_name_this_thread(Self.threadName)
                 serve()
             }.start()
         }

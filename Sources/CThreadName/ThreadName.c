@@ -1,7 +1,7 @@
-// See CCurlShim.h: names the calling thread for the system (prctl and pthread_setname_np are not
+// See CThreadName.h: names the calling thread for the system (prctl and pthread_setname_np are not
 // callable from Swift on Linux: one is variadic, the other needs _GNU_SOURCE).
 #define _GNU_SOURCE
-#include "CCurlShim.h"
+#include "CThreadName.h"
 #include <pthread.h>
 
 void flow_name_this_thread(const char *name) {
