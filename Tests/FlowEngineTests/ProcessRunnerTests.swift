@@ -178,4 +178,33 @@ import Testing
             try await ProcessRunner.run(ProcessSpec(command: .argv([])), on: queue).value
         }
     }
+
+    /// A name is found in `PATH` as swift-subprocess finds it (now by flow, before one start
+    /// instead of a start per folder): the step's own `PATH` wins, relative entries are skipped,
+    /// and a folder or a file without execute permission of that name is passed over.
+    @Test func aNameIsFoundInTheStepsPathPassingOverFoldersAndPlainFiles() async throws {
+        let root = try TemporaryFolder()
+        for folder in ["folder", "plain", "real", "later"] {
+            let made = "\(root.path)/\(folder)"
+            try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
+        }
+        let folderOfTheName = "\(root.path)/folder/flow-tool"
+        try FileManager.default.createDirectory(atPath: folderOfTheName, withIntermediateDirectories: true)
+        _ = try root.write(Array("#!/bin/sh\necho plain\n".utf8), to: "plain/flow-tool")
+        for (folder, word) in [("real", "real"), ("later", "later")] {
+            let text = "#!/bin/sh\necho \(word) \"$0\" \"$1\"\n"
+            let script = try root.write(Array(text.utf8), to: "\(folder)/flow-tool")
+            chmod(script, 0o755)
+        }
+        let path = "relative/bin::\(root.path)/folder:\(root.path)/plain:\(root.path)/real:\(root.path)/later"
+        let outcome = try await ProcessRunner.run(
+            ProcessSpec(command: .argv(["flow-tool", "x y"]), environment: ["PATH": path]), on: queue
+        ).value
+        #expect(outcome.exitCode == 0)
+        #expect(outcome.stdout == "real \(root.path)/real/flow-tool x y")
+
+        // Found nowhere: the same launch error as before, naming the command.
+        let missing = ProcessSpec(command: .argv(["flow-tool"]), environment: ["PATH": "\(root.path)/folder"])
+        await #expect(throws: ProcessLaunchError.self) { try await ProcessRunner.run(missing, on: self.queue).value }
+    }
 }

@@ -171,7 +171,13 @@ package enum ProcessRunner {
             guard let first = argv.first, !first.isEmpty else {
                 throw ProcessLaunchError(command: "", reason: "the command is empty")
             }
-            executable = first.contains("/") ? .path(FilePath(first)) : .name(first)
+            if first.contains("/") {
+                executable = .path(FilePath(first))
+            } else {
+                // The step's PATH wins, as it would for swift-subprocess; an empty one is kept.
+                let path = spec.environment["PATH"] ?? getenv("PATH").map { String(cString: $0) }
+                executable = ExecutableSearch.find(first, path: path).map { .path(FilePath($0)) } ?? .name(first)
+            }
             arguments = Arguments(Array(argv.dropFirst()))
         }
         var options = PlatformOptions()
