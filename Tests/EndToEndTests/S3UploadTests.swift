@@ -325,4 +325,46 @@ import Testing
             "\(output)")
         try await peer.expectObject(test.bucket, test.key, equals: test.file)
     }
+
+    /// A resumed upload starts over (a part the server holds is not the file's any more) while a
+    /// part it sent for the interrupted upload is still on its way. That part's late answer
+    /// belongs to the abandoned upload: it used to be counted for the new upload's part of the
+    /// same number, whose request was then taken as done while still in flight, so Complete went
+    /// out before that part had reached the server.
+    @Test(.timeLimit(.minutes(2)))
+    func aPartOfTheAbandonedUploadAnsweringLateIsNotTakenForTheNewOne() async throws {
+        // First run: part 1 stalls (chunk 1) while parts 2–4 go through. After the resume: the
+        // old upload's part 1 (chunk 5) is answered after a second; the new upload's part 1
+        // (chunk 6) reaches moto only after two, so the late answer arrives while it is on its way.
+        let faults = ["chunk=1:stall:1000", "chunk=5:hold:1000", "chunk=6:delay:2000"]
+        let (peer, proxy, test) = try await Self.throughFaults(
+            "startover", size: 20 * 1024 * 1024, faults: faults,
+            keys: "chunk-size: 5MiB\nchunks-in-flight: 2")
+        defer { proxy.stop(); test.remove() }
+        let child = try FlowChild(
+            ["run", test.workflow.path, "--state-dir", test.state], environment: peer.environment)
+        let sent = await FlowChild.wait(for: .seconds(30)) { proxy.lines().filter { $0.contains(" PUT ") }.count >= 4 }
+        #expect(sent)
+        // Parts 2–4 answered and recorded, part 1 still stalled.
+        try await Task.sleep(for: .seconds(1))
+        kill(child.pid, SIGKILL)
+        _ = await child.exitCode(within: .seconds(10))
+        // Part 3's bytes changed in place, the size and modification time kept.
+        let path = test.file.path
+        var info = stat()
+        stat(path, &info)
+        let handle = try FileHandle(forWritingTo: test.file)
+        try handle.seek(toOffset: 10 * 1024 * 1024)
+        try handle.write(contentsOf: Data(repeating: 7, count: 4096))
+        try handle.close()
+        var times = [info.st_atim, info.st_mtim]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        let resumed = try await FlowProcess.run(
+            ["run", test.workflow.path, "--state-dir", test.state, "--resume"], environment: peer.environment)
+        let output = resumed.stdout + resumed.stderr
+        #expect(resumed.exitCode == 0, "\(output)")
+        let message = "is not what the interrupted run uploaded (the server's part 3 has another"
+        #expect(output.contains(message), "\(output)")
+        try await peer.expectObject(test.bucket, test.key, equals: test.file)
+    }
 }

@@ -19,6 +19,7 @@ CreateMultipartUpload), counted from 1, and KIND is
   fake-done       answer 200 with `Range: bytes=0-0` without asking the server
   stall           forward N body bytes, then neither read nor answer for a minute
   hold            forward the request, then keep the server's answer N ms before passing it on
+  delay           wait N ms before forwarding the request (the server sees it that much later)
   error-200       read the request, answer 200 with an S3 <Error> body (InvalidPart, its message
                   holding an ESC character) without asking the server, as S3 may answer a Complete
 Faults are logged as `<n> fault <KIND>`.
@@ -113,6 +114,8 @@ def serve(client):
                 client.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: %d\r\n\r\n"
                                % len(body) + body)
                 continue
+            if kind == "delay":
+                threading.Event().wait(amount / 1000)
             upstream = socket.create_connection(("127.0.0.1", UPSTREAM))
             first, lines = without_connection_headers(head)
             upstream.sendall(b"\r\n".join([first] + lines + [b"Connection: close", b"", b""]))

@@ -64,6 +64,10 @@ final class S3MultipartSession: @unchecked Sendable {
     private var waiting: [Int] = []
     private var hashes: [Int: PartHash] = [:]
     private var sending: Set<Int> = []
+    /// Counts the multipart uploads this session has made (`startOver` makes a new one): the answer
+    /// to a part sent for an earlier one, and a retry planned for it, are dropped, never taken for
+    /// the new upload's part of the same number.
+    private var generation = 0
     /// Confirmed parts: their ETag and SHA-256 (base64), and their bytes in all.
     private var confirmed: [Int: String] = [:]
     private var confirmedBytes: Int64 = 0
@@ -381,6 +385,11 @@ final class S3MultipartSession: @unchecked Sendable {
                     + "uploading it from the start in a new multipart upload", stream: .stderr))
         if let id = uploadIDBox.withLock({ $0 }) { abortQuietly(id) }
         uploadIDBox.withLock { $0 = nil }
+        // Parts still on their way were sent for the abandoned upload.
+        generation += 1
+        cancelAll()
+        sending = []
+        partProgress = [:]
         mayHash = false
         maySend = false
         listed = [:]
@@ -417,7 +426,9 @@ final class S3MultipartSession: @unchecked Sendable {
         let progress: @Sendable (HTTPProgress) -> Void = { [self] sent in
             queue.async { self.partSent(number, bytes: sent.bytesSent) }
         }
+        let sentFor = generation
         send(part, progress: progress) { [self] result in
+            guard generation == sentFor else { return }
             sending.remove(number)
             partProgress[number] = nil
             switch result {
@@ -588,8 +599,9 @@ final class S3MultipartSession: @unchecked Sendable {
                         + "\(confirmed.count) of \(target.partCount) parts are on the server)"))
         case .retry(let wait):
             report(.line("\(reason()); sending it again", stream: .stderr))
+            let plannedFor = generation
             Future<Void>.delay(wait, on: queue).whenComplete(on: queue) { [self] _ in
-                guard !finished else { return }
+                guard !finished, generation == plannedFor else { return }
                 again()
             }
         }
