@@ -143,8 +143,9 @@ final class CurlLoop: Sendable {
 
     private func run() {
         // Foundation's `Thread.name` cannot be trusted to reach the kernel on Linux (see
-        // CThreadName.h), and a new thread keeps its creator's name: crash reports and `top -H` showed this loop as a Dispatch worker
-        // ("oot.default-qos"), which sent an exit-time crash's diagnosis the wrong way.
+        // CThreadName.h), and a new thread keeps its creator's name: crash reports and `top -H`
+        // showed this loop as a Dispatch worker ("oot.default-qos"), which sent an exit-time
+        // crash's diagnosis the wrong way.
         flow_name_this_thread("flow.http")
         guard CurlGlobal.initialized, let multi = curl_multi_init() else {
             closeWithoutCurl()
