@@ -25,6 +25,11 @@ struct Flow: AsyncParsableCommand {
     /// the thread an arena of its own and grows it one `mprotect` call a page: that cost `flow
     /// validate` of 10,000 steps about a tenth of its time (BENCHMARKS.md, Validate, round eight).
     @MainActor static func main() async {
+        // The reaper (started with a run's first command) before ArgumentParser: its parse costs
+        // a few ms of reflection and conformance lookups, on the core the run needs, every time.
+        if CommandLine.arguments.dropFirst().elementsEqual([FlowReaper.command]) {
+            FlowReaper.serve()
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
