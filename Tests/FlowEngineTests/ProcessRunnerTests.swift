@@ -207,4 +207,16 @@ import Testing
         let missing = ProcessSpec(command: .argv(["flow-tool"]), environment: ["PATH": "\(root.path)/folder"])
         await #expect(throws: ProcessLaunchError.self) { try await ProcessRunner.run(missing, on: self.queue).value }
     }
+
+    /// The thread that waits on commands' pipes carries its name in the kernel, as `top -H` and
+    /// crash reports show it: its name used to be set before `start`, which Foundation ignores.
+    @Test func thePipesThreadIsNamedForTheSystem() async throws {
+        _ = try await ProcessRunner.run(ProcessSpec(command: .argv(["true"])), on: queue).value
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let names = tasks.compactMap { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(names.contains("flow.pipes"), "threads: \(names)")
+    }
 }

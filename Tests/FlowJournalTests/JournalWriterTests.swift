@@ -1,3 +1,4 @@
+import FlowTasks
 import FlowTestSupport
 import Foundation
 import Testing
@@ -147,6 +148,25 @@ struct JournalWriterTests {
         journal.record(finished(run, "late"))
         #expect(throws: JournalError.self) { try journal.flushAndWait() }
         #expect(try other.run(id: run)?.steps.count == 300)
+    }
+}
+
+/// The journal's thread carries its name in the kernel (what `top -H` and crash reports show):
+/// Foundation's `Thread.name` set inside the new thread did nothing when the thread outran
+/// `start`, and the thread kept its creator's name.
+@Suite struct JournalThreadNameTests {
+    @Test func theWritersThreadIsNamedForTheSystem() async throws {
+        let folder = try TemporaryFolder()
+        let journal = try Journal.open(stateDirectory: folder.path)
+        defer { journal.close() }
+        // Foundation's getter reads the kernel's name of the calling thread (pthread_getname_np).
+        let name = LockedBox("")
+        journal.flush { _ in
+            let seen = Thread.current.name ?? ""
+            name.withLock { $0 = seen }
+        }
+        try await journal.flushed()
+        #expect(name.withLock { $0 } == JournalWriter.threadName)
     }
 }
 
