@@ -212,11 +212,7 @@ import Testing
     /// crash reports show it: its name used to be set before `start`, which Foundation ignores.
     @Test func thePipesThreadIsNamedForTheSystem() async throws {
         _ = try await ProcessRunner.run(ProcessSpec(command: .argv(["true"])), on: queue).value
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        let names = tasks.compactMap { task in
-            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        let names = threadNamesOfThisProcess()
         #expect(names.contains("flow.pipes"), "threads: \(names)")
     }
 }

@@ -1,4 +1,5 @@
 import FlowHTTP
+import FlowTestSupport
 import Foundation
 import Testing
 
@@ -10,19 +11,10 @@ import Testing
         defer { client.shutdown() }
         var names: [String] = []
         for _ in 0..<200 {
-            names = Self.threadNames()
+            names = threadNamesOfThisProcess()
             if names.contains("flow.http") { break }
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(names.contains("flow.http"), "threads: \(names)")
-    }
-
-    /// The kernel's names of this process's threads.
-    static func threadNames() -> [String] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.compactMap { task in
-            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-        }
     }
 }
